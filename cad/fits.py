@@ -1,0 +1,111 @@
+"""Mating pairs placed as in play, measured on the compensated B-rep.
+
+Units: mm, mm^3. Frame: the board frame of ``cad.parts`` (board centred, bed face on Z = 0).
+
+For every pair we measure, on exact solids (PRINT-FORMATS.md, *Checking what we emit*):
+- ``interference``: the volume both parts occupy in the resting pose (must be 0);
+- ``play``: the horizontal gap between the parts, measured between horizontal plane sections of
+  both at ``section_z`` (the middle of their engagement), so that parts resting on each other
+  in Z do not hide it. With line-to-line nominal fits this is ``-2 * xy_compensation``.
+Resting contact in Z (a fragment on the rift floor, a ship on the ship below) is by design:
+separately printed parts touch under gravity, they are never fused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cadquery as cq
+
+from cad.design import PrintDimensions
+
+@dataclass(frozen=True, kw_only=True)
+class Fit:
+    """One measured mating pair.
+
+    Attributes:
+        pair: what meets what, e.g. ``"fragment in rift 1, slot 1 (left end)"``.
+        play: horizontal gap per side in mm at ``section_z``.
+        interference: overlapping volume in mm^3.
+        section_z: height of the measuring sections (mm, board frame).
+    """
+
+    pair: str
+    play: float
+    interference: float
+    section_z: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartSet:
+    """The compensated solids of one kit (part frame each), as built by ``cad.parts``."""
+
+    board: cq.Solid
+    board_halves: tuple[cq.Solid, cq.Solid]
+    fragment_hh: cq.Solid
+    fragment_ha: cq.Solid
+    ship: cq.Solid
+
+
+def measure(pair: str, fixed: cq.Shape, moving: cq.Shape, section_z: float) -> Fit:
+    """Measure interference and horizontal play of two placed solids.
+
+    Args:
+        pair: a human description for the report.
+        fixed, moving: the two solids in a common frame.
+        section_z: height (mm) at which both are sectioned to measure the horizontal play.
+    """
+    overlap = fixed.intersect(moving)
+    interference = sum(s.Volume() for s in overlap.Solids())
+    plane = cq.Face.makePlane(10_000, 10_000, basePnt=cq.Vector(0, 0, section_z))
+    play = fixed.intersect(plane).distance(moving.intersect(plane))
+    return Fit(pair=pair, play=play, interference=interference, section_z=section_z)
+
+
+def _at(solid: cq.Shape, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> cq.Shape:
+    return solid.moved(cq.Location(cq.Vector(x, y, z)))
+
+
+def kit_fits(dims: PrintDimensions, parts: PartSet) -> list[Fit]:
+    """Every mating pair of the Asteroids kit, measured.
+
+    Pairs: a fragment in a rift at the left end, in the middle and at the right end, sitting
+    on the rift floor (AST-20: pushed through the open ends); two fragments end to end in a
+    rift; a ship in a fragment's hole pocket; ships stacked three high (AST-12); a ship in a
+    base pocket (AST-14); the dovetail joint of the board halves.
+
+    Returns:
+        The fits, in that order.
+    """
+    floor = dims.board_thickness - dims.rift_depth
+    length = dims.fragment_length
+    y1 = dims.rift_centre_y(1)
+    slots = dims.fragments_per_rift
+    fits: list[Fit] = []
+    engaged = floor + min(dims.rift_depth, dims.fragment_height) / 2
+    for slot, where in ((1, "left end"), ((slots + 1) // 2, "middle"), (slots, "right end")):
+        x = (slot - (slots + 1) / 2) * length
+        fits.append(measure(f"fragment in rift 1, slot {slot} ({where})", parts.board,
+                            _at(parts.fragment_hh, x, y1, floor), engaged))
+    left = _at(parts.fragment_hh, -length / 2, y1, floor)
+    right = _at(parts.fragment_ha, length / 2, y1, floor)
+    fits.append(measure("fragment beside fragment (end to end in a rift)", left, right, engaged))
+
+    pocket_floor = dims.fragment_height - dims.pocket_depth
+    ship_x = -dims.place_pitch / 2  # the hole place of an HA fragment
+    fits.append(measure("ship in a fragment's hole", parts.fragment_ha,
+                        _at(parts.ship, ship_x, 0, pocket_floor), pocket_floor + dims.pocket_depth / 2))
+    for level in (2, 3):
+        below = _at(parts.ship, ship_x, 0, pocket_floor + (level - 2) * dims.ship_body_height)
+        above = _at(parts.ship, ship_x, 0, pocket_floor + (level - 1) * dims.ship_body_height)
+        fits.append(measure(f"ship on ship (stack level {level} of 3)", below, above,
+                            pocket_floor + (level - 1) * dims.ship_body_height + dims.boss_height / 2))
+
+    yb = dims.base_centre_y(0) - dims.base_row_pitch / 2
+    pocket_z = dims.board_thickness - dims.pocket_depth
+    fits.append(measure("ship in a base pocket", parts.board,
+                        _at(parts.ship, dims.place_centre_x(1), yb, pocket_z),
+                        pocket_z + dims.pocket_depth / 2))
+    half_a, half_b = parts.board_halves
+    fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))
+    return fits

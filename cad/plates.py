@@ -1,0 +1,192 @@
+"""Arranging parts on print beds and in the storage box (pure, mm).
+
+Frame of a plate: origin at the bed's front-left corner, +X right, +Y to the back; a placement
+gives the centre of the part's footprint and whether it is turned by 90 degrees about Z.
+
+The packer is a shelf packer: parts of one group, largest first, fill rows from the front;
+a part that does not fit a bed in either orientation is an error that says which part, its size
+and the bed. Parts of one *group* share a plate only with each other, because a colour change
+applies to the whole plate at one height (PRINT-FORMATS.md): fragments, ships of colour A,
+ships of colour B and the board are separate groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cad.settings import Bed
+
+
+class PlateError(ValueError):
+    """A part cannot be placed on the bed or in the box (message names part, size and limit)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Footprint:
+    """A part to place: its compensated bounding box and how many are printed.
+
+    Attributes:
+        part: part name (e.g. ``fragment-HH``).
+        x, y, z: bounding-box size in mm in the part frame.
+        count: how many to place.
+        group: parts of one group share plates (e.g. ``ships-A``).
+    """
+
+    part: str
+    x: float
+    y: float
+    z: float
+    count: int
+    group: str
+
+    def __post_init__(self) -> None:
+        if min(self.x, self.y, self.z) <= 0 or self.count < 1:
+            raise ValueError(f"Footprint {self.part}: sizes and count must be positive")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    """One part on a plate: footprint centre ``(x, y)`` in mm from the bed's front-left corner,
+    ``rotated`` = turned 90 degrees about Z."""
+
+    part: str
+    x: float
+    y: float
+    rotated: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plate:
+    """One print plate.
+
+    Attributes:
+        name: file stem, e.g. ``plate-2-fragments``.
+        group: the group of every part on it.
+        placements: where each part goes.
+        height: tallest part on the plate (mm).
+        used: (x, y) extent of the arranged parts from the bed corner (mm).
+    """
+
+    name: str
+    group: str
+    placements: tuple[Placement, ...]
+    height: float
+    used: tuple[float, float]
+
+
+def arrange(footprints: list[Footprint], bed: Bed, spacing: float, margin: float = 5.0) -> list[Plate]:
+    """Arrange every footprint on as few plates per group as the shelf packer finds.
+
+    Args:
+        footprints: parts in the order their groups should be numbered.
+        bed: the printer bed (x, y, z in mm).
+        spacing: gap between parts (mm).
+        margin: free border around the bed edge (mm).
+
+    Returns:
+        Plates numbered from 1 in group order; plate names are ``plate-<n>-<group>``.
+
+    Raises:
+        PlateError: a part is taller than the bed or larger than the bed in both orientations.
+    """
+    plates: list[Plate] = []
+    groups: dict[str, list[Footprint]] = {}
+    for fp in footprints:
+        groups.setdefault(fp.group, []).append(fp)
+    for group, members in groups.items():
+        for placements, height, used in _shelf_pack(members, bed.x, bed.y, bed.z, spacing, margin):
+            plates.append(
+                Plate(
+                    name=f"plate-{len(plates) + 1}-{group}",
+                    group=group,
+                    placements=tuple(placements),
+                    height=height,
+                    used=used,
+                )
+            )
+    return plates
+
+
+def _shelf_pack(
+    members: list[Footprint], width: float, depth: float, height: float, spacing: float, margin: float,
+    what: str = "bed",
+) -> list[tuple[list[Placement], float, tuple[float, float]]]:
+    """Shelf-pack ``members`` onto as many ``width`` x ``depth`` areas as needed."""
+    usable_x, usable_y = width - 2 * margin, depth - 2 * margin
+    items: list[tuple[Footprint, float, float, bool]] = []
+    for fp in members:
+        if fp.z > height:
+            raise PlateError(f"{fp.part} is {fp.z:.1f} mm tall; the printer allows {height:g} mm")
+        # prefer the orientation with the long side along X (rows of long parts)
+        options = [(fp.x, fp.y, False), (fp.y, fp.x, True)]
+        options.sort(key=lambda o: (o[0] < o[1], o[1]))
+        fitting = [o for o in options if o[0] <= usable_x + 1e-9 and o[1] <= usable_y + 1e-9]
+        if not fitting:
+            raise PlateError(
+                f"{fp.part} ({fp.x:.1f} x {fp.y:.1f} mm) does not fit the {what} "
+                f"{width:g} x {depth:g} mm with a {margin:g} mm border"
+            )
+        sx, sy, rot = fitting[0]
+        items += [(fp, sx, sy, rot)] * fp.count
+    items.sort(key=lambda it: (-it[2], -it[1]))
+    sheets: list[tuple[list[Placement], float, tuple[float, float]]] = []
+    placements: list[Placement] = []
+    x = y = row_depth = tallest = used_x = 0.0
+    for fp, sx, sy, rot in items:
+        if x > 0 and x + sx > usable_x + 1e-9:
+            x, y, row_depth = 0.0, y + row_depth + spacing, 0.0
+        if y + sy > usable_y + 1e-9:
+            sheets.append((placements, tallest, (used_x + margin, y - spacing + margin)))
+            placements, x, y, row_depth, tallest, used_x = [], 0.0, 0.0, 0.0, 0.0, 0.0
+        placements.append(Placement(part=fp.part, x=margin + x + sx / 2, y=margin + y + sy / 2, rotated=rot))
+        used_x = max(used_x, x + sx)
+        x += sx + spacing
+        row_depth = max(row_depth, sy)
+        tallest = max(tallest, fp.z)
+    if placements:
+        sheets.append((placements, tallest, (used_x + margin, y + row_depth + margin)))
+    return sheets
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoxPacking:
+    """How the printed set lies in its storage box.
+
+    Attributes:
+        layers: per layer, the groups in it and its height (mm).
+        height: total height of all layers (mm).
+        box: inner box size (x, y, z) in mm.
+    """
+
+    layers: tuple[tuple[str, float], ...]
+    height: float
+    box: tuple[float, float, float]
+
+    @property
+    def fits(self) -> bool:
+        """True when every layer lies inside the box."""
+        return self.height <= self.box[2] + 1e-9
+
+
+def pack_box(footprints: list[Footprint], box: tuple[float, float, float], gap: float = 1.0) -> BoxPacking:
+    """Lay the set flat in a box, group by group, each group in as few layers as needed.
+
+    A layer is one shelf-packed area of the box floor; its height is its tallest part. Groups
+    are packed in the order given (put the board first: it is the flattest, largest layer).
+
+    Args:
+        footprints: every printed part with its count.
+        box: inner size (x, y, z) in mm.
+        gap: spacing between parts in a layer (mm).
+
+    Raises:
+        PlateError: a part is larger than the box floor in both orientations.
+    """
+    layers: list[tuple[str, float]] = []
+    groups: dict[str, list[Footprint]] = {}
+    for fp in footprints:
+        groups.setdefault(fp.group, []).append(fp)
+    for group, members in groups.items():
+        sheets = _shelf_pack(members, box[0], box[1], float("inf"), gap, 0.0, what="box floor")
+        layers += [(group, tallest) for _, tallest, _ in sheets]
+    return BoxPacking(layers=tuple(layers), height=sum(h for _, h in layers), box=box)
