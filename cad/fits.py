@@ -66,13 +66,13 @@ def _at(solid: cq.Shape, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> cq.S
     return solid.moved(cq.Location(cq.Vector(x, y, z)))
 
 
-def kit_fits(dims: PrintDimensions, parts: PartSet) -> list[Fit]:
+def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> list[Fit]:
     """Every mating pair of the Asteroids kit, measured.
 
     Pairs: a fragment in a rift at the left end, in the middle and at the right end, sitting
     on the rift floor (AST-20: pushed through the open ends); two fragments end to end in a
     rift; a ship in a fragment's hole pocket; ships stacked three high (AST-12); a ship in a
-    base pocket (AST-14); the dovetail joint of the board halves.
+    base pocket (AST-14); with ``joint``, the dovetail joint of the board halves.
 
     Returns:
         The fits, in that order.
@@ -106,6 +106,7 @@ def kit_fits(dims: PrintDimensions, parts: PartSet) -> list[Fit]:
     fits.append(measure("ship in a base pocket", parts.board,
                         _at(parts.ship, dims.place_centre_x(1), yb, pocket_z),
                         pocket_z + dims.pocket_depth / 2))
-    half_a, half_b = parts.board_halves
-    fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))
+    if joint:
+        half_a, half_b = parts.board_halves
+        fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))
     return fits
