@@ -54,7 +54,9 @@ class AsteroidsDesign:
         stack_clearance_layers: how many layers the underside recess is deeper than the boss.
         asteroid_symbol_size: outer diameter of the engraved asteroid symbol.
         asteroid_stroke: line width of the asteroid outline.
-        ship_symbol_size: length of the engraved ship symbol on the boss top.
+        ship_symbol_rim: absolute (unscaled) width of the boss top left around the engraved
+            ship symbol after compensation; the symbol is sized to the boss top, which is
+            not proportional to the scale because the boss height is snapped to layers.
         elephant_foot_chamfer: absolute (unscaled) 45-degree chamfer of bottom outer edges of
             small pieces, against first-layer squish that would make them bind.
         min_wall: absolute thinnest wall or feature allowed after compensation (2 lines of a
@@ -86,7 +88,7 @@ class AsteroidsDesign:
     stack_clearance_layers: int = 1
     asteroid_symbol_size: float = 15.0
     asteroid_stroke: float = 1.4
-    ship_symbol_size: float = 7.0
+    ship_symbol_rim: float = 1.0
     elephant_foot_chamfer: float = 0.4
     min_wall: float = 0.8
     split_joint_tabs: int = 3
@@ -102,8 +104,6 @@ class AsteroidsDesign:
             raise ValueError("AsteroidsDesign.rift_depth must be less than board_thickness")
         if self.pocket_depth >= self.fragment_height - self.boss_height:
             raise ValueError("AsteroidsDesign.pocket_depth leaves no fragment floor")
-        if self.boss_base_diameter - 2 * self.boss_height <= self.ship_symbol_size:
-            raise ValueError("AsteroidsDesign.ship_symbol_size does not fit on the boss top")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -209,6 +209,13 @@ class PrintDimensions:
         }
 
 
+def _ship_symbol_size(design: AsteroidsDesign, scale: float, boss_height: float, compensation: float) -> float:
+    """Length (mm) of the ship symbol that leaves ``ship_symbol_rim`` of boss top around it."""
+    boss_top = (design.boss_base_diameter * scale) / 2 + compensation - boss_height
+    reach_per_length = max(math.hypot(x, y) for x, y in ship_symbol(1.0))
+    return max(0.0, (boss_top - design.ship_symbol_rim + compensation) / reach_per_length)
+
+
 def snap_to_layers(height: float, layer_height: float) -> float:
     """Round ``height`` (mm) to a whole number (at least 1) of ``layer_height`` layers."""
     layers = max(1, math.floor(height / layer_height + 0.5 + 1e-9))
@@ -263,7 +270,7 @@ def print_dimensions(settings: PrintSettings, design: AsteroidsDesign | None = N
         stack_clearance=d.stack_clearance_layers * layer,
         asteroid_symbol_size=d.asteroid_symbol_size * s,
         asteroid_stroke=d.asteroid_stroke * s,
-        ship_symbol_size=d.ship_symbol_size * s,
+        ship_symbol_size=_ship_symbol_size(d, s, z(d.boss_height), settings.xy_compensation),
         elephant_foot_chamfer=d.elephant_foot_chamfer,
         engraving_depth=settings.engraving_depth,
         split_tab_width=d.split_tab_width * s,
@@ -292,6 +299,10 @@ def print_dimensions(settings: PrintSettings, design: AsteroidsDesign | None = N
             f"{c:g} mm would thin the {name} to {wall:.2f} mm (minimum {d.min_wall:g} mm); "
             f"allowed at scale {s:g}: {math.ceil(round(lowest_c * 100, 6)) / 100:g}..0 mm, got {c:g} mm",
         )
+    if dims.ship_symbol_size < 2.0:
+        raise SettingsError(
+            "--scale", f"{s:g} leaves no room for the ship symbol on the boss; allowed 0.5..1.5 "
+            f"with a coarser --layer-height, got {s:g}")
     if dims.engraving_depth >= dims.boss_height or dims.engraving_depth >= dims.fragment_height - dims.pocket_depth:
         raise SettingsError(
             "--engraving-layers",

@@ -1,0 +1,12 @@
+"""CadQuery fixtures for the cad tests."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cadquery")
+
+
+@pytest.fixture(params=[1.0, 0.8], ids=["scale1.0", "scale0.8"], scope="session")
+def scale(request: pytest.FixtureRequest) -> float:
+    return request.param

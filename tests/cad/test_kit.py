@@ -1,0 +1,189 @@
+"""The whole kit as a maker gets it: files, meshes, plates, manifest, box, cache, atomicity."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from cad import kit as kit_module
+from cad.kit import KitError, build_kit
+from cad.settings import PrintSettings, parse_bed
+
+CONFIGS = [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")]
+IDS = ["1.0-a1", "0.8-mini"]
+
+
+@pytest.fixture(params=CONFIGS, ids=IDS)
+def kit(request, build_kit_once):
+    return build_kit_once(**request.param)
+
+
+def test_counts_follow_the_component_spec(kit) -> None:
+    _, manifest = kit
+    counts = {p["name"]: p["count"] for p in manifest["parts"]}
+    assert counts["fragment-HH"] == 14 and counts["fragment-HA"] == 14 and counts["ship"] == 18
+    boards = [n for n in counts if n.startswith("board")]
+    assert boards == (["board-half-a", "board-half-b"] if manifest["board_split"] else ["board"])
+    on_plates: dict[str, int] = {}
+    for plate in manifest["plates"]:
+        for name, n in plate["parts"].items():
+            on_plates[name] = on_plates.get(name, 0) + n
+    assert on_plates == counts
+
+
+def test_every_stl_is_watertight_one_body_and_matches_the_cad_volume(kit) -> None:
+    out, manifest = kit
+    for part in manifest["parts"]:
+        mesh = trimesh.load(out / part["file"], process=False)
+        assert isinstance(mesh, trimesh.Trimesh)
+        mesh.merge_vertices()
+        assert mesh.is_watertight and mesh.is_winding_consistent, part["name"]
+        assert mesh.body_count == 1, part["name"]
+        assert mesh.volume == pytest.approx(part["volume_mm3"], rel=0.002), part["name"]
+        size = mesh.bounds[1] - mesh.bounds[0]
+        assert list(size) == pytest.approx(part["bounding_box_mm"], abs=0.01)
+
+
+def _plate_meshes(path: Path) -> list[trimesh.Trimesh]:
+    scene = trimesh.load(path, process=False)
+    return [g.copy().apply_transform(scene.graph[node][0])
+            for node in scene.graph.nodes_geometry for g in [scene.geometry[scene.graph[node][1]]]]
+
+
+def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
+    out, manifest = kit
+    bed = manifest["settings"]["bed"]
+    for plate in manifest["plates"]:
+        meshes = _plate_meshes(out / plate["file"])
+        assert len(meshes) == sum(plate["parts"].values())
+        for mesh in meshes:
+            low, high = mesh.bounds
+            assert low[0] >= 0 and low[1] >= 0 and low[2] == pytest.approx(0, abs=1e-6)
+            assert high[0] <= bed["x"] and high[1] <= bed["y"] and high[2] <= bed["z"]
+            assert mesh.is_watertight
+        # no two copies overlap on the plate
+        boxes = [m.bounds for m in meshes]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert (a[1][:2] <= b[0][:2]).any() or (b[1][:2] <= a[0][:2]).any()
+
+
+def test_colour_change_is_the_top_of_the_engraved_pieces(kit) -> None:
+    out, manifest = kit
+    layer = manifest["settings"]["layer_height"]
+    heights = {p["name"]: p["bounding_box_mm"][2] for p in manifest["parts"]}
+    for plate in manifest["plates"]:
+        change = plate["colour_change"]
+        if plate["group"] == "board":
+            assert change is None
+            continue
+        top = max(heights[name] for name in plate["parts"])
+        assert change["height_mm"] == pytest.approx(top, abs=1e-3)
+        assert change["layer"] == round(top / layer)
+        with zipfile.ZipFile(out / plate["file"]) as archive:
+            prusa = archive.read("Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml").decode()
+            bambu = archive.read("Metadata/custom_gcode_per_layer.xml").decode()
+        assert f'print_z="{change["height_mm"]:g}"' in prusa and 'gcode="M600"' in prusa
+        assert 'mode value="SingleExtruder"' in prusa
+        assert f'top_z="{change["height_mm"]:g}"' in bambu and '<plate_info id="1"' in bambu
+
+
+def test_objects_are_named_and_coloured(kit) -> None:
+    out, manifest = kit
+    for plate in manifest["plates"]:
+        with zipfile.ZipFile(out / plate["file"]) as archive:
+            model = archive.read("3D/3dmodel.model").decode()
+        for name in plate["parts"]:
+            assert f'name="{name}"' in model
+        assert f'displaycolor="{plate["colour"]}FF"' in model
+
+
+def test_manifest_and_notes_say_what_to_do(kit) -> None:
+    out, manifest = kit
+    for part in manifest["parts"]:
+        assert part["filament_g"] == pytest.approx(part["volume_mm3"] * 1.24e-3, abs=0.01)
+        assert (out / part["preview"]).stat().st_size > 5_000
+    for plate in manifest["plates"]:
+        assert (out / plate["preview"]).stat().st_size > 5_000
+    notes = (out / "PRINT-NOTES.md").read_text()
+    assert "No supports" in notes
+    assert "XY size compensation" in notes
+    for plate in manifest["plates"]:
+        if plate["colour_change"]:
+            assert f"at {plate['colour_change']['height_mm']:g} mm" in notes
+
+
+def test_at_80_percent_the_set_fits_the_filament_box(build_kit_once) -> None:
+    _, small = build_kit_once(scale=0.8, printer="mini")
+    box = small["storage_box"]
+    assert box["fits"] and box["height_mm"] <= 70
+    assert [layer["group"] for layer in box["layers"]][:2] == ["board", "board"]
+    _, full = build_kit_once(scale=1.0, printer="a1")
+    assert not full["storage_box"]["fits"]  # 243 mm board is longer than the 200 mm box
+
+
+def test_a_smaller_box_is_reported_as_not_fitting(tmp_path: Path) -> None:
+    from cad.kit import _box_report
+    from cad.plates import Footprint
+
+    fps = [Footprint(part="ship", x=15, y=15, z=5.2, count=18, group="ships")]
+    assert _box_report(fps, PrintSettings(box=(40, 40, 70)))["fits"]
+    assert not _box_report(fps, PrintSettings(box=(40, 40, 20)))["fits"]
+
+
+def test_rebuild_with_unchanged_settings_comes_from_the_cache(tmp_path: Path) -> None:
+    settings = PrintSettings(scale=0.8, bed=parse_bed("a1"))
+    lines: list[str] = []
+    first = build_kit(settings, tmp_path / "a", cache_dir=tmp_path / "cache", previews=False)
+    second = build_kit(settings, tmp_path / "b", cache_dir=tmp_path / "cache", previews=False,
+                       progress=lines.append)
+    assert first == second
+    assert any("cached" in line for line in lines)
+    for name in ("manifest.json", "plates/plate-2-fragments.3mf", "stl/ship.stl"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    third = build_kit(PrintSettings(scale=0.9), tmp_path / "c", cache_dir=tmp_path / "cache", previews=False)
+    assert third["settings"]["scale"] == 0.9
+
+
+def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"old": true}')
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk full")
+
+    from cad import threemf
+
+    monkeypatch.setattr(threemf, "write_plate", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        build_kit(PrintSettings(), out, cache_dir=None, previews=False)
+    assert json.loads((out / "manifest.json").read_text()) == {"old": True}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
+
+
+def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(KitError) as info:
+        build_kit(PrintSettings(), blocker / "kit", cache_dir=None)
+    assert info.value.option == "--out"
+    with pytest.raises(KitError) as info:
+        build_kit(PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False)
+    assert info.value.option == "--printer" and "--scale 0.8" in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_cache_key_changes_with_settings_and_source(monkeypatch) -> None:
+    from cad.design import AsteroidsDesign
+
+    a = kit_module.cache_key(PrintSettings(), AsteroidsDesign())
+    assert a == kit_module.cache_key(PrintSettings(), AsteroidsDesign())
+    assert a != kit_module.cache_key(PrintSettings(scale=0.8), AsteroidsDesign())
+    assert a != kit_module.cache_key(PrintSettings(), AsteroidsDesign(rib_width=2.6))
+    monkeypatch.setattr(kit_module, "source_hash", lambda: "changed")
+    assert a != kit_module.cache_key(PrintSettings(), AsteroidsDesign())

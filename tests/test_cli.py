@@ -1,0 +1,68 @@
+"""The command line as a user meets it: one-line errors with exit code 2, progress, summary."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tablesmith", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=600)
+
+
+def test_help_lists_the_build_command_and_its_options() -> None:
+    result = run("build", "--help")
+    assert result.returncode == 0
+    for option in ("--out", "--scale", "--xy-compensation", "--layer-height", "--printer",
+                   "--colour-a", "--colour-b", "--symbol-colour", "--box", "--no-preview"):
+        assert option in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "words"),
+    [
+        (["--scale", "0"], "--scale", ["0.5 and 1.5", "got 0.0"]),
+        (["--scale", "3"], "--scale", ["0.5 and 1.5", "got 3.0"]),
+        (["--scale", "0.8", "--xy-compensation", "-0.45"], "--xy-compensation", ["-0.4..0 mm", "got -0.45 mm"]),
+        (["--printer", "prusa-xl9000"], "--printer", ["mini, mk4", "prusa-xl9000"]),
+        (["--symbol-colour", "sparkly"], "--symbol-colour", ["#RRGGBB", "sparkly"]),
+        (["--box", "big"], "--box", ["XxYxZ", "big"]),
+        (["--scale", "abc"], "--scale", ["abc"]),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args, option, words) -> None:
+    result = run("build", "--out", str(tmp_path / "kit"), *args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("tablesmith: error:") and option in lines[0]
+    for word in words:
+        assert word in lines[0]
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_output_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "not-a-folder").write_text("x")
+    result = run("build", "--out", str(tmp_path / "not-a-folder" / "kit"), "--no-preview", "--no-cache")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].startswith("tablesmith: error: --out: cannot write to")
+    assert "Traceback" not in result.stderr
+
+
+def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> None:
+    result = run("build", "asteroids", "--scale", "0.8", "--printer", "mini", "--no-preview",
+                 "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "build" / "asteroids"
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["settings"]["scale"] == 0.8 and manifest["settings"]["bed"]["name"] == "mini"
+    for part in manifest["parts"]:
+        assert f"meshing and writing {part['file']}" in result.stderr
+        assert part["file"] in result.stdout
+    assert "storage box fits" in result.stdout
