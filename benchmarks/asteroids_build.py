@@ -24,8 +24,12 @@ def timed(args: list[str], env_cache: Path) -> float:
 
     env = dict(os.environ, TABLESMITH_CACHE=str(env_cache))
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tablesmith", "build", *args], check=True,
-                   capture_output=True, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "tablesmith", "build", *args],
+        check=True,
+        capture_output=True,
+        env=env,
+    )
     return time.perf_counter() - started
 
 
@@ -38,11 +42,18 @@ def main() -> None:
         rows = []
         for scale, printer in (("1.0", "a1"), ("0.8", "mini")):
             out = root / f"kit-{scale}"
-            cold = [timed(["--scale", scale, "--printer", printer, "--out", str(out), "--no-cache"], root / "c")
-                    for _ in range(runs)]
+            cold = [
+                timed(
+                    ["--scale", scale, "--printer", printer, "--out", str(out), "--no-cache"],
+                    root / "c",
+                )
+                for _ in range(runs)
+            ]
             timed(["--scale", scale, "--printer", printer, "--out", str(out)], root / "cache")
-            warm = [timed(["--scale", scale, "--printer", printer, "--out", str(out)], root / "cache")
-                    for _ in range(runs)]
+            warm = [
+                timed(["--scale", scale, "--printer", printer, "--out", str(out)], root / "cache")
+                for _ in range(runs)
+            ]
             rows.append((scale, printer, statistics.median(cold), statistics.median(warm)))
     print(f"{'scale':>5} {'printer':>7} {'cold full kit (s)':>18} {'rebuild (s)':>12}")
     for scale, printer, cold_s, warm_s in rows:

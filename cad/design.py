@@ -171,7 +171,11 @@ class PrintDimensions:
     @property
     def board_depth(self) -> float:
         """Board size along Y before compensation."""
-        return 2 * self.base_depth + self.rifts * self.fragment_width + (self.rifts - 1) * self.rib_width
+        return (
+            2 * self.base_depth
+            + self.rifts * self.fragment_width
+            + (self.rifts - 1) * self.rib_width
+        )
 
     @property
     def ship_height(self) -> float:
@@ -202,14 +206,26 @@ class PrintDimensions:
         c = self.xy_compensation
         return {
             "rib between rifts": self.rib_width + 2 * c,
-            "fragment wall beside a pocket": (self.fragment_width - self.pocket_diameter) / 2 + 2 * c,
-            "board wall beside a base pocket": (self.base_depth - self.base_row_pitch - self.pocket_diameter) / 2 + 2 * c,
-            "ship wall beside its recess": (self.ship_diameter - self.boss_base_diameter) / 2 + 2 * c,
-            "fragment edge beside the asteroid symbol": (self.fragment_width - self.asteroid_symbol_size) / 2 + 2 * c,
+            "fragment wall beside a pocket": (self.fragment_width - self.pocket_diameter) / 2
+            + 2 * c,
+            "board wall beside a base pocket": (
+                self.base_depth - self.base_row_pitch - self.pocket_diameter
+            )
+            / 2
+            + 2 * c,
+            "ship wall beside its recess": (self.ship_diameter - self.boss_base_diameter) / 2
+            + 2 * c,
+            "fragment edge beside the asteroid symbol": (
+                self.fragment_width - self.asteroid_symbol_size
+            )
+            / 2
+            + 2 * c,
         }
 
 
-def _ship_symbol_size(design: AsteroidsDesign, scale: float, boss_height: float, compensation: float) -> float:
+def _ship_symbol_size(
+    design: AsteroidsDesign, scale: float, boss_height: float, compensation: float
+) -> float:
     """Length (mm) of the ship symbol that leaves ``ship_symbol_rim`` of boss top around it."""
     boss_top = (design.boss_base_diameter * scale) / 2 + compensation - boss_height
     reach_per_length = max(math.hypot(x, y) for x, y in ship_symbol(1.0))
@@ -222,7 +238,9 @@ def snap_to_layers(height: float, layer_height: float) -> float:
     return round(layers * layer_height, 6)
 
 
-def print_dimensions(settings: PrintSettings, design: AsteroidsDesign | None = None) -> PrintDimensions:
+def print_dimensions(
+    settings: PrintSettings, design: AsteroidsDesign | None = None
+) -> PrintDimensions:
     """Derive the printed dimensions of ``design`` for ``settings`` (P1-P3).
 
     Args:
@@ -301,9 +319,14 @@ def print_dimensions(settings: PrintSettings, design: AsteroidsDesign | None = N
         )
     if dims.ship_symbol_size < 2.0:
         raise SettingsError(
-            "--scale", f"{s:g} leaves no room for the ship symbol on the boss; allowed 0.5..1.5 "
-            f"with a coarser --layer-height, got {s:g}")
-    if dims.engraving_depth >= dims.boss_height or dims.engraving_depth >= dims.fragment_height - dims.pocket_depth:
+            "--scale",
+            f"{s:g} leaves no room for the ship symbol on the boss; allowed 0.5..1.5 "
+            f"with a coarser --layer-height, got {s:g}",
+        )
+    if (
+        dims.engraving_depth >= dims.boss_height
+        or dims.engraving_depth >= dims.fragment_height - dims.pocket_depth
+    ):
         raise SettingsError(
             "--engraving-layers",
             f"{settings.engraving_layers} layers ({dims.engraving_depth:g} mm) is deeper than "
@@ -312,7 +335,9 @@ def print_dimensions(settings: PrintSettings, design: AsteroidsDesign | None = N
     return dims
 
 
-def asteroid_symbol(size: float, stroke: float) -> tuple[Polygon, Polygon, tuple[tuple[float, float, float], ...]]:
+def asteroid_symbol(
+    size: float, stroke: float
+) -> tuple[Polygon, Polygon, tuple[tuple[float, float, float], ...]]:
     """The engraved asteroid: a lumpy outline of width ``stroke`` and two craters.
 
     Frame: centred on the origin, mm.

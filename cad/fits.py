@@ -19,6 +19,7 @@ import cadquery as cq
 
 from cad.design import PrintDimensions
 
+
 @dataclass(frozen=True, kw_only=True)
 class Fit:
     """One measured mating pair.
@@ -85,27 +86,50 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
     engaged = floor + min(dims.rift_depth, dims.fragment_height) / 2
     for slot, where in ((1, "left end"), ((slots + 1) // 2, "middle"), (slots, "right end")):
         x = (slot - (slots + 1) / 2) * length
-        fits.append(measure(f"fragment in rift 1, slot {slot} ({where})", parts.board,
-                            _at(parts.fragment_hh, x, y1, floor), engaged))
+        fits.append(
+            measure(
+                f"fragment in rift 1, slot {slot} ({where})",
+                parts.board,
+                _at(parts.fragment_hh, x, y1, floor),
+                engaged,
+            )
+        )
     left = _at(parts.fragment_hh, -length / 2, y1, floor)
     right = _at(parts.fragment_ha, length / 2, y1, floor)
     fits.append(measure("fragment beside fragment (end to end in a rift)", left, right, engaged))
 
     pocket_floor = dims.fragment_height - dims.pocket_depth
     ship_x = -dims.place_pitch / 2  # the hole place of an HA fragment
-    fits.append(measure("ship in a fragment's hole", parts.fragment_ha,
-                        _at(parts.ship, ship_x, 0, pocket_floor), pocket_floor + dims.pocket_depth / 2))
+    fits.append(
+        measure(
+            "ship in a fragment's hole",
+            parts.fragment_ha,
+            _at(parts.ship, ship_x, 0, pocket_floor),
+            pocket_floor + dims.pocket_depth / 2,
+        )
+    )
     for level in (2, 3):
         below = _at(parts.ship, ship_x, 0, pocket_floor + (level - 2) * dims.ship_body_height)
         above = _at(parts.ship, ship_x, 0, pocket_floor + (level - 1) * dims.ship_body_height)
-        fits.append(measure(f"ship on ship (stack level {level} of 3)", below, above,
-                            pocket_floor + (level - 1) * dims.ship_body_height + dims.boss_height / 2))
+        fits.append(
+            measure(
+                f"ship on ship (stack level {level} of 3)",
+                below,
+                above,
+                pocket_floor + (level - 1) * dims.ship_body_height + dims.boss_height / 2,
+            )
+        )
 
     yb = dims.base_centre_y(0) - dims.base_row_pitch / 2
     pocket_z = dims.board_thickness - dims.pocket_depth
-    fits.append(measure("ship in a base pocket", parts.board,
-                        _at(parts.ship, dims.place_centre_x(1), yb, pocket_z),
-                        pocket_z + dims.pocket_depth / 2))
+    fits.append(
+        measure(
+            "ship in a base pocket",
+            parts.board,
+            _at(parts.ship, dims.place_centre_x(1), yb, pocket_z),
+            pocket_z + dims.pocket_depth / 2,
+        )
+    )
     if joint:
         half_a, half_b = parts.board_halves
         fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))

@@ -30,7 +30,7 @@ from typing import Any
 from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
 from cad.notes import print_notes
 from cad.plates import Footprint, PlateError, arrange, pack_box
-from cad.settings import PrintSettings, SettingsError
+from cad.settings import PrintSettings
 from games.asteroids import FragmentKind
 
 PLA_DENSITY_G_PER_MM3 = 1.24e-3
@@ -181,8 +181,14 @@ def _store_in_cache(staging: Path, cached: Path) -> None:
         pass
 
 
-def _generate(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimensions, root: Path, previews: bool,
-              progress: Progress) -> dict[str, Any]:
+def _generate(
+    settings: PrintSettings,
+    design: AsteroidsDesign,
+    dims: PrintDimensions,
+    root: Path,
+    previews: bool,
+    progress: Progress,
+) -> dict[str, Any]:
     """Build every part and write every file of the kit into ``root``."""
     # heavy imports here: CadQuery costs seconds and is only needed to generate
     from cad import fits, mesh, parts, preview, threemf
@@ -210,29 +216,58 @@ def _generate(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimen
             if not _fits_bed(half, settings):
                 raise KitError("--printer", _too_big(half, "board half", settings))
             solids[f"board-half-{suffix}"] = half
-            table.append(KitPart(name=f"board-half-{suffix}", count=1, group="board",
-                                 colours=((settings.board_colour, 1),)))
+            table.append(
+                KitPart(
+                    name=f"board-half-{suffix}",
+                    count=1,
+                    group="board",
+                    colours=((settings.board_colour, 1),),
+                )
+            )
     else:
         solids["board"] = board
-        table.append(KitPart(name="board", count=1, group="board", colours=((settings.board_colour, 1),)))
+        table.append(
+            KitPart(name="board", count=1, group="board", colours=((settings.board_colour, 1),))
+        )
     spec = design.spec
     for kind in FragmentKind:
         step(f"building fragment {kind.value}")
         count = spec.fragment_counts[kind]
         solids[f"fragment-{kind.value}"] = parts.fragment(dims, kind)
-        table.append(KitPart(name=f"fragment-{kind.value}", count=count, group="fragments",
-                             colours=((settings.board_colour, count),), change_z=fragment_change))
+        table.append(
+            KitPart(
+                name=f"fragment-{kind.value}",
+                count=count,
+                group="fragments",
+                colours=((settings.board_colour, count),),
+                change_z=fragment_change,
+            )
+        )
     step("building the ship")
     solids["ship"] = parts.ship(dims)
     per_colour = spec.ships_per_colour
-    table.append(KitPart(name="ship", count=per_colour * 2, group="ships",
-                         colours=((settings.colour_a, per_colour), (settings.colour_b, per_colour)),
-                         change_z=ship_change))
+    table.append(
+        KitPart(
+            name="ship",
+            count=per_colour * 2,
+            group="ships",
+            colours=((settings.colour_a, per_colour), (settings.colour_b, per_colour)),
+            change_z=ship_change,
+        )
+    )
 
     step("measuring the fits")
-    measured = fits.kit_fits(dims, fits.PartSet(
-        board=board, board_halves=halves, fragment_hh=solids["fragment-HH"],
-        fragment_ha=solids["fragment-HA"], ship=solids["ship"]), joint=split)
+    measured = fits.kit_fits(
+        dims,
+        fits.PartSet(
+            board=board,
+            board_halves=halves,
+            fragment_hh=solids["fragment-HH"],
+            fragment_ha=solids["fragment-HA"],
+            ship=solids["ship"],
+        ),
+        joint=split,
+    )
 
     meshes, volumes = {}, {}
     part_entries = []
@@ -243,39 +278,50 @@ def _generate(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimen
         mesh.write_stl(solid, root / "stl" / f"{part.name}.stl")
         volume = volumes[part.name] = solid.Volume()
         size = _size(meshes[part.name])
-        part_entries.append({
-            "name": part.name,
-            "count": part.count,
-            "file": f"stl/{part.name}.stl",
-            "bounding_box_mm": [round(v, 3) for v in size],
-            "volume_mm3": round(volume, 1),
-            "filament_g": round(volume * PLA_DENSITY_G_PER_MM3, 2),
-            "filament_g_all_copies": round(volume * PLA_DENSITY_G_PER_MM3 * part.count, 1),
-            "colours": [{"colour": c, "count": n} for c, n in part.colours],
-            "colour_change_mm": part.change_z,
-            "triangles": len(meshes[part.name].faces),
-            "preview": f"preview/{part.name}.png" if previews else None,
-        })
+        part_entries.append(
+            {
+                "name": part.name,
+                "count": part.count,
+                "file": f"stl/{part.name}.stl",
+                "bounding_box_mm": [round(v, 3) for v in size],
+                "volume_mm3": round(volume, 1),
+                "filament_g": round(volume * PLA_DENSITY_G_PER_MM3, 2),
+                "filament_g_all_copies": round(volume * PLA_DENSITY_G_PER_MM3 * part.count, 1),
+                "colours": [{"colour": c, "count": n} for c, n in part.colours],
+                "colour_change_mm": part.change_z,
+                "triangles": len(meshes[part.name].faces),
+                "preview": f"preview/{part.name}.png" if previews else None,
+            }
+        )
         if previews:
             m = meshes[part.name]
             colour = part.colours[0][0]
             preview.render_png(
-                [preview.Shaded(vertices=m.vertices, faces=m.faces, colour=colour,
-                                top_colour=settings.symbol_colour if part.change_z else None,
-                                change_z=(part.change_z or 0) - layer)],
+                [
+                    preview.Shaded(
+                        vertices=m.vertices,
+                        faces=m.faces,
+                        colour=colour,
+                        top_colour=settings.symbol_colour if part.change_z else None,
+                        change_z=(part.change_z or 0) - layer,
+                    )
+                ],
                 root / "preview" / f"{part.name}.png",
-                title=f"{part.name}  ({size[0]:.1f} x {size[1]:.1f} x {size[2]:.1f} mm)")
+                title=f"{part.name}  ({size[0]:.1f} x {size[1]:.1f} x {size[2]:.1f} mm)",
+            )
 
     footprints = []
     for part in table:
         x, y, z = _size(meshes[part.name])
         if part.group == "ships":  # one plate group per fleet colour
             for letter, (_, count) in zip("AB", part.colours):
-                footprints.append(Footprint(part=part.name, x=x, y=y, z=z, count=count,
-                                            group=f"ships-{letter}"))
+                footprints.append(
+                    Footprint(part=part.name, x=x, y=y, z=z, count=count, group=f"ships-{letter}")
+                )
         else:
-            footprints.append(Footprint(part=part.name, x=x, y=y, z=z, count=part.count,
-                                        group=part.group))
+            footprints.append(
+                Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
+            )
     try:
         plates = arrange(footprints, settings.bed, settings.plate_spacing, PLATE_MARGIN)
     except PlateError as exc:
@@ -287,41 +333,62 @@ def _generate(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimen
         step(f"writing plates/{plate.name}.3mf")
         colour_of = _plate_colour(plate.group, settings)
         change_z = by_name[plate.placements[0].part].change_z
-        change = threemf.ColourChange(print_z=change_z, colour=settings.symbol_colour) if change_z else None
+        change = (
+            threemf.ColourChange(print_z=change_z, colour=settings.symbol_colour)
+            if change_z
+            else None
+        )
         objects, shaded, counts = [], [], {}
         for name in dict.fromkeys(p.part for p in plate.placements):
             m = meshes[name]
             centred = m.vertices - [*((m.bounds[0][:2] + m.bounds[1][:2]) / 2), 0.0]
             places = tuple((p.x, p.y, p.rotated) for p in plate.placements if p.part == name)
             counts[name] = len(places)
-            objects.append(threemf.PlateObject(name=name, vertices=centred, faces=m.faces,
-                                               colour=colour_of, placements=places))
+            objects.append(
+                threemf.PlateObject(
+                    name=name, vertices=centred, faces=m.faces, colour=colour_of, placements=places
+                )
+            )
             for x, y, rotated in places:
                 placed = centred[:, [1, 0, 2]] * [-1, 1, 1] if rotated else centred.copy()
-                shaded.append(preview.Shaded(vertices=placed + [x, y, 0], faces=m.faces, colour=colour_of,
-                                             top_colour=settings.symbol_colour if change else None,
-                                             change_z=(change_z or 0) - layer))
+                shaded.append(
+                    preview.Shaded(
+                        vertices=placed + [x, y, 0],
+                        faces=m.faces,
+                        colour=colour_of,
+                        top_colour=settings.symbol_colour if change else None,
+                        change_z=(change_z or 0) - layer,
+                    )
+                )
         threemf.write_plate(root / "plates" / f"{plate.name}.3mf", objects, change)
         volume = sum(volumes[name] * count for name, count in counts.items())
-        plate_entries.append({
-            "file": f"plates/{plate.name}.3mf",
-            "group": plate.group,
-            "colour": colour_of,
-            "parts": counts,
-            "height_mm": round(plate.height, 3),
-            "used_area_mm": [round(plate.used[0], 1), round(plate.used[1], 1)],
-            "filament_g": round(volume * PLA_DENSITY_G_PER_MM3, 1),
-            "colour_change": None if change is None else {
-                "height_mm": change.print_z,
-                "layer": round(change.print_z / layer),
-                "colour": settings.symbol_colour,
-            },
-            "preview": f"preview/{plate.name}.png" if previews else None,
-        })
+        plate_entries.append(
+            {
+                "file": f"plates/{plate.name}.3mf",
+                "group": plate.group,
+                "colour": colour_of,
+                "parts": counts,
+                "height_mm": round(plate.height, 3),
+                "used_area_mm": [round(plate.used[0], 1), round(plate.used[1], 1)],
+                "filament_g": round(volume * PLA_DENSITY_G_PER_MM3, 1),
+                "colour_change": None
+                if change is None
+                else {
+                    "height_mm": change.print_z,
+                    "layer": round(change.print_z / layer),
+                    "colour": settings.symbol_colour,
+                },
+                "preview": f"preview/{plate.name}.png" if previews else None,
+            }
+        )
         if previews:
-            preview.render_png(shaded, root / "preview" / f"{plate.name}.png", view="top",
-                               title=f"{plate.name} on {settings.bed.label or settings.bed.name} "
-                                     f"({settings.bed.x:g} x {settings.bed.y:g} mm)")
+            preview.render_png(
+                shaded,
+                root / "preview" / f"{plate.name}.png",
+                view="top",
+                title=f"{plate.name} on {settings.bed.label or settings.bed.name} "
+                f"({settings.bed.x:g} x {settings.bed.y:g} mm)",
+            )
 
     step("checking the storage box")
     box = _box_report(footprints, settings)
@@ -334,8 +401,15 @@ def _generate(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimen
         "board_split": split,
         "parts": part_entries,
         "plates": plate_entries,
-        "fits": [{"pair": f.pair, "play_mm": round(f.play, 4), "interference_mm3": round(f.interference, 6),
-                  "section_z_mm": round(f.section_z, 3)} for f in measured],
+        "fits": [
+            {
+                "pair": f.pair,
+                "play_mm": round(f.play, 4),
+                "interference_mm3": round(f.interference, 6),
+                "section_z_mm": round(f.section_z, 3),
+            }
+            for f in measured
+        ],
         "storage_box": box,
         "filament_total_g": round(sum(e["filament_g_all_copies"] for e in part_entries), 1),
     }
@@ -352,23 +426,28 @@ def _size(mesh: Any) -> tuple[float, float, float]:
 
 
 def _plate_colour(group: str, settings: PrintSettings) -> str:
-    return {"ships-A": settings.colour_a, "ships-B": settings.colour_b}.get(group, settings.board_colour)
+    return {"ships-A": settings.colour_a, "ships-B": settings.colour_b}.get(
+        group, settings.board_colour
+    )
 
 
 def _fits_bed(solid: Any, settings: PrintSettings) -> bool:
     bb = solid.BoundingBox()
     usable_x, usable_y = settings.bed.x - 2 * PLATE_MARGIN, settings.bed.y - 2 * PLATE_MARGIN
     return bb.zlen <= settings.bed.z and (
-        (bb.xlen <= usable_x and bb.ylen <= usable_y) or (bb.ylen <= usable_x and bb.xlen <= usable_y)
+        (bb.xlen <= usable_x and bb.ylen <= usable_y)
+        or (bb.ylen <= usable_x and bb.xlen <= usable_y)
     )
 
 
 def _too_big(solid: Any, what: str, settings: PrintSettings) -> str:
     bb = solid.BoundingBox()
     hint = " or --scale 0.8" if settings.scale > 0.8 else ""
-    return (f"the {what} is {bb.xlen:.1f} x {bb.ylen:.1f} mm and does not fit the bed "
-            f"{settings.bed.name} ({settings.bed.x:g} x {settings.bed.y:g} mm, {PLATE_MARGIN:g} mm "
-            f"border) even when split; choose a larger --printer{hint}, got {settings.bed.name}")
+    return (
+        f"the {what} is {bb.xlen:.1f} x {bb.ylen:.1f} mm and does not fit the bed "
+        f"{settings.bed.name} ({settings.bed.x:g} x {settings.bed.y:g} mm, {PLATE_MARGIN:g} mm "
+        f"border) even when split; choose a larger --printer{hint}, got {settings.bed.name}"
+    )
 
 
 def _box_report(footprints: list[Footprint], settings: PrintSettings) -> dict[str, Any]:
@@ -386,13 +465,31 @@ def _box_report(footprints: list[Footprint], settings: PrintSettings) -> dict[st
 
 
 def _dimension_summary(dims: PrintDimensions) -> dict[str, float]:
-    keep = ("scale", "layer_height", "xy_compensation", "place_pitch", "fragment_length",
-            "fragment_width", "fragment_height", "rib_width", "board_thickness", "rift_depth",
-            "base_depth", "pocket_diameter", "pocket_depth", "ship_diameter", "ship_body_height",
-            "boss_height", "stack_clearance", "engraving_depth")
+    keep = (
+        "scale",
+        "layer_height",
+        "xy_compensation",
+        "place_pitch",
+        "fragment_length",
+        "fragment_width",
+        "fragment_height",
+        "rib_width",
+        "board_thickness",
+        "rift_depth",
+        "base_depth",
+        "pocket_diameter",
+        "pocket_depth",
+        "ship_diameter",
+        "ship_body_height",
+        "boss_height",
+        "stack_clearance",
+        "engraving_depth",
+    )
     data = asdict(dims)
     summary = {k: round(data[k], 4) for k in keep}
-    summary.update(board_length=round(dims.outer(dims.board_length), 3),
-                   board_depth=round(dims.outer(dims.board_depth), 3),
-                   ship_height=round(dims.ship_height, 3))
+    summary.update(
+        board_length=round(dims.outer(dims.board_length), 3),
+        board_depth=round(dims.outer(dims.board_depth), 3),
+        ship_height=round(dims.ship_height, 3),
+    )
     return summary

@@ -32,7 +32,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
         f"- X-Y compensation is **already in the geometry** ({s['xy_compensation']:g} mm per side): "
-        "leave the slicer's \"XY size compensation\" at 0, or the pieces get it twice.",
+        'leave the slicer\'s "XY size compensation" at 0, or the pieces get it twice.',
         "- **No supports.** The ships' undersides are 45-degree cones with a short bridge "
         "(under 11 mm) on top; everything else is flat on the bed.",
         "- The board needs good bed adhesion: clean the plate, slow first layer, brim only if "
@@ -45,8 +45,10 @@ def print_notes(manifest: dict[str, Any]) -> str:
     ]
     for plate in manifest["plates"]:
         parts = ", ".join(f"{n} x {name}" for name, n in plate["parts"].items())
-        lines.append(f"- `{plate['file']}`: {parts}, filament {_colour(plate['colour'])}, "
-                     f"about {plate['filament_g']:g} g.")
+        lines.append(
+            f"- `{plate['file']}`: {parts}, filament {_colour(plate['colour'])}, "
+            f"about {plate['filament_g']:g} g."
+        )
         change = plate["colour_change"]
         if change:
             lines.append(
@@ -57,22 +59,35 @@ def print_notes(manifest: dict[str, Any]) -> str:
         else:
             lines.append("  - One colour, no filament change.")
     if manifest.get("board_split"):
-        lines += ["", "The board is printed in two halves for this bed: push the dovetails "
-                  "together on a flat table and glue them; the joint has the same play as every "
-                  "other fit."]
-    lines += ["", "## What the pieces are",
-              "- `board`: two home bases (pockets hold the ships) and six rifts open at both ends.",
-              "- `fragment-HH`: two holes. `fragment-HA`: a hole and an engraved asteroid.",
-              "- `ship`: stacks three high; print the ship plates once per fleet colour.",
-              "", "## Fits (measured on the generated parts)"]
+        lines += [
+            "",
+            "The board is printed in two halves for this bed: push the dovetails "
+            "together on a flat table and glue them; the joint has the same play as every "
+            "other fit.",
+        ]
+    lines += [
+        "",
+        "## What the pieces are",
+        "- `board`: two home bases (pockets hold the ships) and six rifts open at both ends.",
+        "- `fragment-HH`: two holes. `fragment-HA`: a hole and an engraved asteroid.",
+        "- `ship`: stacks three high; print the ship plates once per fleet colour.",
+        "",
+        "## Fits (measured on the generated parts)",
+    ]
     for fit in manifest["fits"]:
         lines.append(f"- {fit['pair']}: {fit['play_mm']:.2f} mm play per side.")
     box = manifest["storage_box"]
     bx, by, bz = box["box_mm"]
-    lines += ["", "## Storage box",
-              f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): "
-              + (f"the whole set fits, stacked {box['height_mm']:g} mm high."
-                 if box["fits"] else f"does not fit: {box['reason']}. Try `--scale 0.8`.")]
+    lines += [
+        "",
+        "## Storage box",
+        f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): "
+        + (
+            f"the whole set fits, stacked {box['height_mm']:g} mm high."
+            if box["fits"]
+            else f"does not fit: {box['reason']}. Try `--scale 0.8`."
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import cadquery as cq
 
-from cad.design import PrintDimensions, Polygon, asteroid_symbol, ship_symbol
+from cad.design import Polygon, PrintDimensions, asteroid_symbol, ship_symbol
 from games.asteroids import FragmentKind
 
 
@@ -77,8 +77,14 @@ def _chamfered_rectangle(length: float, width: float, corner: float) -> Polygon:
     """A CCW rectangle centred on the origin with 45-degree corner chamfers (mm)."""
     a, b, k = length / 2, width / 2, corner
     return (
-        (-a + k, -b), (a - k, -b), (a, -b + k), (a, b - k),
-        (a - k, b), (-a + k, b), (-a, b - k), (-a, -b + k),
+        (-a + k, -b),
+        (a - k, -b),
+        (a, -b + k),
+        (a, b - k),
+        (a - k, b),
+        (-a + k, b),
+        (-a, b - k),
+        (-a, -b + k),
     )
 
 
@@ -110,23 +116,31 @@ def board(dims: PrintDimensions) -> cq.Solid:
     """
     length, depth, thick = dims.board_length, dims.board_depth, dims.board_thickness
     plan = _rectangle(dims.outer(length), dims.outer(depth))
-    body = _chamfer_edges(_prism(_polygon_face(plan), 0, thick),
-                          dims.elephant_foot_chamfer, dims.top_chamfer)
+    body = _chamfer_edges(
+        _prism(_polygon_face(plan), 0, thick), dims.elephant_foot_chamfer, dims.top_chamfer
+    )
     tools: list[cq.Solid] = []
     floor = thick - dims.rift_depth
     for rift in range(1, dims.rifts + 1):
         y = dims.rift_centre_y(rift)
         slot = _rectangle(length + 20, dims.hole(dims.fragment_width))
-        tools.append(_prism(_polygon_face(slot), floor, thick + 1)
-                     .moved(cq.Location(cq.Vector(0, y, 0))))
+        tools.append(
+            _prism(_polygon_face(slot), floor, thick + 1).moved(cq.Location(cq.Vector(0, y, 0)))
+        )
     places = dims.fragments_per_rift * 2
     for player in (0, 1):
         yc = dims.base_centre_y(player)
         for row in (-0.5, 0.5):
             for place in range(1, places + 1):
-                tools.append(_cylinder(dims.hole(dims.pocket_diameter), dims.place_centre_x(place),
-                                       yc + row * dims.base_row_pitch,
-                                       thick - dims.pocket_depth, thick + 1))
+                tools.append(
+                    _cylinder(
+                        dims.hole(dims.pocket_diameter),
+                        dims.place_centre_x(place),
+                        yc + row * dims.base_row_pitch,
+                        thick - dims.pocket_depth,
+                        thick + 1,
+                    )
+                )
     return checked(body.cut(*tools), "board")
 
 
@@ -152,13 +166,20 @@ def board_halves(dims: PrintDimensions) -> tuple[cq.Solid, cq.Solid]:
     count = dims.split_joint_tabs
     for k in reversed(range(count)):
         x = dims.board_length * ((k + 0.5) / count - 0.5)
-        points += [(x + root / 2, 0.0), (x + tip / 2, reach), (x - tip / 2, reach), (x - root / 2, 0.0)]
+        points += [
+            (x + root / 2, 0.0),
+            (x + tip / 2, reach),
+            (x - tip / 2, reach),
+            (x - root / 2, 0.0),
+        ]
     points.append((-big, 0.0))
     region = tuple(points)
     z0, z1 = -1.0, dims.board_thickness + 1.0
     keep_a = _prism(_polygon_face(region, dims.xy_compensation), z0, z1)
     remove_b = _prism(_polygon_face(region, -dims.xy_compensation), z0, z1)
-    return checked(whole.intersect(keep_a), "board half A"), checked(whole.cut(remove_b), "board half B")
+    return checked(whole.intersect(keep_a), "board half A"), checked(
+        whole.cut(remove_b), "board half B"
+    )
 
 
 def fragment(dims: PrintDimensions, kind: FragmentKind) -> cq.Solid:
@@ -173,15 +194,22 @@ def fragment(dims: PrintDimensions, kind: FragmentKind) -> cq.Solid:
     Raises:
         PartError: the result is not one solid.
     """
-    plan = _chamfered_rectangle(dims.fragment_length, dims.fragment_width, dims.fragment_corner_chamfer)
-    body = _chamfer_edges(_prism(_polygon_face(plan, dims.xy_compensation), 0, dims.fragment_height),
-                          dims.elephant_foot_chamfer, dims.top_chamfer)
+    plan = _chamfered_rectangle(
+        dims.fragment_length, dims.fragment_width, dims.fragment_corner_chamfer
+    )
+    body = _chamfer_edges(
+        _prism(_polygon_face(plan, dims.xy_compensation), 0, dims.fragment_height),
+        dims.elephant_foot_chamfer,
+        dims.top_chamfer,
+    )
     top = dims.fragment_height
     tools: list[cq.Solid] = []
     for place, what in zip((-0.5, 0.5), kind.places):
         x = place * dims.place_pitch
         if what == "H":
-            tools.append(_cylinder(dims.hole(dims.pocket_diameter), x, 0, top - dims.pocket_depth, top + 1))
+            tools.append(
+                _cylinder(dims.hole(dims.pocket_diameter), x, 0, top - dims.pocket_depth, top + 1)
+            )
         else:
             tools += _asteroid_tools(dims, x, top)
     return checked(body.cut(*tools), f"fragment {kind.value}")
@@ -193,7 +221,9 @@ def _asteroid_tools(dims: PrintDimensions, x: float, top: float) -> list[cq.Soli
     outer, inner, craters = asteroid_symbol(dims.asteroid_symbol_size, dims.asteroid_stroke)
     tools = [_engraving(_polygon_face(outer, grow, holes=[inner]), x, 0, top, dims.engraving_depth)]
     for cx, cy, diameter in craters:
-        tools.append(_cylinder(dims.hole(diameter), x + cx, cy, top - dims.engraving_depth, top + 1))
+        tools.append(
+            _cylinder(dims.hole(diameter), x + cx, cy, top - dims.engraving_depth, top + 1)
+        )
     return tools
 
 
@@ -217,9 +247,16 @@ def ship(dims: PrintDimensions) -> cq.Solid:
     boss_base = dims.outer(dims.boss_base_diameter) / 2
     boss_top = boss_base - dims.boss_height
     profile = [
-        (0.0, dims.recess_depth), (recess_top, dims.recess_depth), (recess_base, 0.0),
-        (radius - foot, 0.0), (radius, foot), (radius, body_h - rim), (radius - rim, body_h),
-        (boss_base, body_h), (boss_top, top), (0.0, top),
+        (0.0, dims.recess_depth),
+        (recess_top, dims.recess_depth),
+        (recess_base, 0.0),
+        (radius - foot, 0.0),
+        (radius, foot),
+        (radius, body_h - rim),
+        (radius - rim, body_h),
+        (boss_base, body_h),
+        (boss_top, top),
+        (0.0, top),
     ]
     body = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0)).val()
     symbol = _polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)

@@ -74,7 +74,9 @@ class Plate:
     used: tuple[float, float]
 
 
-def arrange(footprints: list[Footprint], bed: Bed, spacing: float, margin: float = 5.0) -> list[Plate]:
+def arrange(
+    footprints: list[Footprint], bed: Bed, spacing: float, margin: float = 5.0
+) -> list[Plate]:
     """Arrange every footprint on as few plates per group as the shelf packer finds.
 
     Args:
@@ -108,7 +110,12 @@ def arrange(footprints: list[Footprint], bed: Bed, spacing: float, margin: float
 
 
 def _shelf_pack(
-    members: list[Footprint], width: float, depth: float, height: float, spacing: float, margin: float,
+    members: list[Footprint],
+    width: float,
+    depth: float,
+    height: float,
+    spacing: float,
+    margin: float,
     what: str = "bed",
 ) -> list[tuple[list[Placement], float, tuple[float, float]]]:
     """Shelf-pack ``members`` onto as many ``width`` x ``depth`` areas as needed."""
@@ -138,7 +145,9 @@ def _shelf_pack(
         if y + sy > usable_y + 1e-9:
             sheets.append((placements, tallest, (used_x + margin, y - spacing + margin)))
             placements, x, y, row_depth, tallest, used_x = [], 0.0, 0.0, 0.0, 0.0, 0.0
-        placements.append(Placement(part=fp.part, x=margin + x + sx / 2, y=margin + y + sy / 2, rotated=rot))
+        placements.append(
+            Placement(part=fp.part, x=margin + x + sx / 2, y=margin + y + sy / 2, rotated=rot)
+        )
         used_x = max(used_x, x + sx)
         x += sx + spacing
         row_depth = max(row_depth, sy)
@@ -168,7 +177,9 @@ class BoxPacking:
         return self.height <= self.box[2] + 1e-9
 
 
-def pack_box(footprints: list[Footprint], box: tuple[float, float, float], gap: float = 1.0) -> BoxPacking:
+def pack_box(
+    footprints: list[Footprint], box: tuple[float, float, float], gap: float = 1.0
+) -> BoxPacking:
     """Lay the set flat in a box, group by group, each group in as few layers as needed.
 
     A layer is one shelf-packed area of the box floor; its height is its tallest part. Groups

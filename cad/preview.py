@@ -46,8 +46,9 @@ class Shaded:
     change_z: float = float("inf")
 
 
-def render_png(items: Sequence[Shaded], path: Path, *, view: str = "iso", title: str = "",
-               size_px: int = 900) -> None:
+def render_png(
+    items: Sequence[Shaded], path: Path, *, view: str = "iso", title: str = "", size_px: int = 900
+) -> None:
     """Render ``items`` into a square PNG.
 
     Args:
@@ -87,8 +88,11 @@ def render_png(items: Sequence[Shaded], path: Path, *, view: str = "iso", title:
     face_colours = np.concatenate(colours)[order]
     fig = plt.figure(figsize=(size_px / 100, size_px / 100), dpi=100)
     ax = fig.add_axes((0.02, 0.02, 0.96, 0.9))
-    ax.add_collection(PolyCollection(all_polys[order], facecolors=face_colours,
-                                     edgecolors=face_colours, linewidths=0.15))
+    ax.add_collection(
+        PolyCollection(
+            all_polys[order], facecolors=face_colours, edgecolors=face_colours, linewidths=0.15
+        )
+    )
     lo, hi = all_polys.reshape(-1, 2).min(axis=0), all_polys.reshape(-1, 2).max(axis=0)
     centre, half = (lo + hi) / 2, (hi - lo).max() / 2 * 1.05
     ax.set_xlim(centre[0] - half, centre[0] + half)
@@ -101,4 +105,4 @@ def render_png(items: Sequence[Shaded], path: Path, *, view: str = "iso", title:
 
 
 def _rgb(colour: str) -> np.ndarray:
-    return np.array([int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    return np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])

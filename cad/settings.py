@@ -7,9 +7,10 @@ bed sizes in shared/design/PRINT-FORMATS.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 
 class SettingsError(ValueError):
@@ -49,9 +50,7 @@ class Bed:
         for axis in ("x", "y", "z"):
             value = getattr(self, axis)
             if not 50 <= value <= 1000:
-                raise SettingsError(
-                    "--bed", f"bed {axis} must be 50..1000 mm, got {value:g} mm"
-                )
+                raise SettingsError("--bed", f"bed {axis} must be 50..1000 mm, got {value:g} mm")
 
 
 BED_PRESETS: Mapping[str, Bed] = MappingProxyType(
@@ -69,7 +68,9 @@ than needed for every part we place near a corner only when the plate is full; s
 ``cad.plates``.
 """
 
-_BED_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)(?:\s*[xX]\s*(\d+(?:\.\d+)?))?\s*$")
+_BED_CUSTOM = re.compile(
+    r"^\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)(?:\s*[xX]\s*(\d+(?:\.\d+)?))?\s*$"
+)
 _HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 NAMED_COLOURS: Mapping[str, str] = MappingProxyType(

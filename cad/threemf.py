@@ -114,12 +114,14 @@ def write_plate(path: Path, objects: Sequence[PlateObject], change: ColourChange
     model.SetBuildUUID(_uuid(path.name, "build"))
     materials = model.AddBaseMaterialGroup()
     for obj in objects:
-        red, green, blue = (int(obj.colour[i:i + 2], 16) for i in (1, 3, 5))
+        red, green, blue = (int(obj.colour[i : i + 2], 16) for i in (1, 3, 5))
         material = materials.AddMaterial(obj.colour, lib3mf.Color(red, green, blue, 255))
         mesh = model.AddMeshObject()
         mesh.SetName(obj.name)
         mesh.SetUUID(_uuid(path.name, obj.name))
-        vertices = [lib3mf.Position((lib3mf.ctypes.c_float * 3)(*map(float, v))) for v in obj.vertices]
+        vertices = [
+            lib3mf.Position((lib3mf.ctypes.c_float * 3)(*map(float, v))) for v in obj.vertices
+        ]
         triangles = [lib3mf.Triangle((lib3mf.ctypes.c_uint * 3)(*map(int, f))) for f in obj.faces]
         mesh.SetGeometry(vertices, triangles)
         mesh.SetObjectLevelProperty(materials.GetResourceID(), material)

@@ -11,15 +11,30 @@ import pytest
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tablesmith", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "tablesmith", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
 
 
 def test_help_lists_the_build_command_and_its_options() -> None:
     result = run("build", "--help")
     assert result.returncode == 0
-    for option in ("--out", "--scale", "--xy-compensation", "--layer-height", "--printer",
-                   "--colour-a", "--colour-b", "--symbol-colour", "--box", "--no-preview"):
+    for option in (
+        "--out",
+        "--scale",
+        "--xy-compensation",
+        "--layer-height",
+        "--printer",
+        "--colour-a",
+        "--colour-b",
+        "--symbol-colour",
+        "--box",
+        "--no-preview",
+    ):
         assert option in result.stdout
 
 
@@ -28,14 +43,20 @@ def test_help_lists_the_build_command_and_its_options() -> None:
     [
         (["--scale", "0"], "--scale", ["0.5 and 1.5", "got 0.0"]),
         (["--scale", "3"], "--scale", ["0.5 and 1.5", "got 3.0"]),
-        (["--scale", "0.8", "--xy-compensation", "-0.45"], "--xy-compensation", ["-0.4..0 mm", "got -0.45 mm"]),
+        (
+            ["--scale", "0.8", "--xy-compensation", "-0.45"],
+            "--xy-compensation",
+            ["-0.4..0 mm", "got -0.45 mm"],
+        ),
         (["--printer", "prusa-xl9000"], "--printer", ["mini, mk4", "prusa-xl9000"]),
         (["--symbol-colour", "sparkly"], "--symbol-colour", ["#RRGGBB", "sparkly"]),
         (["--box", "big"], "--box", ["XxYxZ", "big"]),
         (["--scale", "abc"], "--scale", ["abc"]),
     ],
 )
-def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args, option, words) -> None:
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(
+    tmp_path: Path, args, option, words
+) -> None:
     result = run("build", "--out", str(tmp_path / "kit"), *args)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
@@ -49,15 +70,30 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args, o
 
 def test_unwritable_output_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "not-a-folder").write_text("x")
-    result = run("build", "--out", str(tmp_path / "not-a-folder" / "kit"), "--no-preview", "--no-cache")
+    result = run(
+        "build", "--out", str(tmp_path / "not-a-folder" / "kit"), "--no-preview", "--no-cache"
+    )
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines()[-1].startswith("tablesmith: error: --out: cannot write to")
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .startswith("tablesmith: error: --out: cannot write to")
+    )
     assert "Traceback" not in result.stderr
 
 
 def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> None:
-    result = run("build", "asteroids", "--scale", "0.8", "--printer", "mini", "--no-preview",
-                 "--no-cache", cwd=tmp_path)
+    result = run(
+        "build",
+        "asteroids",
+        "--scale",
+        "0.8",
+        "--printer",
+        "mini",
+        "--no-preview",
+        "--no-cache",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     out = tmp_path / "build" / "asteroids"
     manifest = json.loads((out / "manifest.json").read_text())

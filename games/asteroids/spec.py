@@ -13,16 +13,16 @@ neighbouring places of one rift.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 
 class SpecError(ValueError):
     """A component spec or variant value is out of range; the message names field and value."""
 
 
-class FragmentKind(str, enum.Enum):
+class FragmentKind(enum.StrEnum):
     """The two kinds of subspace fragment (a 1x2 tile).
 
     ``HH``: two holes (both places take ships). ``HA``: a hole and an asteroid (may be
@@ -102,8 +102,15 @@ class AsteroidsSpec:
     base_socket_rows: int = 2
 
     def __post_init__(self) -> None:
-        for name in ("rifts", "fragments_per_rift", "places_per_fragment", "ships_per_colour",
-                     "max_stack", "ships_to_win", "base_socket_rows"):
+        for name in (
+            "rifts",
+            "fragments_per_rift",
+            "places_per_fragment",
+            "ships_per_colour",
+            "max_stack",
+            "ships_to_win",
+            "base_socket_rows",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise SpecError(f"{name} must be a positive integer, got {value!r}")
@@ -112,7 +119,10 @@ class AsteroidsSpec:
                 f"fragment_counts total {self.fragment_total} must exceed the "
                 f"{self.fragments_in_rifts} fragments standing in the rifts (a supply is needed)"
             )
-        if self.fragment_counts.get(FragmentKind.HH, 0) < self.rifts * self.min_hh_per_rift_at_setup:
+        if (
+            self.fragment_counts.get(FragmentKind.HH, 0)
+            < self.rifts * self.min_hh_per_rift_at_setup
+        ):
             raise SpecError(
                 f"fragment_counts[HH] must be at least {self.rifts * self.min_hh_per_rift_at_setup} "
                 f"(AST-3), got {self.fragment_counts.get(FragmentKind.HH, 0)}"

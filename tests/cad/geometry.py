@@ -31,7 +31,6 @@ def kit_parts(scale: float, compensation: float = -0.1) -> tuple[PrintDimensions
     return _CACHE[key]
 
 
-
 def section(solid: cq.Shape, z: float) -> list[cq.Face]:
     """Faces of the horizontal section of ``solid`` at height ``z`` (mm)."""
     plane = cq.Face.makePlane(10_000, 10_000, basePnt=cq.Vector(0, 0, z))

@@ -2,11 +2,25 @@ import math
 
 import pytest
 
-from cad.design import AsteroidsDesign, asteroid_symbol, print_dimensions, ship_symbol, snap_to_layers
+from cad.design import (
+    AsteroidsDesign,
+    asteroid_symbol,
+    print_dimensions,
+    ship_symbol,
+    snap_to_layers,
+)
 from cad.settings import PrintSettings, SettingsError
 
-HEIGHTS = ("fragment_height", "board_thickness", "rift_depth", "pocket_depth", "ship_body_height",
-           "boss_height", "stack_clearance", "engraving_depth")
+HEIGHTS = (
+    "fragment_height",
+    "board_thickness",
+    "rift_depth",
+    "pocket_depth",
+    "ship_body_height",
+    "boss_height",
+    "stack_clearance",
+    "engraving_depth",
+)
 
 
 @pytest.mark.parametrize("scale", [0.6, 0.8, 0.9, 1.0, 1.17, 1.5])
@@ -39,8 +53,12 @@ def test_board_is_four_fragments_long_and_has_six_rifts() -> None:
     assert dims.board_length == pytest.approx(4 * 47.6)
     assert dims.board_depth == pytest.approx(2 * 45 + 6 * 23.6 + 5 * 2.4)
     # rift 1 touches A's base, rift 6 B's base, 26 mm apart centre to centre
-    assert dims.rift_centre_y(1) - dims.fragment_width / 2 == pytest.approx(-dims.board_depth / 2 + dims.base_depth)
-    assert dims.rift_centre_y(6) + dims.fragment_width / 2 == pytest.approx(dims.board_depth / 2 - dims.base_depth)
+    assert dims.rift_centre_y(1) - dims.fragment_width / 2 == pytest.approx(
+        -dims.board_depth / 2 + dims.base_depth
+    )
+    assert dims.rift_centre_y(6) + dims.fragment_width / 2 == pytest.approx(
+        dims.board_depth / 2 - dims.base_depth
+    )
 
 
 def test_compensation_helpers_shrink_outer_and_grow_holes() -> None:
@@ -54,7 +72,11 @@ def test_compensation_that_eats_a_wall_is_refused_with_the_allowed_range() -> No
         print_dimensions(PrintSettings(scale=0.8, xy_compensation=-0.45))
     message = str(info.value)
     assert info.value.option == "--xy-compensation"
-    assert "board wall beside a base pocket" in message and "-0.4..0 mm" in message and "got -0.45" in message
+    assert (
+        "board wall beside a base pocket" in message
+        and "-0.4..0 mm" in message
+        and "got -0.45" in message
+    )
 
 
 def test_scale_that_thins_a_wall_even_without_compensation_names_scale() -> None:
@@ -90,5 +112,7 @@ def test_asteroid_craters_leave_a_printable_wall_inside_the_outline(scale: float
 def test_ship_symbol_leaves_a_printable_rim_on_the_boss_top(scale: float) -> None:
     dims = print_dimensions(PrintSettings(scale=scale))
     boss_top = dims.outer(dims.boss_base_diameter) / 2 - dims.boss_height
-    reach = max(math.hypot(x, y) for x, y in ship_symbol(dims.ship_symbol_size)) - dims.xy_compensation
+    reach = (
+        max(math.hypot(x, y) for x, y in ship_symbol(dims.ship_symbol_size)) - dims.xy_compensation
+    )
     assert boss_top - reach >= AsteroidsDesign().min_wall

@@ -50,8 +50,11 @@ def test_every_stl_is_watertight_one_body_and_matches_the_cad_volume(kit) -> Non
 
 def _plate_meshes(path: Path) -> list[trimesh.Trimesh]:
     scene = trimesh.load(path, process=False)
-    return [g.copy().apply_transform(scene.graph[node][0])
-            for node in scene.graph.nodes_geometry for g in [scene.geometry[scene.graph[node][1]]]]
+    return [
+        g.copy().apply_transform(scene.graph[node][0])
+        for node in scene.graph.nodes_geometry
+        for g in [scene.geometry[scene.graph[node][1]]]
+    ]
 
 
 def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
@@ -68,7 +71,7 @@ def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
         # no two copies overlap on the plate
         boxes = [m.bounds for m in meshes]
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 assert (a[1][:2] <= b[0][:2]).any() or (b[1][:2] <= a[0][:2]).any()
 
 
@@ -139,17 +142,26 @@ def test_rebuild_with_unchanged_settings_comes_from_the_cache(tmp_path: Path) ->
     settings = PrintSettings(scale=0.8, bed=parse_bed("a1"))
     lines: list[str] = []
     first = build_kit(settings, tmp_path / "a", cache_dir=tmp_path / "cache", previews=False)
-    second = build_kit(settings, tmp_path / "b", cache_dir=tmp_path / "cache", previews=False,
-                       progress=lines.append)
+    second = build_kit(
+        settings,
+        tmp_path / "b",
+        cache_dir=tmp_path / "cache",
+        previews=False,
+        progress=lines.append,
+    )
     assert first == second
     assert any("cached" in line for line in lines)
     for name in ("manifest.json", "plates/plate-2-fragments.3mf", "stl/ship.stl"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
-    third = build_kit(PrintSettings(scale=0.9), tmp_path / "c", cache_dir=tmp_path / "cache", previews=False)
+    third = build_kit(
+        PrintSettings(scale=0.9), tmp_path / "c", cache_dir=tmp_path / "cache", previews=False
+    )
     assert third["settings"]["scale"] == 0.9
 
 
-def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(tmp_path: Path, monkeypatch) -> None:
+def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
+    tmp_path: Path, monkeypatch
+) -> None:
     out = tmp_path / "kit"
     out.mkdir()
     (out / "manifest.json").write_text('{"old": true}')
@@ -173,7 +185,9 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
         build_kit(PrintSettings(), blocker / "kit", cache_dir=None)
     assert info.value.option == "--out"
     with pytest.raises(KitError) as info:
-        build_kit(PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False)
+        build_kit(
+            PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False
+        )
     assert info.value.option == "--printer" and "--scale 0.8" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 

@@ -18,7 +18,7 @@ def _get(partset, name):
     return getattr(partset, name)
 
 
-def inner_wire_sizes(face: cq.Face) -> list[tuple[float, float]]:
+def inner_wire_sizes(face) -> list[tuple[float, float]]:
     return sorted((w.BoundingBox().xlen, w.BoundingBox().ylen) for w in face.innerWires())
 
 
@@ -32,7 +32,9 @@ def test_every_part_is_one_valid_solid_with_one_shell(scale: float, name: str) -
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_compensation_shrinks_outer_contour_by_0_1_per_side_and_leaves_z(scale: float, name: str) -> None:
+def test_compensation_shrinks_outer_contour_by_0_1_per_side_and_leaves_z(
+    scale: float, name: str
+) -> None:
     _, compensated = kit_parts(scale, -0.1)
     _, nominal = kit_parts(scale, 0.0)
     a, b = _get(compensated, name).BoundingBox(), _get(nominal, name).BoundingBox()
@@ -56,7 +58,8 @@ def test_pocket_holes_grow_by_0_1_per_side(scale: float) -> None:
     (middle,) = section(partset.fragment_hh, dims.fragment_height / 2)
     outer = middle.outerWire().BoundingBox()
     assert (outer.xlen, outer.ylen) == pytest.approx(
-        (dims.fragment_length - 0.2, dims.fragment_width - 0.2), abs=2e-3)
+        (dims.fragment_length - 0.2, dims.fragment_width - 0.2), abs=2e-3
+    )
 
 
 def test_rifts_grow_by_0_1_per_side_and_run_through(scale: float) -> None:
@@ -76,7 +79,9 @@ def test_rifts_grow_by_0_1_per_side_and_run_through(scale: float) -> None:
 def test_ship_outer_shrinks_and_recess_grows(scale: float) -> None:
     dims, partset = kit_parts(scale)
     (face,) = section(partset.ship, dims.layer_height / 2)
-    assert face.outerWire().BoundingBox().xlen == pytest.approx(dims.ship_diameter - 0.2 - 2 * dims.elephant_foot_chamfer + dims.layer_height, abs=0.01)
+    assert face.outerWire().BoundingBox().xlen == pytest.approx(
+        dims.ship_diameter - 0.2 - 2 * dims.elephant_foot_chamfer + dims.layer_height, abs=0.01
+    )
     (face,) = section(partset.ship, dims.ship_body_height / 2)
     assert face.outerWire().BoundingBox().xlen == pytest.approx(dims.ship_diameter - 0.2, abs=2e-3)
     (face,) = section(partset.ship, 0.0 + 1e-4)
@@ -115,6 +120,11 @@ def test_fragment_kinds_have_their_places(scale: float) -> None:
     z = dims.fragment_height - dims.pocket_depth / 2
     hh = sum(len(f.innerWires()) for f in section(partset.fragment_hh, z))
     assert hh == 2
-    ha_faces = section(partset.fragment_ha, dims.fragment_height - min(dims.pocket_depth, 3 * dims.engraving_depth) / 2 - dims.engraving_depth)
+    ha_faces = section(
+        partset.fragment_ha,
+        dims.fragment_height
+        - min(dims.pocket_depth, 3 * dims.engraving_depth) / 2
+        - dims.engraving_depth,
+    )
     ha_holes = [w.Center().x for f in ha_faces for w in f.innerWires()]
     assert len(ha_holes) == 1 and ha_holes[0] == pytest.approx(-dims.place_pitch / 2, abs=1e-3)

@@ -19,16 +19,22 @@ def _no_overlap(plate, sizes, spacing):
         sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
         boxes.append((p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2))
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            separated = a[2] + spacing <= b[0] + 1e-9 or b[2] + spacing <= a[0] + 1e-9 or \
-                a[3] + spacing <= b[1] + 1e-9 or b[3] + spacing <= a[1] + 1e-9
+        for b in boxes[i + 1 :]:
+            separated = (
+                a[2] + spacing <= b[0] + 1e-9
+                or b[2] + spacing <= a[0] + 1e-9
+                or a[3] + spacing <= b[1] + 1e-9
+                or b[3] + spacing <= a[1] + 1e-9
+            )
             assert separated, (a, b)
 
 
 @pytest.mark.parametrize("bed", list(BED_PRESETS.values()), ids=list(BED_PRESETS))
 def test_fragments_fill_plates_inside_the_bed_without_overlap(bed) -> None:
-    fps = [Footprint(part="fragment-HH", x=47.4, y=23.4, z=4, count=14, group="fragments"),
-           Footprint(part="fragment-HA", x=47.4, y=23.4, z=4, count=14, group="fragments")]
+    fps = [
+        Footprint(part="fragment-HH", x=47.4, y=23.4, z=4, count=14, group="fragments"),
+        Footprint(part="fragment-HA", x=47.4, y=23.4, z=4, count=14, group="fragments"),
+    ]
     plates = arrange(fps, bed, spacing=6, margin=3)
     sizes = {"fragment-HH": (47.4, 23.4), "fragment-HA": (47.4, 23.4)}
     assert sum(len(p.placements) for p in plates) == 28
@@ -39,28 +45,41 @@ def test_fragments_fill_plates_inside_the_bed_without_overlap(bed) -> None:
 
 
 def test_groups_never_share_a_plate_and_are_numbered_in_order() -> None:
-    fps = [Footprint(part="ship", x=18.8, y=18.8, z=6.6, count=9, group="ships-A"),
-           Footprint(part="ship", x=18.8, y=18.8, z=6.6, count=9, group="ships-B")]
+    fps = [
+        Footprint(part="ship", x=18.8, y=18.8, z=6.6, count=9, group="ships-A"),
+        Footprint(part="ship", x=18.8, y=18.8, z=6.6, count=9, group="ships-B"),
+    ]
     plates = arrange(fps, BED_PRESETS["a1"], spacing=6)
     assert [p.name for p in plates] == ["plate-1-ships-A", "plate-2-ships-B"]
     assert all(len(p.placements) == 9 for p in plates)
 
 
 def test_a_long_part_is_turned_to_fit() -> None:
-    (plate,) = arrange([Footprint(part="board", x=190.2, y=243.4, z=5, count=1, group="board")],
-                       BED_PRESETS["mk4"], spacing=6, margin=3)
+    (plate,) = arrange(
+        [Footprint(part="board", x=190.2, y=243.4, z=5, count=1, group="board")],
+        BED_PRESETS["mk4"],
+        spacing=6,
+        margin=3,
+    )
     assert plate.placements[0].rotated
 
 
 def test_too_large_part_names_part_size_and_bed() -> None:
-    with pytest.raises(PlateError, match=r"board \(190.2 x 243.4 mm\) does not fit the bed 180 x 180 mm"):
-        arrange([Footprint(part="board", x=190.2, y=243.4, z=5, count=1, group="board")],
-                BED_PRESETS["mini"], spacing=6)
+    with pytest.raises(
+        PlateError, match=r"board \(190.2 x 243.4 mm\) does not fit the bed 180 x 180 mm"
+    ):
+        arrange(
+            [Footprint(part="board", x=190.2, y=243.4, z=5, count=1, group="board")],
+            BED_PRESETS["mini"],
+            spacing=6,
+        )
 
 
 def test_box_layers_add_up() -> None:
-    fps = [Footprint(part="board", x=152.2, y=194.8, z=4, count=1, group="board"),
-           Footprint(part="ship", x=15, y=15, z=5.2, count=18, group="ships")]
+    fps = [
+        Footprint(part="board", x=152.2, y=194.8, z=4, count=1, group="board"),
+        Footprint(part="ship", x=15, y=15, z=5.2, count=18, group="ships"),
+    ]
     packing = pack_box(fps, (200, 200, 70))
     assert packing.layers == (("board", 4), ("ships", 5.2))
     assert packing.height == pytest.approx(9.2) and packing.fits

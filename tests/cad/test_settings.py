@@ -24,11 +24,18 @@ def test_bad_printer_names_the_option_and_the_choices(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("field", "value", "option"),
-    [("scale", 0, "--scale"), ("scale", 3, "--scale"), ("xy_compensation", 0.1, "--xy-compensation"),
-     ("xy_compensation", -0.6, "--xy-compensation"), ("layer_height", 0.5, "--layer-height"),
-     ("engraving_layers", 0, "--engraving-layers")],
+    [
+        ("scale", 0, "--scale"),
+        ("scale", 3, "--scale"),
+        ("xy_compensation", 0.1, "--xy-compensation"),
+        ("xy_compensation", -0.6, "--xy-compensation"),
+        ("layer_height", 0.5, "--layer-height"),
+        ("engraving_layers", 0, "--engraving-layers"),
+    ],
 )
-def test_out_of_range_settings_name_option_range_and_value(field: str, value: float, option: str) -> None:
+def test_out_of_range_settings_name_option_range_and_value(
+    field: str, value: float, option: str
+) -> None:
     with pytest.raises(SettingsError) as info:
         PrintSettings(**{field: value})
     message = str(info.value)

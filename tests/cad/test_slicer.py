@@ -22,8 +22,11 @@ def _run(*args: str) -> str:
     return result.stdout
 
 
-@pytest.mark.parametrize("config", [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")],
-                         ids=["1.0-a1", "0.8-mini"])
+@pytest.mark.parametrize(
+    "config",
+    [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")],
+    ids=["1.0-a1", "0.8-mini"],
+)
 def test_every_stl_and_3mf_is_manifold_for_prusaslicer(build_kit_once, config) -> None:
     out, manifest = build_kit_once(**config)
     files = [p["file"] for p in manifest["parts"]] + [p["file"] for p in manifest["plates"]]
@@ -39,14 +42,28 @@ def test_every_stl_and_3mf_is_manifold_for_prusaslicer(build_kit_once, config) -
 
 def _slice(path: Path, layer: float, tmp_path: Path) -> str:
     gcode = tmp_path / (path.stem + ".gcode")
-    _run("--export-gcode", "--layer-height", str(layer), "--first-layer-height", str(layer),
-         "--dont-arrange", "-o", str(gcode), str(path))
+    _run(
+        "--export-gcode",
+        "--layer-height",
+        str(layer),
+        "--first-layer-height",
+        str(layer),
+        "--dont-arrange",
+        "-o",
+        str(gcode),
+        str(path),
+    )
     return gcode.read_text()
 
 
-@pytest.mark.parametrize("config", [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")],
-                         ids=["1.0-a1", "0.8-mini"])
-def test_colour_change_m600_comes_right_before_the_last_layer(build_kit_once, config, tmp_path) -> None:
+@pytest.mark.parametrize(
+    "config",
+    [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")],
+    ids=["1.0-a1", "0.8-mini"],
+)
+def test_colour_change_m600_comes_right_before_the_last_layer(
+    build_kit_once, config, tmp_path
+) -> None:
     out, manifest = build_kit_once(**config)
     layer = manifest["settings"]["layer_height"]
     for group in ("fragments", "ships-A"):
