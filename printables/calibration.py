@@ -129,6 +129,8 @@ def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
         front = new_canvas(temps[0], "Tablesmith duplex calibration", duplex)
         back = new_canvas(temps[1], "Tablesmith duplex calibration - back", duplex) \
             if separate else front
+        front.setPageSize((w * MM, h * MM))
+        back.setPageSize((w * MM, h * MM))
         draw_furniture(front, layout, f"Tablesmith duplex calibration · {paper} · "
                        f"{'landscape' if landscape else 'portrait'} · {duplex.value}")
         front.setLineWidth(0.25)
@@ -152,6 +154,7 @@ def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
             text.textLine(line)
         front.drawText(text)
         front.showPage()
+        back.setPageSize((w * MM, h * MM))
         back.saveState()
         back.translate(adjust.dx * MM, adjust.dy * MM)
         back.translate(w / 2 * MM, h / 2 * MM)

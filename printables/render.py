@@ -239,7 +239,8 @@ def new_canvas(path: Path, title: str, duplex: Duplex):  # noqa: ANN201
     from reportlab.pdfgen import canvas
 
     register_fonts()
-    c = canvas.Canvas(str(path), invariant=True, pageCompression=1)
+    c = canvas.Canvas(str(path), invariant=True, pageCompression=1, initialFontName=REGULAR,
+                      initialFontSize=8)
     c.setTitle(title)
     c.setCreator("Tablesmith")
     c.setViewerPreference("PrintScaling", "None")
@@ -397,6 +398,8 @@ def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
             for start in range(0, len(group), layout.per_page):
                 sheet += 1
                 chunk = group[start:start + layout.per_page]
+                page_size = (layout.page_width * MM, layout.page_height * MM)
+                front.setPageSize(page_size)
                 pages[0] += 1
                 draw_furniture(front, layout, f"{title} · sheet {sheet}/{total} fronts · "
                                f"{size.width:g} x {size.height:g} mm · {options.paper}")
@@ -409,6 +412,7 @@ def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
                 if options.duplex is Duplex.NONE:
                     continue
                 index = 1 if separate else 0
+                back.setPageSize(page_size)
                 pages[index] += 1
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
