@@ -24,15 +24,23 @@ TARGET = 1000
 
 def mixed_deck(image: str) -> Deck:
     """1,000 cards drawn round-robin from the three demo decks, each with the same image."""
-    pool = [card for name in demo_names() for card in read_deck(f"demo:{name}").deck.cards
-            if type(card).__name__ != "TransformersCharacter"]
+    pool = [
+        card
+        for name in demo_names()
+        for card in read_deck(f"demo:{name}").deck.cards
+        if type(card).__name__ != "TransformersCharacter"
+    ]
     cards = []
     for i in range(TARGET):
         base = pool[i % len(pool)]
-        cards.append(replace(base, id=f"c{i:04d}", name=f"{base.name} {i}", copies=1,
-                             image=image))
-    return Deck(game="pocketmodel", slug="bench", title="Benchmark", cards=tuple(cards),
-                back=BackSpec(text="Tablesmith"))
+        cards.append(replace(base, id=f"c{i:04d}", name=f"{base.name} {i}", copies=1, image=image))
+    return Deck(
+        game="pocketmodel",
+        slug="bench",
+        title="Benchmark",
+        cards=tuple(cards),
+        back=BackSpec(text="Tablesmith"),
+    )
 
 
 def main() -> None:
@@ -49,8 +57,10 @@ def main() -> None:
         print(f"time: {seconds:.2f} s ({seconds / deck.card_count * 1000:.2f} ms/card)")
         print(f"pdf size: {len(raw) / 1e6:.2f} MB")
         print(f"image XObjects: {raw.count(b'/Subtype /Image')} (shared art, expected 1)")
-        print(f"form XObjects: {raw.count(b'/Subtype /Form')} (one per back design: deck "
-              "back + blue and red troop backs, expected 3)")
+        print(
+            f"form XObjects: {raw.count(b'/Subtype /Form')} (one per back design: deck "
+            "back + blue and red troop backs, expected 3)"
+        )
 
 
 if __name__ == "__main__":

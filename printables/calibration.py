@@ -61,8 +61,9 @@ class Reference:
     vertical_line: bool
 
 
-def references(page_width: float, page_height: float, duplex: Duplex,
-               landscape: bool) -> tuple[Reference, ...]:
+def references(
+    page_width: float, page_height: float, duplex: Duplex, landscape: bool
+) -> tuple[Reference, ...]:
     """The three reference lines of the calibration sheet for this paper and duplex mode.
 
     Raises:
@@ -70,19 +71,23 @@ def references(page_width: float, page_height: float, duplex: Duplex,
     """
     left_right = mirrors_left_right(duplex, landscape)
     cx, cy = page_width / 2, page_height / 2
-    fronts = (("X", (cx, page_height - EDGE_DISTANCE), True),
-              ("Y", (EDGE_DISTANCE, cy), False), ("Y", (page_width - EDGE_DISTANCE, cy), False))
+    fronts = (
+        ("X", (cx, page_height - EDGE_DISTANCE), True),
+        ("Y", (EDGE_DISTANCE, cy), False),
+        ("Y", (page_width - EDGE_DISTANCE, cy), False),
+    )
     refs = []
     for name, (x, y), vertical in fronts:
-        back = flip_point(x, y, page_width=page_width, page_height=page_height,
-                          left_right=left_right)
+        back = flip_point(
+            x, y, page_width=page_width, page_height=page_height, left_right=left_right
+        )
         if name == "Y":
             name = "YL" if back[0] < cx else "YR"
         refs.append(Reference(name=name, front=(x, y), back=back, vertical_line=vertical))
     return tuple(refs)
 
 
-def _scale(c, ref: Reference) -> None:  # noqa: ANN001
+def _scale(c, ref: Reference) -> None:
     bx, by = ref.back
     c.setFont(REGULAR, 5)
     steps = int(SCALE_RANGE * 2)
@@ -102,9 +107,14 @@ def _scale(c, ref: Reference) -> None:  # noqa: ANN001
     c.drawString(label_x * MM, label_y * MM, ref.name)
 
 
-def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
-                       duplex: Duplex = Duplex.LONG_EDGE,
-                       adjust: BackAdjust | None = None) -> tuple[Path, ...]:
+def render_calibration(
+    out: Path,
+    *,
+    paper: str = "a4",
+    landscape: bool = False,
+    duplex: Duplex = Duplex.LONG_EDGE,
+    adjust: BackAdjust | None = None,
+) -> tuple[Path, ...]:
     """Write the calibration sheet (front page and back page).
 
     With duplex ``separate`` the back page goes to :func:`printables.render.backs_path`.
@@ -116,23 +126,34 @@ def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
         LayoutError: duplex ``none`` (nothing to calibrate) or a bad paper name.
     """
     if duplex is Duplex.NONE:
-        raise LayoutError("the calibration sheet needs a duplex mode: long-edge, short-edge "
-                          "or separate")
+        raise LayoutError(
+            "the calibration sheet needs a duplex mode: long-edge, short-edge or separate"
+        )
     adjust = adjust or BackAdjust()
-    layout = layout_sheet(SheetSpec(card=CardSize(width=63, height=88), paper=paper,
-                                    landscape=landscape, crop_marks=False))
+    layout = layout_sheet(
+        SheetSpec(
+            card=CardSize(width=63, height=88), paper=paper, landscape=landscape, crop_marks=False
+        )
+    )
     w, h = layout.page_width, layout.page_height
     refs = references(w, h, duplex, landscape)
     separate = duplex is Duplex.SEPARATE
     paths = [out, backs_path(out)] if separate else [out]
     with atomic_outputs(paths) as temps:
         front = new_canvas(temps[0], "Tablesmith duplex calibration", duplex)
-        back = new_canvas(temps[1], "Tablesmith duplex calibration - back", duplex) \
-            if separate else front
+        back = (
+            new_canvas(temps[1], "Tablesmith duplex calibration - back", duplex)
+            if separate
+            else front
+        )
         front.setPageSize((w * MM, h * MM))
         back.setPageSize((w * MM, h * MM))
-        draw_furniture(front, layout, f"Tablesmith duplex calibration · {paper} · "
-                       f"{'landscape' if landscape else 'portrait'} · {duplex.value}")
+        draw_furniture(
+            front,
+            layout,
+            f"Tablesmith duplex calibration · {paper} · "
+            f"{'landscape' if landscape else 'portrait'} · {duplex.value}",
+        )
         front.setLineWidth(0.25)
         for ref in refs:
             x, y = ref.front
@@ -146,10 +167,14 @@ def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
             "1. Print this file double-sided at 100 % with the duplex mode named above.",
             "2. Hold the sheet against a light and look at the back page.",
             "3. Read where each line of this page crosses the scales X, YL and YR (mm).",
-            f"4. dx = X;  dy = (YL + YR) / 2;  rotation = atan((YR - YL) / {w - 2 * EDGE_DISTANCE:g})"
-            " in degrees.",
-            "5. tablesmith cards --save-profile NAME --duplex MODE --back-offset DX,DY "
-            "--back-rotation DEG",
+            (
+                f"4. dx = X;  dy = (YL + YR) / 2;  rotation = atan((YR - YL) / {w - 2 * EDGE_DISTANCE:g})"
+                " in degrees."
+            ),
+            (
+                "5. tablesmith cards --save-profile NAME --duplex MODE --back-offset DX,DY "
+                "--back-rotation DEG"
+            ),
         ):
             text.textLine(line)
         front.drawText(text)
@@ -164,10 +189,13 @@ def render_calibration(out: Path, *, paper: str = "a4", landscape: bool = False,
         for ref in refs:
             _scale(back, ref)
         back.setFont(REGULAR, 8)
-        back.drawCentredString(w / 2 * MM, h / 2 * MM,
-                               f"Back page · D = {w - 2 * EDGE_DISTANCE:g} mm · correction in "
-                               f"use: dx {adjust.dx:g}, dy {adjust.dy:g}, rotation "
-                               f"{adjust.rotation_deg:g} deg")
+        back.drawCentredString(
+            w / 2 * MM,
+            h / 2 * MM,
+            f"Back page · D = {w - 2 * EDGE_DISTANCE:g} mm · correction in "
+            f"use: dx {adjust.dx:g}, dy {adjust.dy:g}, rotation "
+            f"{adjust.rotation_deg:g} deg",
+        )
         back.restoreState()
         back.showPage()
         front.save()

@@ -46,10 +46,19 @@ def read_deck(argument: str) -> LoadedDeck:
         DeckError: the file is missing, not UTF-8, or has deck problems (all at once).
     """
     if argument.startswith(DEMO_PREFIX):
-        name = argument[len(DEMO_PREFIX):]
+        name = argument[len(DEMO_PREFIX) :]
         if name not in demo_names():
-            raise DeckError(argument, [("deck", FieldError(
-                field="demo", allowed="one of " + ", ".join(demo_names()), found=name))])
+            raise DeckError(
+                argument,
+                [
+                    (
+                        "deck",
+                        FieldError(
+                            field="demo", allowed="one of " + ", ".join(demo_names()), found=name
+                        ),
+                    )
+                ],
+            )
         resource = resources.files("printables") / "demo" / f"{name}.yaml"
         text = resource.read_text(encoding="utf-8")
         base_dir = Path(str(resources.files("printables") / "demo"))
@@ -59,29 +68,58 @@ def read_deck(argument: str) -> LoadedDeck:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DeckError(argument, [("file", FieldError(
-            field="file", allowed="a readable deck file", found=exc.strerror or str(exc)))]
+        raise DeckError(
+            argument,
+            [
+                (
+                    "file",
+                    FieldError(
+                        field="file", allowed="a readable deck file", found=exc.strerror or str(exc)
+                    ),
+                )
+            ],
         ) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise DeckError(argument, [(f"line {line}", FieldError(
-            field="encoding", allowed="UTF-8 text", found=f"byte 0x{data[exc.start]:02x}"))]
+        raise DeckError(
+            argument,
+            [
+                (
+                    f"line {line}",
+                    FieldError(
+                        field="encoding",
+                        allowed="UTF-8 text",
+                        found=f"byte 0x{data[exc.start]:02x}",
+                    ),
+                )
+            ],
         ) from None
     deck = parse_deck_text(text, source=argument)
     problems = []
     base_dir = path.parent
-    images = [(f"card '{c.name}'", n, getattr(c, n)) for c in deck.cards
-              for n in ("image", "back_image") if getattr(c, n)]
+    images = [
+        (f"card '{c.name}'", n, getattr(c, n))
+        for c in deck.cards
+        for n in ("image", "back_image")
+        if getattr(c, n)
+    ]
     if deck.back.image:
         images.append(("header", "back.image", deck.back.image))
     for where, field_name, value in images:
         target = base_dir / value
         if not (target.is_file() and target.suffix.lower() in IMAGE_SUFFIXES):
-            problems.append((where, FieldError(
-                field=field_name, allowed="an existing .png/.jpg file relative to the deck",
-                found=value)))
+            problems.append(
+                (
+                    where,
+                    FieldError(
+                        field=field_name,
+                        allowed="an existing .png/.jpg file relative to the deck",
+                        found=value,
+                    ),
+                )
+            )
     if problems:
         raise DeckError(argument, problems)
     return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)

@@ -41,19 +41,36 @@ MAX_TEXT_PT = 9.0
 """Starting font size for ability text, pt."""
 
 STAT_COLOURS = {
-    "attack": "#c62828", "damage": "#f9a825", "defense": "#1565c0", "shields": "#2e7d32",
-    "tf_attack": "#ef6c00", "health": "#c62828",
+    "attack": "#c62828",
+    "damage": "#f9a825",
+    "defense": "#1565c0",
+    "shields": "#2e7d32",
+    "tf_attack": "#ef6c00",
+    "health": "#c62828",
 }
 """Stat colours: PocketModel PM-1/PM-3 (Attack red, Damage yellow, Defense blue, Shields
 green); Transformers TF-1 (Attack orange, Health red, Defense blue)."""
 ICON_COLOURS = {"green": "#2e7d32", "silver": "#8d99a6", "gold": "#c9a227"}
 """PocketModel icon colours (PM-2)."""
-BATTLE_ICON_COLOURS = {"orange": "#ef6c00", "blue": "#1565c0", "white": "#ffffff",
-                       "black": "#111111", "green": "#2e7d32"}
+BATTLE_ICON_COLOURS = {
+    "orange": "#ef6c00",
+    "blue": "#1565c0",
+    "white": "#ffffff",
+    "black": "#111111",
+    "green": "#2e7d32",
+}
 """Transformers battle icon colours (TF-2)."""
-FRAME_COLOURS = {"unit": "#37474f", "combat": "#7b3f00", "objective": "#34495e",
-                 "Autobot": "#b71c1c", "Decepticon": "#4a148c", "action": "#e65100",
-                 "upgrade": "#00695c", "blue": "#1e6fd9", "red": "#d32f2f"}
+FRAME_COLOURS = {
+    "unit": "#37474f",
+    "combat": "#7b3f00",
+    "objective": "#34495e",
+    "Autobot": "#b71c1c",
+    "Decepticon": "#4a148c",
+    "action": "#e65100",
+    "upgrade": "#00695c",
+    "blue": "#1e6fd9",
+    "red": "#d32f2f",
+}
 """Frame (bleed) colours by card kind, faction or troop colour."""
 
 
@@ -83,12 +100,24 @@ class Painter:
         missing = missing_glyphs(text, font)
         if missing:
             listed = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
-            self.problems.append(Overflow(card=self.card_name, field=field_name,
-                                          reason=f"glyph(s) not in the font: {listed}"))
+            self.problems.append(
+                Overflow(
+                    card=self.card_name,
+                    field=field_name,
+                    reason=f"glyph(s) not in the font: {listed}",
+                )
+            )
         return not missing
 
-    def fill(self, box: Rect, colour: str, *, radius: float = 0.0, stroke: str | None = None,
-             width_pt: float = 0.6) -> None:
+    def fill(
+        self,
+        box: Rect,
+        colour: str,
+        *,
+        radius: float = 0.0,
+        stroke: str | None = None,
+        width_pt: float = 0.6,
+    ) -> None:
         """Fill (and optionally stroke) a face-relative rectangle, mm."""
         c = self.canvas
         c.setFillColor(colour)
@@ -97,8 +126,9 @@ class Painter:
             c.setLineWidth(width_pt)
         x, y = self.pt(box.x, box.y)
         if radius:
-            c.roundRect(x, y, box.width * MM, box.height * MM, radius * MM, stroke=int(bool(stroke)),
-                        fill=1)
+            c.roundRect(
+                x, y, box.width * MM, box.height * MM, radius * MM, stroke=int(bool(stroke)), fill=1
+            )
         else:
             c.rect(x, y, box.width * MM, box.height * MM, stroke=int(bool(stroke)), fill=1)
 
@@ -108,15 +138,33 @@ class Painter:
         Returns:
             The panel, face mm.
         """
-        self.fill(Rect(x=-self.bleed, y=-self.bleed, width=self.trim.width + 2 * self.bleed,
-                       height=self.trim.height + 2 * self.bleed), colour)
+        self.fill(
+            Rect(
+                x=-self.bleed,
+                y=-self.bleed,
+                width=self.trim.width + 2 * self.bleed,
+                height=self.trim.height + 2 * self.bleed,
+            ),
+            colour,
+        )
         panel = Rect(x=0, y=0, width=self.trim.width, height=self.trim.height).inset(SAFE_MARGIN)
         self.fill(panel, "#ffffff", radius=1.5)
         return panel
 
-    def line(self, text: str, x: float, y: float, width: float, *, max_pt: float,
-             min_pt: float, field_name: str, bold: bool = False, colour: str = "#111111",
-             align: str = "left") -> float:
+    def line(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        width: float,
+        *,
+        max_pt: float,
+        min_pt: float,
+        field_name: str,
+        bold: bool = False,
+        colour: str = "#111111",
+        align: str = "left",
+    ) -> float:
         """One line of text with its baseline at (x, y) mm, shrunk to fit ``width`` mm.
 
         Returns:
@@ -140,23 +188,49 @@ class Painter:
             c.drawString(*self.pt(x, y), text)
         return size
 
-    def box(self, text: str, area: Rect, *, field_name: str, max_pt: float = MAX_TEXT_PT,
-            min_pt: float = MIN_TEXT_PT, align: int = 0, bold: bool = False) -> None:
+    def box(
+        self,
+        text: str,
+        area: Rect,
+        *,
+        field_name: str,
+        max_pt: float = MAX_TEXT_PT,
+        min_pt: float = MIN_TEXT_PT,
+        align: int = 0,
+        bold: bool = False,
+    ) -> None:
         """Wrapped text fitted into ``area`` (mm, face-relative), top-aligned."""
         if not text or not self._check(text, BOLD if bold else REGULAR, field_name):
             return
-        para, _, problem = fit_paragraph(text, area.width * MM, area.height * MM,
-                                         max_pt=max_pt, min_pt=min_pt, align=align, bold=bold)
+        para, _, problem = fit_paragraph(
+            text,
+            area.width * MM,
+            area.height * MM,
+            max_pt=max_pt,
+            min_pt=min_pt,
+            align=align,
+            bold=bold,
+        )
         if para is None:
-            self.problems.append(Overflow(card=self.card_name, field=field_name,
-                                          reason=problem or "does not fit"))
+            self.problems.append(
+                Overflow(card=self.card_name, field=field_name, reason=problem or "does not fit")
+            )
             return
         x, _ = self.pt(area.x, area.y)
         _, top = self.pt(area.x, area.top)
         para.drawOn(self.canvas, x, top - para.height)
 
-    def disc(self, cx: float, cy: float, diameter: float, colour: str, label: str,
-             *, text_colour: str = "#ffffff", size_pt: float = 11.0) -> None:
+    def disc(
+        self,
+        cx: float,
+        cy: float,
+        diameter: float,
+        colour: str,
+        label: str,
+        *,
+        text_colour: str = "#ffffff",
+        size_pt: float = 11.0,
+    ) -> None:
         """A filled circle with a centred bold label; centre (cx, cy) mm."""
         c = self.canvas
         c.setFillColor(colour)
@@ -168,8 +242,9 @@ class Painter:
         px, py = self.pt(cx, cy)
         c.drawCentredString(px, py - size_pt * 0.35, label)
 
-    def pills(self, words: list[tuple[str, str]], right: float, y: float,
-              height: float = 3.6) -> float:
+    def pills(
+        self, words: list[tuple[str, str]], right: float, y: float, height: float = 3.6
+    ) -> float:
         """Coloured word pills right-aligned at ``right`` mm, bottom at ``y`` mm.
 
         Returns:
@@ -194,8 +269,16 @@ class Painter:
         """Draw an image file scaled into ``area`` (aspect kept, centred). ReportLab embeds
         each distinct file once however often it is drawn."""
         x, y = self.pt(area.x, area.y)
-        self.canvas.drawImage(str(path), x, y, area.width * MM, area.height * MM,
-                              preserveAspectRatio=True, anchor="c", mask="auto")
+        self.canvas.drawImage(
+            str(path),
+            x,
+            y,
+            area.width * MM,
+            area.height * MM,
+            preserveAspectRatio=True,
+            anchor="c",
+            mask="auto",
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,13 +323,29 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     for i, colour in enumerate(face.corner_discs):
         cx = right - disc / 2 - i * (disc + 0.6)
         p.disc(cx, top - 3.4, disc, colour, "")
-    p.line(face.title, left, top - 5.0, title_right - left, max_pt=11, min_pt=6.5,
-           field_name="name", bold=True)
+    p.line(
+        face.title,
+        left,
+        top - 5.0,
+        title_right - left,
+        max_pt=11,
+        min_pt=6.5,
+        field_name="name",
+        bold=True,
+    )
     # Type line with pills.
     y = top - 10.2
     pill_left = p.pills(list(face.pills), right, y) if face.pills else right
-    p.line(face.type_line, left, y + 0.9, pill_left - left - 0.5, max_pt=7, min_pt=5,
-           field_name="type line", colour="#555555")
+    p.line(
+        face.type_line,
+        left,
+        y + 0.9,
+        pill_left - left - 0.5,
+        max_pt=7,
+        min_pt=5,
+        field_name="type line",
+        colour="#555555",
+    )
     # Stats row.
     y -= 1.0
     if face.stats:
@@ -257,8 +356,17 @@ def standard_face(p: Painter, face: FaceContent) -> None:
             cx = left + slot * (i + 0.5)
             dark = "#111111" if colour in ("#f9a825", "#ffffff") else "#ffffff"
             p.disc(cx, y + 2.6 + diameter / 2, diameter, colour, value, text_colour=dark)
-            p.line(label, cx - slot / 2, y, slot, max_pt=5.5, min_pt=4.5, field_name="stats",
-                   colour="#333333", align="centre")
+            p.line(
+                label,
+                cx - slot / 2,
+                y,
+                slot,
+                max_pt=5.5,
+                min_pt=4.5,
+                field_name="stats",
+                colour="#333333",
+                align="centre",
+            )
     # Footer: QR, stars, defense corner.
     qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
     footer = max(qr_edge, 7.0)
@@ -267,10 +375,29 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     if face.defense_corner is not None:
         box = Rect(x=panel.right - corner, y=bottom, width=corner, height=corner)
         p.fill(box, STAT_COLOURS["defense"], radius=1.2)
-        p.line(str(face.defense_corner), box.x, box.y + 3.2, corner, max_pt=13, min_pt=8,
-               field_name="defense", bold=True, colour="#ffffff", align="centre")
-        p.line("DEF", box.x, box.y + 0.9, corner, max_pt=5, min_pt=4, field_name="defense",
-               colour="#ffffff", align="centre")
+        p.line(
+            str(face.defense_corner),
+            box.x,
+            box.y + 3.2,
+            corner,
+            max_pt=13,
+            min_pt=8,
+            field_name="defense",
+            bold=True,
+            colour="#ffffff",
+            align="centre",
+        )
+        p.line(
+            "DEF",
+            box.x,
+            box.y + 0.9,
+            corner,
+            max_pt=5,
+            min_pt=4,
+            field_name="defense",
+            colour="#ffffff",
+            align="centre",
+        )
     if face.qr_url:
         qx = panel.x if face.defense_corner is not None else panel.right - qr_edge
         draw_qr(p.canvas, face.qr_url, p.trim.x + qx, p.trim.y + bottom, MIN_MODULE_MM)
@@ -278,23 +405,42 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     if count:
         stars = "★" * count
         if where == "centre":
-            p.line(stars, left, bottom + 2.0, right - left, max_pt=10, min_pt=6,
-                   field_name="stars", colour="#b8860b", align="centre")
+            p.line(
+                stars,
+                left,
+                bottom + 2.0,
+                right - left,
+                max_pt=10,
+                min_pt=6,
+                field_name="stars",
+                colour="#b8860b",
+                align="centre",
+            )
         else:
-            p.line(stars, left, bottom + 2.0, max(right - left - qr_edge, 10.0), max_pt=10,
-                   min_pt=6, field_name="stars", colour="#b8860b")
+            p.line(
+                stars,
+                left,
+                bottom + 2.0,
+                max(right - left - qr_edge, 10.0),
+                max_pt=10,
+                min_pt=6,
+                field_name="stars",
+                colour="#b8860b",
+            )
     # Art and ability text fill what is left.
     text_top = y - 1.0
     text_bottom = bottom + footer + 1.0
     if face.image is not None:
         art_h = min(0.3 * p.trim.height, max(text_top - text_bottom - 12.0, 0))
         if art_h > 5:
-            p.image(face.image, Rect(x=left, y=text_top - art_h, width=right - left,
-                                     height=art_h))
+            p.image(face.image, Rect(x=left, y=text_top - art_h, width=right - left, height=art_h))
             text_top -= art_h + 1.0
     text, field_name = face.text
-    p.box(text, Rect(x=left, y=text_bottom, width=right - left, height=text_top - text_bottom),
-          field_name=field_name)
+    p.box(
+        text,
+        Rect(x=left, y=text_bottom, width=right - left, height=text_top - text_bottom),
+        field_name=field_name,
+    )
 
 
 def _icon_colour(icon: str) -> str:
@@ -304,57 +450,87 @@ def _icon_colour(icon: str) -> str:
 
 
 def _pm_unit(card: PocketModelUnit, common: dict) -> FaceContent:
-    stats = (("ATTACK", str(card.attack), STAT_COLOURS["attack"]),
-             ("DAMAGE", str(card.damage), STAT_COLOURS["damage"]),
-             ("DEFENSE", str(card.defense), STAT_COLOURS["defense"]),
-             ("SHIELDS", str(card.shields), STAT_COLOURS["shields"]))
-    return FaceContent(frame=FRAME_COLOURS["unit"], type_line="Ground unit" if card.ground
-                       else "Unit", pills=tuple((i, _icon_colour(i)) for i in card.icons),
-                       stats=stats, text=(card.text or "", "text"), stars=(card.stars, "centre"),
-                       **common)
+    stats = (
+        ("ATTACK", str(card.attack), STAT_COLOURS["attack"]),
+        ("DAMAGE", str(card.damage), STAT_COLOURS["damage"]),
+        ("DEFENSE", str(card.defense), STAT_COLOURS["defense"]),
+        ("SHIELDS", str(card.shields), STAT_COLOURS["shields"]),
+    )
+    return FaceContent(
+        frame=FRAME_COLOURS["unit"],
+        type_line="Ground unit" if card.ground else "Unit",
+        pills=tuple((i, _icon_colour(i)) for i in card.icons),
+        stats=stats,
+        text=(card.text or "", "text"),
+        stars=(card.stars, "centre"),
+        **common,
+    )
 
 
 def _pm_card(card: PocketModelCard, common: dict) -> FaceContent:
-    bonus = (("ATTACK", card.bonus_attack, "attack"), ("DAMAGE", card.bonus_damage, "damage"),
-             ("DEFENSE", card.bonus_defense, "defense"))
+    bonus = (
+        ("ATTACK", card.bonus_attack, "attack"),
+        ("DAMAGE", card.bonus_damage, "damage"),
+        ("DEFENSE", card.bonus_defense, "defense"),
+    )
     stats = tuple((label, f"+{value}", STAT_COLOURS[key]) for label, value, key in bonus if value)
-    return FaceContent(frame=FRAME_COLOURS[card.type], type_line=f"{card.type.title()} card",
-                       pills=tuple((i, _icon_colour(i)) for i in card.icons), stats=stats,
-                       text=(card.text, "text"), stars=(card.stars, "centre"),
-                       defense_corner=card.defense, **common)
+    return FaceContent(
+        frame=FRAME_COLOURS[card.type],
+        type_line=f"{card.type.title()} card",
+        pills=tuple((i, _icon_colour(i)) for i in card.icons),
+        stats=stats,
+        text=(card.text, "text"),
+        stars=(card.stars, "centre"),
+        defense_corner=card.defense,
+        **common,
+    )
 
 
 def _tf_side(card: TransformersCharacter, mode: str, common: dict) -> FaceContent:
     side = card.side(mode)
-    stats = (("ATTACK", str(side.attack), STAT_COLOURS["tf_attack"]),
-             ("HEALTH", str(card.health), STAT_COLOURS["health"]),
-             ("DEFENSE", str(side.defense), STAT_COLOURS["defense"]))
+    stats = (
+        ("ATTACK", str(side.attack), STAT_COLOURS["tf_attack"]),
+        ("HEALTH", str(card.health), STAT_COLOURS["health"]),
+        ("DEFENSE", str(side.defense), STAT_COLOURS["defense"]),
+    )
     return FaceContent(
         frame=FRAME_COLOURS[card.faction],
         type_line=" · ".join(part for part in (side.subtitle, side.traits) if part),
         pills=((card.faction, FRAME_COLOURS[card.faction]), (f"{mode.upper()} MODE", "#455a64")),
-        stats=stats, text=(side.text, f"{mode}_text"),
-        stars=(card.stars if mode == "alt" else 0, "left"), **common)
+        stats=stats,
+        text=(side.text, f"{mode}_text"),
+        stars=(card.stars if mode == "alt" else 0, "left"),
+        **common,
+    )
 
 
 def _tf_battle(card: TransformersBattleCard, common: dict) -> FaceContent:
     kind = "Action" if card.type == "action" else f"Upgrade — {(card.upgrade or '').title()}"
-    return FaceContent(frame=FRAME_COLOURS[card.type], type_line=kind,
-                       corner_discs=tuple(BATTLE_ICON_COLOURS[i] for i in card.icons),
-                       text=(card.text, "text"), stars=(card.stars, "left"), **common)
+    return FaceContent(
+        frame=FRAME_COLOURS[card.type],
+        type_line=kind,
+        corner_discs=tuple(BATTLE_ICON_COLOURS[i] for i in card.icons),
+        text=(card.text, "text"),
+        stars=(card.stars, "left"),
+        **common,
+    )
 
 
 def _troop(card: ToyBattleTroop, common: dict) -> FaceContent:
     strength = "J" if card.troop == "Kwak" else str(card.strength)
     label = "JOKER" if card.troop == "Kwak" else "STRENGTH"
-    return FaceContent(frame=FRAME_COLOURS[card.colour],
-                       type_line=f"{card.troop} · {card.colour} troop",
-                       stats=((label, strength, FRAME_COLOURS[card.colour]),),
-                       text=(card.text or "", "text"), **common)
+    return FaceContent(
+        frame=FRAME_COLOURS[card.colour],
+        type_line=f"{card.troop} · {card.colour} troop",
+        stats=((label, strength, FRAME_COLOURS[card.colour]),),
+        text=(card.text or "", "text"),
+        **common,
+    )
 
 
-def face_content(card: object, *, side: str = "front", image: Path | None,
-                 qr_url: str | None) -> FaceContent:
+def face_content(
+    card: object, *, side: str = "front", image: Path | None, qr_url: str | None
+) -> FaceContent:
     """The :class:`FaceContent` of a card's front (or of a character's ``bot`` side).
 
     Raises:
@@ -376,19 +552,46 @@ def face_content(card: object, *, side: str = "front", image: Path | None,
 
 def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
     """A generated back: ``colour`` over the bleed, a thin inner frame, centred words."""
-    p.fill(Rect(x=-p.bleed, y=-p.bleed, width=p.trim.width + 2 * p.bleed,
-                height=p.trim.height + 2 * p.bleed), colour)
+    p.fill(
+        Rect(
+            x=-p.bleed,
+            y=-p.bleed,
+            width=p.trim.width + 2 * p.bleed,
+            height=p.trim.height + 2 * p.bleed,
+        ),
+        colour,
+    )
     c = p.canvas
     c.setStrokeColor("#ffffff")
     c.setLineWidth(1.2)
     inner = Rect(x=0, y=0, width=p.trim.width, height=p.trim.height).inset(SAFE_MARGIN + 1.0)
-    c.roundRect(*p.pt(inner.x, inner.y), inner.width * MM, inner.height * MM, 2 * MM, stroke=1,
-                fill=0)
+    c.roundRect(
+        *p.pt(inner.x, inner.y), inner.width * MM, inner.height * MM, 2 * MM, stroke=1, fill=0
+    )
     mid = p.trim.height / 2
-    p.line(text, inner.x + 2, mid, inner.width - 4, max_pt=16, min_pt=7, field_name="back.text",
-           bold=True, colour="#ffffff", align="centre")
-    p.line(subtitle, inner.x + 2, mid - 6, inner.width - 4, max_pt=8, min_pt=5,
-           field_name="deck title", colour="#ffffff", align="centre")
+    p.line(
+        text,
+        inner.x + 2,
+        mid,
+        inner.width - 4,
+        max_pt=16,
+        min_pt=7,
+        field_name="back.text",
+        bold=True,
+        colour="#ffffff",
+        align="centre",
+    )
+    p.line(
+        subtitle,
+        inner.x + 2,
+        mid - 6,
+        inner.width - 4,
+        max_pt=8,
+        min_pt=5,
+        field_name="deck title",
+        colour="#ffffff",
+        align="centre",
+    )
 
 
 def game_title(game: str) -> str:

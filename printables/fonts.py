@@ -51,7 +51,8 @@ def font_path(file_name: str) -> Path:
             return candidate
     raise FontError(
         f"font {file_name} not found in {', '.join(map(str, font_dirs()))}; install the Debian "
-        "package fonts-dejavu-core or set TABLESMITH_FONT_DIR to a folder with DejaVu Sans")
+        "package fonts-dejavu-core or set TABLESMITH_FONT_DIR to a folder with DejaVu Sans"
+    )
 
 
 @cache

@@ -85,18 +85,27 @@ class Rect:
 
     def inset(self, amount: float) -> Rect:
         """The rectangle shrunk by ``amount`` mm on every side (negative grows it)."""
-        return Rect(x=self.x + amount, y=self.y + amount, width=self.width - 2 * amount,
-                    height=self.height - 2 * amount)
+        return Rect(
+            x=self.x + amount,
+            y=self.y + amount,
+            width=self.width - 2 * amount,
+            height=self.height - 2 * amount,
+        )
 
     def overlaps(self, other: Rect) -> bool:
         """True if the interiors intersect (touching edges do not count)."""
-        return (self.x < other.right - EPSILON and other.x < self.right - EPSILON
-                and self.y < other.top - EPSILON and other.y < self.top - EPSILON)
+        return (
+            self.x < other.right - EPSILON
+            and other.x < self.right - EPSILON
+            and self.y < other.top - EPSILON
+            and other.y < self.top - EPSILON
+        )
 
     def contains_point(self, x: float, y: float) -> bool:
         """True if (x, y) lies strictly inside."""
         return self.x + EPSILON < x < self.right - EPSILON and (
-            self.y + EPSILON < y < self.top - EPSILON)
+            self.y + EPSILON < y < self.top - EPSILON
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,8 +142,8 @@ def parse_card_size(text: str) -> CardSize:
         width, height = (float(part) for part in parts)
     except ValueError:
         raise LayoutError(
-            f"card size must be one of {', '.join(CARD_SIZES)} or WIDTHxHEIGHT in mm, "
-            f"got {text!r}") from None
+            f"card size must be one of {', '.join(CARD_SIZES)} or WIDTHxHEIGHT in mm, got {text!r}"
+        ) from None
     return CardSize(width=width, height=height)
 
 
@@ -170,9 +179,13 @@ class SheetSpec:
     def __post_init__(self) -> None:
         if self.paper not in PAPER_SIZES:
             raise LayoutError(f"paper must be one of {', '.join(PAPER_SIZES)}, got {self.paper!r}")
-        for name, low, high in (("bleed", 0, 10), ("gutter", 0, 30), ("page_margin", 0, 40),
-                                ("crop_mark_offset", 0, 10),
-                                ("crop_mark_length", MIN_CROP_MARK_LENGTH, 20)):
+        for name, low, high in (
+            ("bleed", 0, 10),
+            ("gutter", 0, 30),
+            ("page_margin", 0, 40),
+            ("crop_mark_offset", 0, 10),
+            ("crop_mark_length", MIN_CROP_MARK_LENGTH, 20),
+        ):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and low <= value <= high):
                 raise LayoutError(f"{name} must be {low}..{high} mm, got {value!r}")
@@ -278,7 +291,8 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
         raise LayoutError(
             f"a {spec.card.width} x {spec.card.height} mm card with {spec.bleed} mm bleed does "
             f"not fit on {spec.paper} {'landscape' if spec.landscape else 'portrait'}: "
-            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks")
+            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks"
+        )
     grid_w = columns * cell_w + (columns - 1) * spec.gutter
     grid_h = rows * cell_h + (rows - 1) * spec.gutter
     left = (page_w - grid_w) / 2
@@ -286,11 +300,21 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     slots = []
     for row in range(rows):
         for column in range(columns):
-            bleed = Rect(x=left + column * (cell_w + spec.gutter),
-                         y=top - (row + 1) * cell_h - row * spec.gutter,
-                         width=cell_w, height=cell_h)
-            slots.append(Slot(index=len(slots), row=row, column=column, trim=bleed.inset(spec.bleed),
-                              bleed=bleed))
+            bleed = Rect(
+                x=left + column * (cell_w + spec.gutter),
+                y=top - (row + 1) * cell_h - row * spec.gutter,
+                width=cell_w,
+                height=cell_h,
+            )
+            slots.append(
+                Slot(
+                    index=len(slots),
+                    row=row,
+                    column=column,
+                    trim=bleed.inset(spec.bleed),
+                    bleed=bleed,
+                )
+            )
     bottom = top - grid_h
     marks: list[Segment] = []
     if spec.crop_marks:
@@ -304,13 +328,20 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
             marks.append(Segment(x0=x, y0=bottom - off, x1=x, y1=bottom - off - len_v))
         for y in ys:
             marks.append(Segment(x0=left - off, y0=y, x1=left - off - len_h, y1=y))
-            marks.append(Segment(x0=left + grid_w + off, y0=y, x1=left + grid_w + off + len_h,
-                                 y1=y))
+            marks.append(
+                Segment(x0=left + grid_w + off, y0=y, x1=left + grid_w + off + len_h, y1=y)
+            )
     band = spec.page_margin
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
     return SheetLayout(
-        spec=spec, page_width=page_w, page_height=page_h, columns=columns, rows=rows,
-        slots=tuple(slots), crop_marks=tuple(marks), ruler=ruler,
+        spec=spec,
+        page_width=page_w,
+        page_height=page_h,
+        columns=columns,
+        rows=rows,
+        slots=tuple(slots),
+        crop_marks=tuple(marks),
+        ruler=ruler,
         note_origin=(ruler.right + 4.0, band + 1.0),
         heading_origin=(max(left, band), page_h - band - FURNITURE_HEIGHT + 1.0),
     )
@@ -370,8 +401,9 @@ def mirrors_left_right(duplex: Duplex, landscape: bool) -> bool:
     return long_edge != landscape
 
 
-def flip_point(x: float, y: float, *, page_width: float, page_height: float,
-               left_right: bool) -> tuple[float, float]:
+def flip_point(
+    x: float, y: float, *, page_width: float, page_height: float, left_right: bool
+) -> tuple[float, float]:
     """Where the front-page point (x, y) lies on the back page after the sheet is turned."""
     return (page_width - x, y) if left_right else (x, page_height - y)
 
@@ -397,8 +429,9 @@ def back_slot_index(layout: SheetLayout, index: int, *, left_right: bool) -> int
     return row * layout.columns + column
 
 
-def adjust_point(x: float, y: float, *, page_width: float, page_height: float,
-                 adjust: BackAdjust) -> tuple[float, float]:
+def adjust_point(
+    x: float, y: float, *, page_width: float, page_height: float, adjust: BackAdjust
+) -> tuple[float, float]:
     """Apply a :class:`BackAdjust` to a back-page point: rotate about the page centre, then
     shift by (dx, dy). This is the transform the renderer puts on every back page."""
     cx, cy = page_width / 2, page_height / 2

@@ -45,7 +45,9 @@ def profiles_path() -> Path:
 
 def _check_name(name: str) -> None:
     if not _NAME.match(name):
-        raise ProfileError(f"printer profile name must be 1..40 of A-Z a-z 0-9 _ . - , got {name!r}")
+        raise ProfileError(
+            f"printer profile name must be 1..40 of A-Z a-z 0-9 _ . - , got {name!r}"
+        )
 
 
 def _read_all(path: Path) -> dict[str, dict[str, object]]:
@@ -76,8 +78,11 @@ def load_profile(name: str) -> PrinterProfile:
     try:
         return PrinterProfile(
             duplex=Duplex(entry.get("duplex", "long-edge")),  # type: ignore[union-attr]
-            adjust=BackAdjust(dx=float(entry.get("dx", 0)), dy=float(entry.get("dy", 0)),  # type: ignore[union-attr, arg-type]
-                              rotation_deg=float(entry.get("rotation_deg", 0))),  # type: ignore[union-attr, arg-type]
+            adjust=BackAdjust(
+                dx=float(entry.get("dx", 0)),
+                dy=float(entry.get("dy", 0)),  # type: ignore[union-attr, arg-type]
+                rotation_deg=float(entry.get("rotation_deg", 0)),
+            ),  # type: ignore[union-attr, arg-type]
         )
     except (AttributeError, TypeError, ValueError, LayoutError) as exc:
         raise ProfileError(f"{path}: profile {name!r} is invalid: {exc}") from None
@@ -94,8 +99,12 @@ def save_profile(name: str, profile: PrinterProfile) -> Path:
     _check_name(name)
     path = profiles_path()
     entries = _read_all(path)
-    entries[name] = {"duplex": profile.duplex.value, "dx": profile.adjust.dx,
-                     "dy": profile.adjust.dy, "rotation_deg": profile.adjust.rotation_deg}
+    entries[name] = {
+        "duplex": profile.duplex.value,
+        "dx": profile.adjust.dx,
+        "dy": profile.adjust.dy,
+        "rotation_deg": profile.adjust.rotation_deg,
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(path.name + ".part")
     temp.write_text(json.dumps(entries, indent=2, sort_keys=True) + "\n", encoding="utf-8")

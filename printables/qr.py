@@ -38,8 +38,7 @@ def qr_size_mm(data: str, module_mm: float = MIN_MODULE_MM) -> float:
     return (len(qr_matrix(data)) + 2 * QUIET_ZONE_MODULES) * module_mm
 
 
-def draw_qr(canvas, data: str, x_mm: float, y_mm: float,  # noqa: ANN001
-            module_mm: float = MIN_MODULE_MM) -> float:
+def draw_qr(canvas, data: str, x_mm: float, y_mm: float, module_mm: float = MIN_MODULE_MM) -> float:
     """Draw the QR of ``data`` with its bottom-left quiet-zone corner at (x_mm, y_mm).
 
     Dark modules of a row are merged into runs, each one filled rectangle in one path.
@@ -55,8 +54,10 @@ def draw_qr(canvas, data: str, x_mm: float, y_mm: float,  # noqa: ANN001
     matrix = qr_matrix(data)
     size = qr_size_mm(data, module_mm)
     m = module_mm * MM
-    ox, oy = (x_mm + QUIET_ZONE_MODULES * module_mm) * MM, (y_mm + size
-                                                          - QUIET_ZONE_MODULES * module_mm) * MM
+    ox, oy = (
+        (x_mm + QUIET_ZONE_MODULES * module_mm) * MM,
+        (y_mm + size - QUIET_ZONE_MODULES * module_mm) * MM,
+    )
     canvas.saveState()
     canvas.setFillColorRGB(1, 1, 1)
     canvas.rect(x_mm * MM, y_mm * MM, size * MM, size * MM, stroke=0, fill=1)

@@ -55,8 +55,12 @@ from printables.text import Overflow
 
 DEFAULT_QR_BASE = "http://tablesmith.local:5000"
 """Default companion address in card QR codes (override with ``--qr-base``)."""
-VIEWER_DUPLEX = {Duplex.LONG_EDGE: "DuplexFlipLongEdge", Duplex.SHORT_EDGE: "DuplexFlipShortEdge",
-                 Duplex.SEPARATE: "Simplex", Duplex.NONE: "Simplex"}
+VIEWER_DUPLEX = {
+    Duplex.LONG_EDGE: "DuplexFlipLongEdge",
+    Duplex.SHORT_EDGE: "DuplexFlipShortEdge",
+    Duplex.SEPARATE: "Simplex",
+    Duplex.NONE: "Simplex",
+}
 """PDF ``/ViewerPreferences /Duplex`` per duplex mode (PDF 1.7, table 150)."""
 
 
@@ -111,9 +115,15 @@ class RenderOptions:
 
     def sheet(self, card: CardSize) -> SheetSpec:
         """The :class:`SheetSpec` for cards of size ``card``."""
-        return SheetSpec(card=card, paper=self.paper, landscape=self.landscape, bleed=self.bleed,
-                         gutter=self.gutter, page_margin=self.page_margin,
-                         crop_marks=self.crop_marks)
+        return SheetSpec(
+            card=card,
+            paper=self.paper,
+            landscape=self.landscape,
+            bleed=self.bleed,
+            gutter=self.gutter,
+            page_margin=self.page_margin,
+            crop_marks=self.crop_marks,
+        )
 
     def size_of(self, card: Card) -> CardSize:
         """The trim size a card is printed at."""
@@ -212,7 +222,7 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
 
 def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str:
     key = f"{back.colour}|{back.text}|{deck_title}|{size.width}|{size.height}|{bleed}"
-    return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]  # noqa: S324 - a name, not security
+    return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
 @contextlib.contextmanager
@@ -222,8 +232,9 @@ def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
     try:
         for path in paths:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
-                                            dir=path.parent)
+            handle, name = tempfile.mkstemp(
+                prefix=f".{path.name}.", suffix=".part", dir=path.parent
+            )
             os.close(handle)
             temps.append(Path(name))
         yield temps
@@ -234,13 +245,14 @@ def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
             temp.unlink(missing_ok=True)
 
 
-def new_canvas(path: Path, title: str, duplex: Duplex):  # noqa: ANN201
+def new_canvas(path: Path, title: str, duplex: Duplex):
     """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
     from reportlab.pdfgen import canvas
 
     register_fonts()
-    c = canvas.Canvas(str(path), invariant=True, pageCompression=1, initialFontName=REGULAR,
-                      initialFontSize=8)
+    c = canvas.Canvas(
+        str(path), invariant=True, pageCompression=1, initialFontName=REGULAR, initialFontSize=8
+    )
     c.setTitle(title)
     c.setCreator("Tablesmith")
     c.setViewerPreference("PrintScaling", "None")
@@ -248,7 +260,7 @@ def new_canvas(path: Path, title: str, duplex: Duplex):  # noqa: ANN201
     return c
 
 
-def draw_furniture(c, layout: SheetLayout, heading: str) -> None:  # noqa: ANN001
+def draw_furniture(c, layout: SheetLayout, heading: str) -> None:
     """Crop marks (white halo under black, visible on white paper and dark bleed), the page
     heading, the "print at 100 %" note and the 50 mm ruler."""
     c.saveState()
@@ -269,12 +281,15 @@ def draw_furniture(c, layout: SheetLayout, heading: str) -> None:  # noqa: ANN00
         c.line((ruler.x + mm) * MM, ruler.y * MM, (ruler.x + mm) * MM, (ruler.y + tick) * MM)
     c.setFont(REGULAR, 6)
     c.setFillColor("#000000")
-    c.drawString(layout.note_origin[0] * MM, layout.note_origin[1] * MM,
-                 "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm.")
+    c.drawString(
+        layout.note_origin[0] * MM,
+        layout.note_origin[1] * MM,
+        "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm.",
+    )
     c.restoreState()
 
 
-def _apply_adjust(c, layout: SheetLayout, adjust: BackAdjust) -> None:  # noqa: ANN001
+def _apply_adjust(c, layout: SheetLayout, adjust: BackAdjust) -> None:
     """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
     cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
     c.translate(adjust.dx * MM, adjust.dy * MM)
@@ -300,15 +315,21 @@ class _Job:
     def image(self, card: Card) -> Path | None:
         return self.base_dir / card.image if card.image else None
 
-    def face(self, c, trim: Rect, card: Card, side: str) -> None:  # noqa: ANN001
-        painter = Painter(canvas=c, trim=trim, bleed=self.options.bleed, card_name=card.name,
-                          problems=self.problems)
+    def face(self, c, trim: Rect, card: Card, side: str) -> None:
+        painter = Painter(
+            canvas=c,
+            trim=trim,
+            bleed=self.options.bleed,
+            card_name=card.name,
+            problems=self.problems,
+        )
         c.saveState()
-        standard_face(painter, face_content(card, side=side, image=self.image(card),
-                                            qr_url=self.url(card)))
+        standard_face(
+            painter, face_content(card, side=side, image=self.image(card), qr_url=self.url(card))
+        )
         c.restoreState()
 
-    def define_forms(self, c, items: list[_Item]) -> None:  # noqa: ANN001
+    def define_forms(self, c, items: list[_Item]) -> None:
         """Generated backs as form XObjects, defined before the first page is drawn."""
         bleed = self.options.bleed
         for item in items:
@@ -320,16 +341,26 @@ class _Job:
             if name in self.forms:
                 continue
             self.forms.add(name)
-            c.beginForm(name, -bleed * MM, -bleed * MM, (size.width + bleed) * MM,
-                        (size.height + bleed) * MM)
-            painter = Painter(canvas=c, trim=Rect(x=0, y=0, width=size.width,
-                                                  height=size.height),
-                              bleed=bleed, card_name="(deck back)", problems=self.problems)
-            draw_generated_back(painter, colour=back.colour, text=back.text,
-                                subtitle=self.deck.title)
+            c.beginForm(
+                name,
+                -bleed * MM,
+                -bleed * MM,
+                (size.width + bleed) * MM,
+                (size.height + bleed) * MM,
+            )
+            painter = Painter(
+                canvas=c,
+                trim=Rect(x=0, y=0, width=size.width, height=size.height),
+                bleed=bleed,
+                card_name="(deck back)",
+                problems=self.problems,
+            )
+            draw_generated_back(
+                painter, colour=back.colour, text=back.text, subtitle=self.deck.title
+            )
             c.endForm()
 
-    def back(self, c, trim: Rect, item: _Item) -> None:  # noqa: ANN001
+    def back(self, c, trim: Rect, item: _Item) -> None:
         back = item.back
         assert back is not None
         if back.kind == "side":
@@ -339,8 +370,15 @@ class _Job:
         if back.kind == "image":
             assert back.image is not None
             box = trim.inset(-bleed)
-            c.drawImage(str(back.image), box.x * MM, box.y * MM, box.width * MM,
-                        box.height * MM, preserveAspectRatio=False, mask="auto")
+            c.drawImage(
+                str(back.image),
+                box.x * MM,
+                box.y * MM,
+                box.width * MM,
+                box.height * MM,
+                preserveAspectRatio=False,
+                mask="auto",
+            )
             return
         name = _form_name(back, self.options.size_of(item.card), bleed, self.deck.title)
         c.saveState()
@@ -362,8 +400,9 @@ def backs_path(out: Path) -> Path:
     return out.with_name(out.stem + "-backs" + out.suffix)
 
 
-def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
-                base_dir: Path = Path(".")) -> RenderResult:
+def render_deck(
+    deck: Deck, options: RenderOptions, out: Path, *, base_dir: Path = Path(".")
+) -> RenderResult:
     """Write the print-and-play PDF(s) of ``deck``.
 
     Args:
@@ -397,17 +436,28 @@ def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
             size = layout.spec.card
             for start in range(0, len(group), layout.per_page):
                 sheet += 1
-                chunk = group[start:start + layout.per_page]
+                chunk = group[start : start + layout.per_page]
                 page_size = (layout.page_width * MM, layout.page_height * MM)
                 front.setPageSize(page_size)
                 pages[0] += 1
-                draw_furniture(front, layout, f"{title} · sheet {sheet}/{total} fronts · "
-                               f"{size.width:g} x {size.height:g} mm · {options.paper}")
+                draw_furniture(
+                    front,
+                    layout,
+                    f"{title} · sheet {sheet}/{total} fronts · "
+                    f"{size.width:g} x {size.height:g} mm · {options.paper}",
+                )
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     job.face(front, slot.trim, item.card, item.side)
-                    job.placements.append(Placement(file=0, page=pages[0], slot=slot.index,
-                                                    card_id=item.card.id, side=item.side,
-                                                    trim=slot.trim))
+                    job.placements.append(
+                        Placement(
+                            file=0,
+                            page=pages[0],
+                            slot=slot.index,
+                            card_id=item.card.id,
+                            side=item.side,
+                            trim=slot.trim,
+                        )
+                    )
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue
@@ -418,16 +468,27 @@ def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
                 back.saveState()
                 back.setFillColor("#444444")
                 back.setFont(REGULAR, 6.5)
-                back.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM,
-                                f"{title} · sheet {sheet}/{total} backs")
+                back.drawString(
+                    layout.heading_origin[0] * MM,
+                    layout.heading_origin[1] * MM,
+                    f"{title} · sheet {sheet}/{total} backs",
+                )
                 _apply_adjust(back, layout, options.adjust)
                 for slot, item in zip(layout.slots, chunk, strict=False):
-                    target = layout.slots[back_slot_index(layout, slot.index,
-                                                          left_right=left_right)]
+                    target = layout.slots[
+                        back_slot_index(layout, slot.index, left_right=left_right)
+                    ]
                     job.back(back, target.trim, item)
-                    job.placements.append(Placement(file=index, page=pages[index],
-                                                    slot=target.index, card_id=item.card.id,
-                                                    side="back", trim=target.trim))
+                    job.placements.append(
+                        Placement(
+                            file=index,
+                            page=pages[index],
+                            slot=target.index,
+                            card_id=item.card.id,
+                            side="back",
+                            trim=target.trim,
+                        )
+                    )
                 back.restoreState()
                 back.showPage()
         if job.problems:
@@ -435,10 +496,21 @@ def render_deck(deck: Deck, options: RenderOptions, out: Path, *,
         front.save()
         if separate:
             back.save()
-    return RenderResult(files=tuple(paths), pages=tuple(pages[: len(paths)]),
-                        placements=tuple(job.placements),
-                        layouts=tuple(layout for layout, _ in groups))
+    return RenderResult(
+        files=tuple(paths),
+        pages=tuple(pages[: len(paths)]),
+        placements=tuple(job.placements),
+        layouts=tuple(layout for layout, _ in groups),
+    )
 
 
-__all__ = ["DEFAULT_QR_BASE", "LayoutError", "RenderError", "RenderOptions", "RenderResult",
-           "atomic_outputs", "backs_path", "render_deck"]
+__all__ = [
+    "DEFAULT_QR_BASE",
+    "LayoutError",
+    "RenderError",
+    "RenderOptions",
+    "RenderResult",
+    "atomic_outputs",
+    "backs_path",
+    "render_deck",
+]

@@ -41,20 +41,33 @@ def markup(text: str) -> str:
     return "<br/>".join(escape(line) for line in text.strip().splitlines())
 
 
-def _paragraph(text: str, size: float, bold: bool, align: int, colour: str):  # noqa: ANN202
+def _paragraph(text: str, size: float, bold: bool, align: int, colour: str):
     from reportlab.lib.colors import HexColor
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
     style = ParagraphStyle(
-        "fit", fontName=BOLD if bold else REGULAR, fontSize=size, leading=size * LEADING,
-        alignment=align, textColor=HexColor(colour),
+        "fit",
+        fontName=BOLD if bold else REGULAR,
+        fontSize=size,
+        leading=size * LEADING,
+        alignment=align,
+        textColor=HexColor(colour),
     )
     return Paragraph(markup(text), style)
 
 
-def fit_paragraph(text: str, width_pt: float, height_pt: float, *, max_pt: float,
-                  min_pt: float, bold: bool = False, align: int = 0, colour: str = "#111111"):  # noqa: ANN201
+def fit_paragraph(
+    text: str,
+    width_pt: float,
+    height_pt: float,
+    *,
+    max_pt: float,
+    min_pt: float,
+    bold: bool = False,
+    align: int = 0,
+    colour: str = "#111111",
+):
     """The largest Paragraph of ``text`` between ``min_pt`` and ``max_pt`` that fits the box.
 
     Args:
@@ -73,12 +86,12 @@ def fit_paragraph(text: str, width_pt: float, height_pt: float, *, max_pt: float
     """
     register_fonts()
 
-    def fits(size: float):  # noqa: ANN202
+    def fits(size: float):
         para = _paragraph(text, size, bold, align, colour)
         _, used = para.wrap(width_pt, height_pt)
         return para, used, para.minWidth()
 
-    steps = int(round((max_pt - min_pt) / STEP_PT))
+    steps = round((max_pt - min_pt) / STEP_PT)
     low, high, best = 0, steps, None
     while low <= high:  # binary search over sizes: the largest that fits
         middle = (low + high) // 2
@@ -92,13 +105,19 @@ def fit_paragraph(text: str, width_pt: float, height_pt: float, *, max_pt: float
         return best[0], best[1], None
     para, used, widest = fits(min_pt)
     mm = 25.4 / 72
-    return None, min_pt, (
-        f"needs {max(widest, 0) * mm:.1f} mm width and {used * mm:.1f} mm height at {min_pt:g} pt,"
-        f" box is {width_pt * mm:.1f} x {height_pt * mm:.1f} mm")
+    return (
+        None,
+        min_pt,
+        (
+            f"needs {max(widest, 0) * mm:.1f} mm width and {used * mm:.1f} mm height at {min_pt:g} pt,"
+            f" box is {width_pt * mm:.1f} x {height_pt * mm:.1f} mm"
+        ),
+    )
 
 
-def fit_line(text: str, width_pt: float, *, max_pt: float, min_pt: float,
-             bold: bool = False) -> tuple[float, str | None]:
+def fit_line(
+    text: str, width_pt: float, *, max_pt: float, min_pt: float, bold: bool = False
+) -> tuple[float, str | None]:
     """The largest size (``STEP_PT`` steps) at which one line of ``text`` fits ``width_pt``.
 
     Returns:
@@ -115,6 +134,8 @@ def fit_line(text: str, width_pt: float, *, max_pt: float, min_pt: float,
     size = int(size / STEP_PT) * STEP_PT
     if size + 1e-9 < min_pt:
         mm = 25.4 / 72
-        return min_pt, (f"one line needs {width_at_1pt * min_pt * mm:.1f} mm at {min_pt:g} pt, "
-                        f"room is {width_pt * mm:.1f} mm")
+        return min_pt, (
+            f"one line needs {width_at_1pt * min_pt * mm:.1f} mm at {min_pt:g} pt, "
+            f"room is {width_pt * mm:.1f} mm"
+        )
     return size, None

@@ -211,8 +211,9 @@ def _parse_cards(
 ) -> list[Card]:
     cards: list[Card] = []
     kinds = tuple(game.kinds)
-    kind_spec = FieldSpec(name="kind", kind=Kind.CHOICE, required=len(kinds) > 1, choices=kinds,
-                          default=kinds[0])
+    kind_spec = FieldSpec(
+        name="kind", kind=Kind.CHOICE, required=len(kinds) > 1, choices=kinds, default=kinds[0]
+    )
     for where, row in rows:
         try:
             kind = kind_spec.parse(row.get("kind"))
@@ -225,8 +226,9 @@ def _parse_cards(
         errors: list[FieldError] = []
         if "type" in {spec.name for spec in cls.FIELDS}:
             if given and given != kind:
-                errors.append(FieldError(field="type", allowed=f"empty or '{kind}' (the kind)",
-                                         found=given))
+                errors.append(
+                    FieldError(field="type", allowed=f"empty or '{kind}' (the kind)", found=given)
+                )
             fields["type"] = kind
         values, field_errors = parse_fields(cls, fields)
         errors.extend(field_errors)
@@ -266,17 +268,26 @@ def _finish(
     ids: dict[str, str] = {}
     for (row_where, _), card in zip(rows, cards, strict=False):
         if card.id in ids:
-            problems.append((row_where, FieldError(
-                field="id", allowed=f"a card id unique in the deck (also on {ids[card.id]})",
-                found=card.id)))
+            problems.append(
+                (
+                    row_where,
+                    FieldError(
+                        field="id",
+                        allowed=f"a card id unique in the deck (also on {ids[card.id]})",
+                        found=card.id,
+                    ),
+                )
+            )
         ids.setdefault(card.id, row_where)
     if not rows:
-        problems.append((where, FieldError(field="cards", allowed="at least one card",
-                                           found="none")))
+        problems.append(
+            (where, FieldError(field="cards", allowed="at least one card", found="none"))
+        )
     if problems:
         raise DeckError(source, problems)
-    return Deck(game=game_slug, slug=slug, title=title or slug, cards=tuple(cards),
-                back=back or BackSpec())
+    return Deck(
+        game=game_slug, slug=slug, title=title or slug, cards=tuple(cards), back=back or BackSpec()
+    )
 
 
 def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
@@ -295,25 +306,51 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
     """
     problems: list[tuple[str, FieldError]] = []
     try:
-        data = yaml.load(text, Loader=_TextLoader)  # noqa: S506 - BaseLoader subclass, text only
+        data = yaml.load(text, Loader=_TextLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"
-        raise DeckError(source, [(where, FieldError(field="yaml", allowed="valid YAML",
-                                                    found=str(exc).splitlines()[0]))]) from None
+        raise DeckError(
+            source,
+            [
+                (
+                    where,
+                    FieldError(field="yaml", allowed="valid YAML", found=str(exc).splitlines()[0]),
+                )
+            ],
+        ) from None
     if not isinstance(data, dict):
-        raise DeckError(source, [("file", FieldError(
-            field="file", allowed="a mapping with game and cards", found=type(data).__name__))])
+        raise DeckError(
+            source,
+            [
+                (
+                    "file",
+                    FieldError(
+                        field="file",
+                        allowed="a mapping with game and cards",
+                        found=type(data).__name__,
+                    ),
+                )
+            ],
+        )
     cards = data.get("cards")
     rows: list[tuple[str, dict[str, Any]]] = []
     if not isinstance(cards, list):
-        problems.append(("header", FieldError(field="cards", allowed="a list of card mappings",
-                                              found=str(cards))))
+        problems.append(
+            (
+                "header",
+                FieldError(field="cards", allowed="a list of card mappings", found=str(cards)),
+            )
+        )
     else:
         for number, item in enumerate(cards, start=1):
             if not isinstance(item, dict):
-                problems.append((f"card {number}", FieldError(
-                    field="cards", allowed="a mapping of field: value", found=item)))
+                problems.append(
+                    (
+                        f"card {number}",
+                        FieldError(field="cards", allowed="a mapping of field: value", found=item),
+                    )
+                )
                 continue
             line = item.pop("__line__")
             rows.append((f"line {line} (card {number})", item))
@@ -321,14 +358,28 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
     raw_back = data.get("back")
     if raw_back is not None:
         if not isinstance(raw_back, dict):
-            problems.append(("header", FieldError(field="back", allowed="a mapping with image "
-                                                  "or text and colour", found=raw_back)))
+            problems.append(
+                (
+                    "header",
+                    FieldError(
+                        field="back",
+                        allowed="a mapping with image or text and colour",
+                        found=raw_back,
+                    ),
+                )
+            )
         else:
             raw_back.pop("__line__", None)
             unknown = set(raw_back) - {"image", "text", "colour"}
             if unknown:
-                problems.append(("header", FieldError(
-                    field="back", allowed="keys image, text, colour", found=sorted(unknown))))
+                problems.append(
+                    (
+                        "header",
+                        FieldError(
+                            field="back", allowed="keys image, text, colour", found=sorted(unknown)
+                        ),
+                    )
+                )
             else:
                 try:
                     back = BackSpec(**raw_back)
@@ -363,8 +414,15 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:
-        raise DeckError(source, [("line 1", FieldError(
-            field="header", allowed="a header row of field names", found=""))]) from None
+        raise DeckError(
+            source,
+            [
+                (
+                    "line 1",
+                    FieldError(field="header", allowed="a header row of field names", found=""),
+                )
+            ],
+        ) from None
     problems: list[tuple[str, FieldError]] = []
     rows: list[tuple[str, dict[str, Any]]] = []
     games: set[str] = set()
@@ -377,22 +435,39 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
             if not any(cell.strip() for cell in record):
                 continue
             if len(record) > len(header):
-                problems.append((where, FieldError(
-                    field="columns", allowed=f"at most {len(header)} values (the header)",
-                    found=len(record))))
+                problems.append(
+                    (
+                        where,
+                        FieldError(
+                            field="columns",
+                            allowed=f"at most {len(header)} values (the header)",
+                            found=len(record),
+                        ),
+                    )
+                )
                 continue
             row = {name: value for name, value in zip(header, record, strict=False) if name}
             games.add(row.get("game", "").strip())
             decks.add(row.get("deck", "").strip())
             rows.append((where, row))
     except csv.Error as exc:
-        problems.append((f"line {reader.line_num}", FieldError(
-            field="csv", allowed="well-formed CSV", found=str(exc))))
+        problems.append(
+            (
+                f"line {reader.line_num}",
+                FieldError(field="csv", allowed="well-formed CSV", found=str(exc)),
+            )
+        )
     meta: dict[str, Any] = {}
     for key, values in (("game", games), ("deck", decks)):
         if len(values) > 1:
-            problems.append(("all rows", FieldError(
-                field=key, allowed="the same value in every row", found=sorted(values))))
+            problems.append(
+                (
+                    "all rows",
+                    FieldError(
+                        field=key, allowed="the same value in every row", found=sorted(values)
+                    ),
+                )
+            )
         meta[key] = next(iter(values)) if len(values) == 1 else None
     if "game" not in header:
         meta["game"] = None
@@ -417,5 +492,16 @@ def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) 
         return parse_yaml_deck(text, source=source, default_slug=slug)
     if ext.lower() == "csv":
         return parse_csv_deck(text, source=source, default_slug=slug)
-    raise DeckError(source, [("file", FieldError(
-        field="extension", allowed=".yaml, .yml or .csv", found="." + ext if ext else name))])
+    raise DeckError(
+        source,
+        [
+            (
+                "file",
+                FieldError(
+                    field="extension",
+                    allowed=".yaml, .yml or .csv",
+                    found="." + ext if ext else name,
+                ),
+            )
+        ],
+    )

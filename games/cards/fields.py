@@ -94,7 +94,8 @@ class FieldSpec:
             return "one of " + ", ".join(self.choices)
         if self.kind is Kind.LIST:
             return (
-                f"{self.low}..{self.high} of " + ", ".join(self.choices)
+                f"{self.low}..{self.high} of "
+                + ", ".join(self.choices)
                 + " (separated by spaces or commas)"
             )
         if self.kind is Kind.BOOL:
@@ -222,7 +223,7 @@ class ValidatedCard:
         for spec in self.FIELDS:
             spec.check(getattr(self, spec.name))
         if getattr(self, "id", None) is None:
-            object.__setattr__(self, "id", slugify(getattr(self, "name")))
+            object.__setattr__(self, "id", slugify(self.name))
         self.check_card()
 
     def check_card(self) -> None:

@@ -53,7 +53,11 @@ class PocketModelUnit(ValidatedCard):
         FieldSpec(name="defense", kind=Kind.INT, required=True, low=0, high=20),
         FieldSpec(name="shields", kind=Kind.INT, required=True, low=0, high=20),
         FieldSpec(
-            name="icons", kind=Kind.LIST, required=True, low=1, high=4,
+            name="icons",
+            kind=Kind.LIST,
+            required=True,
+            low=1,
+            high=4,
             choices=GREEN_ICONS + SILVER_ICONS,
         ),
         FieldSpec(name="ground", kind=Kind.BOOL, default=False),
@@ -100,7 +104,11 @@ class PocketModelCard(ValidatedCard):
         FieldSpec(name="bonus_damage", kind=Kind.INT, default=0, low=0, high=9),
         FieldSpec(name="bonus_defense", kind=Kind.INT, default=0, low=0, high=9),
         FieldSpec(
-            name="icons", kind=Kind.LIST, default=(), low=0, high=3,
+            name="icons",
+            kind=Kind.LIST,
+            default=(),
+            low=0,
+            high=3,
             choices=GREEN_ICONS + SILVER_ICONS + GOLD_ICONS,
         ),
         FieldSpec(name="text", required=True, max_length=400),
@@ -139,18 +147,28 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     fleet = sum(u.stars * u.copies for u in units)
     if fleet > FLEET_MAX_STARS:
         problems.append(
-            FieldError(field="stars", allowed=f"a fleet of at most {FLEET_MAX_STARS} stars "
-                       "(PM-5)", found=fleet)
+            FieldError(
+                field="stars",
+                allowed=f"a fleet of at most {FLEET_MAX_STARS} stars (PM-5)",
+                found=fleet,
+            )
         )
     size = sum(c.copies for c in deck)
     if size < DECK_MIN_CARDS:
         problems.append(
-            FieldError(field="copies", allowed=f"a deck of at least {DECK_MIN_CARDS} cards "
-                       "(PM-5)", found=size)
+            FieldError(
+                field="copies",
+                allowed=f"a deck of at least {DECK_MIN_CARDS} cards (PM-5)",
+                found=size,
+            )
         )
     problems.extend(
-        FieldError(field="copies", allowed=f"at most {DECK_MAX_COPIES} copies of "
-                   f"'{c.name}' (PM-5)", found=c.copies)
-        for c in deck if c.copies > DECK_MAX_COPIES
+        FieldError(
+            field="copies",
+            allowed=f"at most {DECK_MAX_COPIES} copies of '{c.name}' (PM-5)",
+            found=c.copies,
+        )
+        for c in deck
+        if c.copies > DECK_MAX_COPIES
     )
     return problems

@@ -71,8 +71,11 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     troops = [c for c in cards if isinstance(c, ToyBattleTroop)]
     counts = Counter((c.colour, c.troop) for c in troops for _ in range(c.copies))
     return [
-        FieldError(field="copies", allowed=f"{COPIES_PER_TYPE} {colour} {troop} troops (TB-1)",
-                   found=counts[(colour, troop)])
+        FieldError(
+            field="copies",
+            allowed=f"{COPIES_PER_TYPE} {colour} {troop} troops (TB-1)",
+            found=counts[(colour, troop)],
+        )
         for colour in sorted({c.colour for c in troops})
         for troop in TROOP_STRENGTHS
         if counts[(colour, troop)] != COPIES_PER_TYPE

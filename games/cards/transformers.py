@@ -84,11 +84,15 @@ class TransformersCharacter(ValidatedCard):
     """
 
     KIND: ClassVar[str] = "character"
-    FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
-        FieldSpec(name="faction", kind=Kind.CHOICE, required=True, choices=FACTIONS),
-        FieldSpec(name="stars", kind=Kind.INT, required=True, low=1, high=25),
-        FieldSpec(name="health", kind=Kind.INT, required=True, low=1, high=30),
-    ) + _SIDE_FIELDS
+    FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
+        COMMON_FIELDS
+        + (
+            FieldSpec(name="faction", kind=Kind.CHOICE, required=True, choices=FACTIONS),
+            FieldSpec(name="stars", kind=Kind.INT, required=True, low=1, high=25),
+            FieldSpec(name="health", kind=Kind.INT, required=True, low=1, high=30),
+        )
+        + _SIDE_FIELDS
+    )
 
     name: str
     faction: str
@@ -114,7 +118,8 @@ class TransformersCharacter(ValidatedCard):
         """A character's back is its bot side, so ``back_image`` must stay empty."""
         if self.back_image:
             raise FieldError(
-                field="back_image", allowed="empty (the bot side is the back, TF-1)",
+                field="back_image",
+                allowed="empty (the bot side is the back, TF-1)",
                 found=self.back_image,
             )
 
@@ -172,7 +177,8 @@ class TransformersBattleCard(ValidatedCard):
         """An upgrade names its slot (TF-13); an action has none."""
         if self.type == "upgrade" and self.upgrade is None:
             raise FieldError(
-                field="upgrade", allowed="one of " + ", ".join(UPGRADE_TYPES) + " for an upgrade",
+                field="upgrade",
+                allowed="one of " + ", ".join(UPGRADE_TYPES) + " for an upgrade",
                 found="",
             )
         if self.type == "action" and self.upgrade is not None:
@@ -200,24 +206,36 @@ def legality_problems(
         stars += sum(c.stars * c.copies for c in battle)
     if stars > TEAM_MAX_STARS:
         problems.append(
-            FieldError(field="stars", allowed=f"a team of at most {TEAM_MAX_STARS} stars (TF-3)",
-                       found=stars)
+            FieldError(
+                field="stars",
+                allowed=f"a team of at most {TEAM_MAX_STARS} stars (TF-3)",
+                found=stars,
+            )
         )
-    names = Counter(f"{c.name} {c.alt_subtitle or ''}".strip() for c in team for _ in
-                    range(c.copies))
+    names = Counter(
+        f"{c.name} {c.alt_subtitle or ''}".strip() for c in team for _ in range(c.copies)
+    )
     problems.extend(
         FieldError(field="copies", allowed=f"one copy of character '{name}' (TF-3)", found=n)
-        for name, n in names.items() if n > 1
+        for name, n in names.items()
+        if n > 1
     )
     size = sum(c.copies for c in battle)
     if size < DECK_MIN_CARDS:
         problems.append(
-            FieldError(field="copies", allowed=f"a deck of at least {DECK_MIN_CARDS} battle "
-                       "cards (TF-3)", found=size)
+            FieldError(
+                field="copies",
+                allowed=f"a deck of at least {DECK_MIN_CARDS} battle cards (TF-3)",
+                found=size,
+            )
         )
     problems.extend(
-        FieldError(field="copies", allowed=f"at most {DECK_MAX_COPIES} copies of '{c.name}' "
-                   "(TF-3)", found=c.copies)
-        for c in battle if c.copies > DECK_MAX_COPIES
+        FieldError(
+            field="copies",
+            allowed=f"at most {DECK_MAX_COPIES} copies of '{c.name}' (TF-3)",
+            found=c.copies,
+        )
+        for c in battle
+        if c.copies > DECK_MAX_COPIES
     )
     return problems

@@ -54,11 +54,15 @@ def test_all_errors_of_a_yaml_file_are_reported_at_once_with_line_field_allowed_
     message = str(info.value)
     lines = message.splitlines()
     assert len(lines) == 4
-    assert "bad.yaml: line 3 (card 1): field 'stars': allowed a whole number 1..5; found 9" in message
+    assert (
+        "bad.yaml: line 3 (card 1): field 'stars': allowed a whole number 1..5; found 9" in message
+    )
     assert "line 4 (card 2): field 'icons'" in message and "found 'Sparkle'" in message
     assert "line 4 (card 2): field 'colour': allowed a field of name" in message
-    assert "line 5 (card 3): field 'kind': allowed one of unit, combat, objective; found 'wing'" \
+    assert (
+        "line 5 (card 3): field 'kind': allowed one of unit, combat, objective; found 'wing'"
         in message
+    )
 
 
 CSV = (
@@ -114,24 +118,36 @@ def test_transformers_character_sides_and_battle_card_rules_tf1_tf2() -> None:
     with pytest.raises(FieldError, match="field 'icons'"):
         TransformersBattleCard(name="X", type="action", text="t", icons=("orange",) * 3)
     with pytest.raises(FieldError, match="back_image"):
-        TransformersCharacter(name="X", faction="Autobot", stars=1, health=1, alt_attack=1,
-                              alt_defense=1, bot_attack=1, bot_defense=1, back_image="b.png")
+        TransformersCharacter(
+            name="X",
+            faction="Autobot",
+            stars=1,
+            health=1,
+            alt_attack=1,
+            alt_defense=1,
+            bot_attack=1,
+            bot_defense=1,
+            back_image="b.png",
+        )
 
 
 def test_dataclasses_validate_when_built_in_code() -> None:
     with pytest.raises(FieldError) as info:
-        PocketModelUnit(name="A", stars=6, attack=1, damage=1, defense=1, shields=1,
-                        icons=("Laser",))
+        PocketModelUnit(
+            name="A", stars=6, attack=1, damage=1, defense=1, shields=1, icons=("Laser",)
+        )
     assert (info.value.field, info.value.found) == ("stars", 6)
     with pytest.raises(FieldError, match="field 'icons'"):
-        PocketModelUnit(name="A", stars=1, attack=1, damage=1, defense=1, shields=1,
-                        icons=("Luck",))  # gold icons appear on cards only (PM-2)
+        PocketModelUnit(
+            name="A", stars=1, attack=1, damage=1, defense=1, shields=1, icons=("Luck",)
+        )  # gold icons appear on cards only (PM-2)
 
 
 def _pm_deck(units: str, copies: int, distinct: int) -> str:
     cards = "".join(
         f"  - {{kind: combat, name: C{i}, text: t, stars: 1, defense: 5, copies: {copies}}}\n"
-        for i in range(distinct))
+        for i in range(distinct)
+    )
     return "game: pocketmodel\ncards:\n" + units + cards
 
 
@@ -147,12 +163,19 @@ def test_pm5_fleet_and_deck_limits() -> None:
 
 
 def test_tf3_team_stars_and_character_copies() -> None:
-    char = ("  - {{kind: character, name: {n}, faction: Autobot, stars: {s}, health: 5, "
-            "alt_attack: 1, alt_defense: 1, bot_attack: 1, bot_defense: 1{extra}}}\n")
-    battle = "".join(f"  - {{kind: action, name: A{i}, text: t, copies: 3, stars: 1}}\n"
-                     for i in range(14))
-    text = ("game: transformers\ncards:\n" + char.format(n="A", s=13, extra="")
-            + char.format(n="B", s=12, extra="") + battle)
+    char = (
+        "  - {{kind: character, name: {n}, faction: Autobot, stars: {s}, health: 5, "
+        "alt_attack: 1, alt_defense: 1, bot_attack: 1, bot_defense: 1{extra}}}\n"
+    )
+    battle = "".join(
+        f"  - {{kind: action, name: A{i}, text: t, copies: 3, stars: 1}}\n" for i in range(14)
+    )
+    text = (
+        "game: transformers\ncards:\n"
+        + char.format(n="A", s=13, extra="")
+        + char.format(n="B", s=12, extra="")
+        + battle
+    )
     deck = parse_deck_text(text, source="t.yaml")
     assert deck.legality_problems() == []  # 25 stars: legal by the seed's reading
     from games.cards.transformers import legality_problems
@@ -160,40 +183,51 @@ def test_tf3_team_stars_and_character_copies() -> None:
     # The official reading also counts the 42 stars on battle cards.
     assert [p.found for p in legality_problems(deck.cards, count_battle_stars=True)] == [67]
     twice = text.replace("name: B, faction", "name: B, copies: 2, faction")
-    found = {(p.field, p.found) for p in parse_deck_text(twice, source="t.yaml")
-             .legality_problems()}
+    found = {
+        (p.field, p.found) for p in parse_deck_text(twice, source="t.yaml").legality_problems()
+    }
     assert ("stars", 37) in found and ("copies", 2) in found
 
 
 def test_tb1_needs_three_of_each_type_per_colour() -> None:
     from games.cards.toy_battle import TROOP_STRENGTHS
 
-    rows = "".join(f"  - {{troop: \"{t}\", name: \"{t}\", colour: blue, copies: 3}}\n"
-                   for t in TROOP_STRENGTHS)
+    rows = "".join(
+        f'  - {{troop: "{t}", name: "{t}", colour: blue, copies: 3}}\n' for t in TROOP_STRENGTHS
+    )
     deck = parse_deck_text("game: toy-battle\ncards:\n" + rows, source="tb.yaml")
     assert deck.card_count == 24 and deck.legality_problems() == []
-    short = parse_deck_text("game: toy-battle\ncards:\n" + rows.replace("copies: 3}", "copies: 2}",
-                                                                        1), source="tb.yaml")
+    short = parse_deck_text(
+        "game: toy-battle\ncards:\n" + rows.replace("copies: 3}", "copies: 2}", 1), source="tb.yaml"
+    )
     assert [(p.allowed, p.found) for p in short.legality_problems()] == [
-        ("3 blue Kwak troops (TB-1)", 2)]
+        ("3 blue Kwak troops (TB-1)", 2)
+    ]
 
 
 def test_duplicate_ids_and_unknown_extension_are_errors() -> None:
     with pytest.raises(DeckError, match="field 'id'"):
-        parse_deck_text("game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red}\n"
-                        "  - {troop: Star, name: S, colour: blue}\n", source="x.yaml")
+        parse_deck_text(
+            "game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red}\n"
+            "  - {troop: Star, name: S, colour: blue}\n",
+            source="x.yaml",
+        )
     with pytest.raises(DeckError, match=r"field 'extension'.*found '\.txt'"):
         parse_deck_text("", source="deck.txt")
 
 
 def test_card_url_scheme() -> None:
     assert card_url("http://10.0.0.2:5000/", "toy-battle", "troops", "cap-n") == (
-        "http://10.0.0.2:5000/card/toy-battle/troops/cap-n")
+        "http://10.0.0.2:5000/card/toy-battle/troops/cap-n"
+    )
 
 
 def test_games_cards_is_pure() -> None:
-    code = ("import sys, games.cards; bad = {'reportlab', 'flask', 'cadquery', 'segno'}"
-            " & set(sys.modules); print(sorted(bad))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    code = (
+        "import sys, games.cards; bad = {'reportlab', 'flask', 'cadquery', 'segno'}"
+        " & set(sys.modules); print(sorted(bad))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "[]"

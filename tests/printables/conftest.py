@@ -27,14 +27,14 @@ def _apply(cm: list[float], x: float, y: float) -> tuple[float, float]:
     return cm[0] * x + cm[2] * y + cm[4], cm[1] * x + cm[3] * y + cm[5]
 
 
-def read_page(page) -> PageContent:  # noqa: ANN001
+def read_page(page) -> PageContent:
     """Walk a pypdf page's content stream, tracking the CTM."""
     texts: list[tuple[str, float, float]] = []
     lines: list[tuple[float, float, float, float]] = []
     forms: list[tuple[str, float, float]] = []
     start: list[tuple[float, float]] = []
 
-    def before(op, args, cm, tm):  # noqa: ANN001, ANN202
+    def before(op, args, cm, tm):
         if op == b"m":
             start[:] = [_apply(cm, float(args[0]), float(args[1]))]
         elif op == b"l" and start:
@@ -46,7 +46,7 @@ def read_page(page) -> PageContent:  # noqa: ANN001
             x, y = _apply(cm, 0, 0)
             forms.append((str(args[0]), x / MM, y / MM))
 
-    def on_text(text, cm, tm, font, size):  # noqa: ANN001, ANN202
+    def on_text(text, cm, tm, font, size):
         if text.strip():
             x, y = _apply(cm, tm[4], tm[5])
             texts.append((text.strip(), x / MM, y / MM))

@@ -23,8 +23,18 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def test_writes_the_pdf_and_png_previews(run, tmp_path: Path) -> None:
-    result = run("demo:toy-battle", "--out", "tb.pdf", "--paper", "letter", "--landscape",
-                 "--png", "png", "--png-dpi", "30")
+    result = run(
+        "demo:toy-battle",
+        "--out",
+        "tb.pdf",
+        "--paper",
+        "letter",
+        "--landscape",
+        "--png",
+        "png",
+        "--png-dpi",
+        "30",
+    )
     assert result.exit_code == 0, result.output
     reader = pypdf.PdfReader(tmp_path / "tb.pdf")
     assert float(reader.pages[0].mediabox.width) == pytest.approx(792.0)
@@ -41,18 +51,30 @@ def test_default_output_name_and_no_qr(run, tmp_path: Path) -> None:
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["demo:nope"], "Error: demo:nope: deck: field 'demo': allowed one of pocketmodel, "
-                    "toy-battle, transformers; found 'nope'"),
-    (["demo:pocketmodel", "--paper", "b5"], "Error: paper must be one of a4, letter, a3, got 'b5'"),
-    (["demo:pocketmodel", "--back-offset", "1"], "Error: --back-offset must be DX,DY in mm"),
-    (["demo:pocketmodel", "--duplex", "sideways"], "Error: --duplex must be one of"),
-    (["demo:pocketmodel", "--card-size", "10x10"], "Error: card width must be 20..300 mm"),
-    (["demo:pocketmodel", "--printer", "office"], "Error: printer profile 'office' not found"),
-    ([], "Error: give a DECKFILE"),
-])
-def test_errors_are_one_line_with_exit_code_2(run, tmp_path: Path, args: list[str],
-                                               message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["demo:nope"],
+            (
+                "Error: demo:nope: deck: field 'demo': allowed one of pocketmodel, "
+                "toy-battle, transformers; found 'nope'"
+            ),
+        ),
+        (
+            ["demo:pocketmodel", "--paper", "b5"],
+            "Error: paper must be one of a4, letter, a3, got 'b5'",
+        ),
+        (["demo:pocketmodel", "--back-offset", "1"], "Error: --back-offset must be DX,DY in mm"),
+        (["demo:pocketmodel", "--duplex", "sideways"], "Error: --duplex must be one of"),
+        (["demo:pocketmodel", "--card-size", "10x10"], "Error: card width must be 20..300 mm"),
+        (["demo:pocketmodel", "--printer", "office"], "Error: printer profile 'office' not found"),
+        ([], "Error: give a DECKFILE"),
+    ],
+)
+def test_errors_are_one_line_with_exit_code_2(
+    run, tmp_path: Path, args: list[str], message: str
+) -> None:
     result = run(*args, "--out", "x.pdf")
     assert result.exit_code == 2
     assert result.output.startswith(message)
@@ -60,11 +82,13 @@ def test_errors_are_one_line_with_exit_code_2(run, tmp_path: Path, args: list[st
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_a_bad_deck_reports_all_problems_on_one_line_and_writes_nothing(run,
-                                                                       tmp_path: Path) -> None:
+def test_a_bad_deck_reports_all_problems_on_one_line_and_writes_nothing(
+    run, tmp_path: Path
+) -> None:
     (tmp_path / "bad.csv").write_text(
         "game,kind,name,troop,colour\ntoy-battle,troop,A,Star,green\ntoy-battle,troop,B,Zap,red\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "x.pdf").write_bytes(b"old")
     result = run("bad.csv", "--out", "x.pdf")
     assert result.exit_code == 2
@@ -78,7 +102,8 @@ def test_overflow_is_an_error_naming_the_card(run, tmp_path: Path) -> None:
     text = "Place one more troop and apply its effect right away. " * 5
     (tmp_path / "long.yaml").write_text(
         f"game: toy-battle\ncards:\n  - {{troop: Hook, name: Chatty, colour: red, text: '{text}'}}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = run("long.yaml", "--card-size", "mini", "--out", "long.pdf")
     assert result.exit_code == 2
     assert "card 'Chatty', field 'text'" in result.output
@@ -88,8 +113,16 @@ def test_overflow_is_an_error_naming_the_card(run, tmp_path: Path) -> None:
 def test_save_a_printer_profile_and_use_it(run, tmp_path: Path, page_content) -> None:
     from printables.layout import BackAdjust, adjust_point
 
-    saved = run("--save-profile", "office", "--duplex", "short-edge", "--back-offset", "0.5,-1",
-                "--back-rotation", "0.2")
+    saved = run(
+        "--save-profile",
+        "office",
+        "--duplex",
+        "short-edge",
+        "--back-offset",
+        "0.5,-1",
+        "--back-rotation",
+        "0.2",
+    )
     assert saved.exit_code == 0, saved.output
     assert "saved printer profile 'office'" in saved.output
     assert (tmp_path / "config" / "printers.json").is_file()

@@ -27,10 +27,12 @@ from printables.layout import (
 )
 
 ALL_SPECS = [
-    SheetSpec(card=parse_card_size(card), paper=paper, landscape=landscape, bleed=bleed,
-              gutter=gutter)
+    SheetSpec(
+        card=parse_card_size(card), paper=paper, landscape=landscape, bleed=bleed, gutter=gutter
+    )
     for card, paper, landscape, (bleed, gutter) in itertools.product(
-        ["poker", "tcg", "mini", "tarot"], PAPER_SIZES, [False, True], [(0, 0), (2, 3)])
+        ["poker", "tcg", "mini", "tarot"], PAPER_SIZES, [False, True], [(0, 0), (2, 3)]
+    )
 ]
 
 
@@ -45,11 +47,17 @@ def test_presets_and_custom_sizes() -> None:
         SheetSpec(card=parse_card_size("tcg"), bleed=11)
 
 
-@pytest.mark.parametrize(("paper", "landscape", "card", "grid"), [
-    ("a4", False, "poker", (3, 3)), ("a4", False, "mini", (4, 4)), ("a4", True, "tcg", (4, 2)),
-    ("a3", False, "tarot", (4, 3)), ("letter", True, "poker", (4, 2)),
-    ("a4", False, "tf-character", (2, 2)),
-])
+@pytest.mark.parametrize(
+    ("paper", "landscape", "card", "grid"),
+    [
+        ("a4", False, "poker", (3, 3)),
+        ("a4", False, "mini", (4, 4)),
+        ("a4", True, "tcg", (4, 2)),
+        ("a3", False, "tarot", (4, 3)),
+        ("letter", True, "poker", (4, 2)),
+        ("a4", False, "tf-character", (2, 2)),
+    ],
+)
 def test_grid_counts(paper: str, landscape: bool, card: str, grid: tuple[int, int]) -> None:
     layout = layout_sheet(SheetSpec(card=parse_card_size(card), paper=paper, landscape=landscape))
     assert (layout.columns, layout.rows) == grid
@@ -68,8 +76,11 @@ def test_a_grid_that_fits_exactly_keeps_its_last_column() -> None:
     assert layout_sheet(wider).columns == 2
 
 
-@pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: f"{s.card.name}-{s.paper}-"
-                         f"{'L' if s.landscape else 'P'}-b{s.bleed}")
+@pytest.mark.parametrize(
+    "spec",
+    ALL_SPECS,
+    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
+)
 def test_grid_is_centred_and_inside_the_margins(spec: SheetSpec) -> None:
     layout = layout_sheet(spec)
     grid = layout.grid
@@ -77,16 +88,21 @@ def test_grid_is_centred_and_inside_the_margins(spec: SheetSpec) -> None:
     assert grid.y == pytest.approx(layout.page_height - grid.top)
     assert grid.x >= spec.page_margin and grid.y >= spec.page_margin + FURNITURE_HEIGHT
     first, second = layout.slots[0], layout.slots[min(1, len(layout.slots) - 1)]
-    assert first.trim.width == spec.card.width and first.bleed.width == spec.card.width + 2 * \
-        spec.bleed
+    assert (
+        first.trim.width == spec.card.width
+        and first.bleed.width == spec.card.width + 2 * spec.bleed
+    )
     if layout.columns > 1:
         assert second.bleed.x - first.bleed.right == pytest.approx(spec.gutter)
     for a, b in itertools.combinations(layout.slots, 2):
         assert not a.bleed.overlaps(b.bleed)
 
 
-@pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: f"{s.card.name}-{s.paper}-"
-                         f"{'L' if s.landscape else 'P'}-b{s.bleed}")
+@pytest.mark.parametrize(
+    "spec",
+    ALL_SPECS,
+    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
+)
 def test_crop_marks_continue_every_trim_line_outside_every_card(spec: SheetSpec) -> None:
     layout = layout_sheet(spec)
     marks = layout.crop_marks
@@ -101,8 +117,12 @@ def test_crop_marks_continue_every_trim_line_outside_every_card(spec: SheetSpec)
     for m in marks:
         length = abs(m.x1 - m.x0) + abs(m.y1 - m.y0)
         assert 2.0 - 1e-9 <= length <= spec.crop_mark_length + 1e-9
-        box = Rect(x=min(m.x0, m.x1) - 0.01, y=min(m.y0, m.y1) - 0.01,
-                   width=abs(m.x1 - m.x0) + 0.02, height=abs(m.y1 - m.y0) + 0.02)
+        box = Rect(
+            x=min(m.x0, m.x1) - 0.01,
+            y=min(m.y0, m.y1) - 0.01,
+            width=abs(m.x1 - m.x0) + 0.02,
+            height=abs(m.y1 - m.y0) + 0.02,
+        )
         assert not box.overlaps(grid)  # never over any card or its bleed
         assert not box.overlaps(layout.ruler)
         for x, y in ((m.x0, m.y0), (m.x1, m.y1)):
@@ -122,17 +142,25 @@ def test_card_too_big_for_the_paper() -> None:
         layout_sheet(SheetSpec(card=CardSize(width=150, height=200), landscape=True))
 
 
-@pytest.mark.parametrize(("duplex", "landscape", "left_right"), [
-    (Duplex.LONG_EDGE, False, True), (Duplex.LONG_EDGE, True, False),
-    (Duplex.SHORT_EDGE, False, False), (Duplex.SHORT_EDGE, True, True),
-    (Duplex.SEPARATE, False, True),
-])
+@pytest.mark.parametrize(
+    ("duplex", "landscape", "left_right"),
+    [
+        (Duplex.LONG_EDGE, False, True),
+        (Duplex.LONG_EDGE, True, False),
+        (Duplex.SHORT_EDGE, False, False),
+        (Duplex.SHORT_EDGE, True, True),
+        (Duplex.SEPARATE, False, True),
+    ],
+)
 def test_duplex_axis(duplex: Duplex, landscape: bool, left_right: bool) -> None:
     assert mirrors_left_right(duplex, landscape) is left_right
 
 
-@pytest.mark.parametrize("spec", ALL_SPECS[::3], ids=lambda s: f"{s.card.name}-{s.paper}-"
-                         f"{'L' if s.landscape else 'P'}-b{s.bleed}")
+@pytest.mark.parametrize(
+    "spec",
+    ALL_SPECS[::3],
+    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
+)
 @pytest.mark.parametrize("duplex", [Duplex.LONG_EDGE, Duplex.SHORT_EDGE, Duplex.SEPARATE])
 def test_back_of_card_k_lands_behind_card_k(spec: SheetSpec, duplex: Duplex) -> None:
     layout = layout_sheet(spec)
@@ -141,8 +169,12 @@ def test_back_of_card_k_lands_behind_card_k(spec: SheetSpec, duplex: Duplex) -> 
     for slot in layout.slots:
         target = layout.slots[back_slot_index(layout, slot.index, left_right=left_right)]
         targets.add(target.index)
-        behind = flip_rect(slot.trim, page_width=layout.page_width,
-                           page_height=layout.page_height, left_right=left_right)
+        behind = flip_rect(
+            slot.trim,
+            page_width=layout.page_width,
+            page_height=layout.page_height,
+            left_right=left_right,
+        )
         assert behind.x == pytest.approx(target.trim.x, abs=1e-9)
         assert behind.y == pytest.approx(target.trim.y, abs=1e-9)
     assert targets == set(range(layout.per_page))  # a permutation: no two backs share a slot
@@ -158,18 +190,22 @@ def test_first_slot_of_a4_poker_long_edge_goes_to_the_top_right() -> None:
 
 
 def test_back_adjust_shifts_and_rotates_about_the_page_centre() -> None:
-    assert adjust_point(10, 20, page_width=210, page_height=297,
-                        adjust=BackAdjust(dx=1.5, dy=-0.5)) == (11.5, 19.5)
-    x, y = adjust_point(105 + 100, 148.5, page_width=210, page_height=297,
-                        adjust=BackAdjust(rotation_deg=1.0))
-    assert x == pytest.approx(105 + 100 * 0.9998477) and y == pytest.approx(148.5 + 1.745241,
-                                                                            abs=1e-5)
+    assert adjust_point(
+        10, 20, page_width=210, page_height=297, adjust=BackAdjust(dx=1.5, dy=-0.5)
+    ) == (11.5, 19.5)
+    x, y = adjust_point(
+        105 + 100, 148.5, page_width=210, page_height=297, adjust=BackAdjust(rotation_deg=1.0)
+    )
+    assert x == pytest.approx(105 + 100 * 0.9998477) and y == pytest.approx(
+        148.5 + 1.745241, abs=1e-5
+    )
     with pytest.raises(LayoutError, match="back dx must be -20.0..20.0"):
         BackAdjust(dx=25)
 
 
 def test_layout_imports_no_reportlab() -> None:
     code = "import sys, printables.layout; print('reportlab' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "False"

@@ -34,12 +34,17 @@ def test_demo_decks_are_legal_pm5_tf3_tb1() -> None:
     assert counts == {"pocketmodel": 39, "toy-battle": 48, "transformers": 45}
 
 
-@pytest.mark.parametrize(("paper", "landscape", "size_pt"), [
-    ("a4", False, (595.276, 841.890)), ("letter", False, (612.0, 792.0)),
-    ("a3", True, (1190.551, 841.890)),
-])
-def test_every_page_has_the_paper_size(tmp_path: Path, paper: str, landscape: bool,
-                                       size_pt: tuple[float, float]) -> None:
+@pytest.mark.parametrize(
+    ("paper", "landscape", "size_pt"),
+    [
+        ("a4", False, (595.276, 841.890)),
+        ("letter", False, (612.0, 792.0)),
+        ("a3", True, (1190.551, 841.890)),
+    ],
+)
+def test_every_page_has_the_paper_size(
+    tmp_path: Path, paper: str, landscape: bool, size_pt: tuple[float, float]
+) -> None:
     out, result = render("toy-battle", tmp_path, paper=paper, landscape=landscape)
     reader = pypdf.PdfReader(out)
     assert len(reader.pages) == result.pages[0]
@@ -60,8 +65,10 @@ def test_page_counts_viewer_preferences_and_embedded_font(tmp_path: Path) -> Non
     assert any("DejaVuSans" in n for n in names)
     for ref in fonts.values():
         font = ref.get_object()
-        descriptor = font.get("/FontDescriptor") or font["/DescendantFonts"][0].get_object()[
-            "/FontDescriptor"]
+        descriptor = (
+            font.get("/FontDescriptor")
+            or font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+        )
         assert "/FontFile2" in descriptor.get_object()  # embedded TrueType
 
 
@@ -71,11 +78,12 @@ def test_card_names_sit_in_their_slots(tmp_path: Path, page_content) -> None:
     layout = result.layouts[0]
     deck = read_deck("demo:pocketmodel").deck
     for slot, card in zip(layout.slots, deck.cards[:9], strict=True):
-        (x, y), = page.text_at(card.name)
+        ((x, y),) = page.text_at(card.name)
         assert slot.trim.x + 3 < x < slot.trim.x + 6  # title at the safe margin + padding
         assert slot.trim.top - 9 < y < slot.trim.top - 3
     assert "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm." in {
-        t for t, _, _ in page.texts}
+        t for t, _, _ in page.texts
+    }
 
 
 def test_crop_marks_in_the_pdf_match_the_layout(tmp_path: Path, page_content) -> None:
@@ -84,31 +92,43 @@ def test_crop_marks_in_the_pdf_match_the_layout(tmp_path: Path, page_content) ->
     layout = result.layouts[0]
     drawn = {tuple(round(v, 2) for v in line) for line in page.lines}
     for mark in layout.crop_marks:
-        assert (round(mark.x0, 2), round(mark.y0, 2), round(mark.x1, 2), round(mark.y1, 2)) \
-            in drawn
+        assert (round(mark.x0, 2), round(mark.y0, 2), round(mark.x1, 2), round(mark.y1, 2)) in drawn
     xs = {round(m.x0, 2) for m in layout.crop_marks if m.x0 == m.x1}
     assert round(layout.slots[0].trim.x, 2) in xs and round(layout.slots[0].bleed.x, 2) not in xs
 
 
-@pytest.mark.parametrize(("duplex", "landscape"), [
-    (Duplex.LONG_EDGE, False), (Duplex.SHORT_EDGE, False), (Duplex.LONG_EDGE, True),
-    (Duplex.SHORT_EDGE, True),
-])
-def test_bot_side_lands_behind_its_alt_side(tmp_path: Path, page_content, duplex: Duplex,
-                                            landscape: bool) -> None:
-    out, _ = render("transformers", tmp_path, duplex=duplex, landscape=landscape,
-                    paper="a3" if landscape else "a4")
+@pytest.mark.parametrize(
+    ("duplex", "landscape"),
+    [
+        (Duplex.LONG_EDGE, False),
+        (Duplex.SHORT_EDGE, False),
+        (Duplex.LONG_EDGE, True),
+        (Duplex.SHORT_EDGE, True),
+    ],
+)
+def test_bot_side_lands_behind_its_alt_side(
+    tmp_path: Path, page_content, duplex: Duplex, landscape: bool
+) -> None:
+    out, _ = render(
+        "transformers",
+        tmp_path,
+        duplex=duplex,
+        landscape=landscape,
+        paper="a3" if landscape else "a4",
+    )
     reader = pypdf.PdfReader(out)
     front, back = page_content(reader.pages[0]), page_content(reader.pages[1])
-    width, height = (float(reader.pages[0].mediabox.width) / PT,
-                     float(reader.pages[0].mediabox.height) / PT)
+    width, height = (
+        float(reader.pages[0].mediabox.width) / PT,
+        float(reader.pages[0].mediabox.height) / PT,
+    )
     names = ["Bulwark", "Quickstep", "Lanternfish"]
     checked = 0
     for name in names:
         if not front.text_at(name):
             continue
-        (fx, fy), = front.text_at(name)
-        (bx, by), = back.text_at(name)
+        ((fx, fy),) = front.text_at(name)
+        ((bx, by),) = back.text_at(name)
         # The title sits 4.5 mm right of the card's left trim edge on both sides: after the
         # flip the back's card box must cover the front's card box.
         left_right = (duplex is Duplex.LONG_EDGE) != landscape
@@ -127,8 +147,7 @@ def test_bot_side_lands_behind_its_alt_side(tmp_path: Path, page_content, duplex
     assert read_deck("demo:transformers").deck.cards[0].name == "Bulwark"
 
 
-def test_generated_back_is_one_form_placed_behind_every_card(tmp_path: Path,
-                                                             page_content) -> None:
+def test_generated_back_is_one_form_placed_behind_every_card(tmp_path: Path, page_content) -> None:
     adjust = BackAdjust(dx=1.5, dy=-0.75)
     out, result = render("pocketmodel", tmp_path, adjust=adjust)
     reader = pypdf.PdfReader(out)
@@ -136,15 +155,17 @@ def test_generated_back_is_one_form_placed_behind_every_card(tmp_path: Path,
     back = page_content(reader.pages[1])
     assert len(back.forms) == 9 and len({name for name, _, _ in back.forms}) == 1
     spots = {(round(x, 3), round(y, 3)) for _, x, y in back.forms}
-    expected = {(round(layout.page_width - s.trim.right + 1.5, 3), round(s.trim.y - 0.75, 3))
-                for s in layout.slots}
+    expected = {
+        (round(layout.page_width - s.trim.right + 1.5, 3), round(s.trim.y - 0.75, 3))
+        for s in layout.slots
+    }
     assert spots == expected
     raw = out.read_bytes()
     assert raw.count(b"/Subtype /Form") == 1
 
 
 def test_separate_backs_file(tmp_path: Path) -> None:
-    out, result = render("transformers", tmp_path, duplex=Duplex.SEPARATE)
+    _out, result = render("transformers", tmp_path, duplex=Duplex.SEPARATE)
     main, backs = result.files
     assert backs == tmp_path / "transformers-backs.pdf"
     fronts, back_pages = pypdf.PdfReader(main), pypdf.PdfReader(backs)
@@ -168,8 +189,9 @@ def test_qr_decodes_to_the_card_url_at_300_dpi(tmp_path: Path) -> None:
     page = pdfium.PdfDocument(str(out))[0]
     png = tmp_path / "page.png"
     page.render(scale=300 / 72).to_pil().save(png)
-    result = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True,
-                            text=True, check=False)
+    result = subprocess.run(
+        ["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=False
+    )
     urls = set(result.stdout.split())
     assert card_url("http://192.168.1.20:5000", "toy-battle", "troops", "skully") in urls
     assert card_url("http://192.168.1.20:5000", "toy-battle", "troops", "kwak") in urls
@@ -202,17 +224,21 @@ def test_polish_cyrillic_german_and_symbols_render(tmp_path: Path, write_deck) -
 
 
 def test_missing_glyph_and_overflow_are_reported_by_card_and_nothing_is_written(
-        tmp_path: Path, write_deck) -> None:
+    tmp_path: Path, write_deck
+) -> None:
     long_text = "Very long ability text that keeps going. " * 7  # 287 characters
     deck_text = UNICODE_DECK.replace("Zażółć", "漢字 Zażółć") + (
-        f"  - {{troop: Hook, name: Talkative, colour: blue, text: \"{long_text}\"}}\n")
+        f'  - {{troop: Hook, name: Talkative, colour: blue, text: "{long_text}"}}\n'
+    )
     loaded = read_deck(str(write_deck(deck_text)))
     out = tmp_path / "never.pdf"
     with pytest.raises(RenderError) as info:  # on a mini card the long text cannot fit
         render_deck(loaded.deck, RenderOptions(card_size=parse_card_size("mini")), out)
     message = str(info.value)
-    assert "card 'Gwiazda', field 'text': glyph(s) not in the font: U+5B57 '字', U+6F22 '漢'" \
+    assert (
+        "card 'Gwiazda', field 'text': glyph(s) not in the font: U+5B57 '字', U+6F22 '漢'"
         in message
+    )
     assert "card 'Talkative', field 'text': needs" in message
     assert not out.exists() and list(tmp_path.glob("*.part")) == []
 
@@ -220,7 +246,7 @@ def test_missing_glyph_and_overflow_are_reported_by_card_and_nothing_is_written(
 def test_text_shrinks_before_it_overflows(tmp_path: Path, write_deck) -> None:
     from printables.text import fit_paragraph
 
-    short, size_short, _ = fit_paragraph("Draw 1.", 150, 60, max_pt=9, min_pt=6)
+    _short, size_short, _ = fit_paragraph("Draw 1.", 150, 60, max_pt=9, min_pt=6)
     long_text = "Place one more troop and apply its effect. " * 4
     para, size_long, reason = fit_paragraph(long_text, 150, 60, max_pt=9, min_pt=6)
     assert size_short == 9 and reason is None and 6 <= size_long < 9
@@ -239,8 +265,9 @@ def test_shared_image_is_embedded_once(tmp_path: Path, write_deck) -> None:
 
     Image.new("RGB", (60, 80), "#884400").save(tmp_path / "art.png")
     Image.new("RGB", (60, 80), "#003366").save(tmp_path / "back.png")
-    rows = "".join(f"  - {{troop: Star, name: S{i}, colour: red, image: art.png}}\n"
-                   for i in range(12))
+    rows = "".join(
+        f"  - {{troop: Star, name: S{i}, colour: red, image: art.png}}\n" for i in range(12)
+    )
     path = write_deck("game: toy-battle\nback: {image: back.png}\ncards:\n" + rows)
     loaded = read_deck(str(path))
     out = tmp_path / "img.pdf"
