@@ -92,6 +92,11 @@ class Painter:
     card_name: str
     problems: list[Overflow] = field(default_factory=list)
 
+    @property
+    def bleed_box(self) -> Rect:
+        """The card's bleed box in face mm (the trim box grown by the bleed)."""
+        return Rect(x=0, y=0, width=self.trim.width, height=self.trim.height).inset(-self.bleed)
+
     def pt(self, x: float, y: float) -> tuple[float, float]:
         """Face mm -> page pt."""
         return (self.trim.x + x) * MM, (self.trim.y + y) * MM
@@ -138,15 +143,7 @@ class Painter:
         Returns:
             The panel, face mm.
         """
-        self.fill(
-            Rect(
-                x=-self.bleed,
-                y=-self.bleed,
-                width=self.trim.width + 2 * self.bleed,
-                height=self.trim.height + 2 * self.bleed,
-            ),
-            colour,
-        )
+        self.fill(self.bleed_box, colour)
         panel = Rect(x=0, y=0, width=self.trim.width, height=self.trim.height).inset(SAFE_MARGIN)
         self.fill(panel, "#ffffff", radius=1.5)
         return panel
@@ -552,15 +549,7 @@ def face_content(
 
 def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
     """A generated back: ``colour`` over the bleed, a thin inner frame, centred words."""
-    p.fill(
-        Rect(
-            x=-p.bleed,
-            y=-p.bleed,
-            width=p.trim.width + 2 * p.bleed,
-            height=p.trim.height + 2 * p.bleed,
-        ),
-        colour,
-    )
+    p.fill(p.bleed_box, colour)
     c = p.canvas
     c.setStrokeColor("#ffffff")
     c.setLineWidth(1.2)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
@@ -204,12 +204,22 @@ COMMON_FIELDS: tuple[FieldSpec, ...] = (
 )
 
 
+@dataclass(frozen=True, kw_only=True)
 class ValidatedCard:
-    """Mixin for frozen card dataclasses: ``__post_init__`` checks every field spec.
+    """Base of the frozen card dataclasses: the common fields, and a ``__post_init__`` that
+    checks every field spec.
 
     Subclasses set ``FIELDS`` (the full spec table, including ``COMMON_FIELDS``) and ``KIND``
     (the value of the ``kind`` column that selects the class). A missing ``id`` is derived
     from the name with :func:`slugify`.
+
+    Attributes:
+        name: the card's name (1..40 characters).
+        id: slug in the card's URL (default: :func:`slugify` of the name).
+        copies: how many to print, 1..99.
+        image: art image path, relative to the deck file.
+        back_image: a back image for this card only.
+        qr: print this card's QR code.
 
     Raises:
         FieldError: the first invalid field (deck files report all of them, see
@@ -218,6 +228,13 @@ class ValidatedCard:
 
     FIELDS: ClassVar[tuple[FieldSpec, ...]]
     KIND: ClassVar[str]
+
+    name: str
+    id: str | None = None
+    copies: int = 1
+    image: str | None = None
+    back_image: str | None = None
+    qr: bool = True
 
     def __post_init__(self) -> None:
         for spec in self.FIELDS:
@@ -263,6 +280,50 @@ def parse_fields(
     return values, errors
 
 
-def field_names(cls: type) -> Iterable[str]:
-    """Dataclass field names of ``cls`` (used by tests to keep spec tables complete)."""
-    return (f.name for f in fields(cls))
+def deck_size_problems(
+    cards: list[ValidatedCard], *, min_cards: int, max_copies: int, rule: str, what: str = "cards"
+) -> list[FieldError]:
+    """The common deck-building limits: at least ``min_cards`` cards in all, at most
+    ``max_copies`` copies of each card.
+
+    Args:
+        cards: the cards that form the deck (not the fleet or team).
+        min_cards: smallest deck size.
+        max_copies: most copies of one card.
+        rule: the rule id named in the messages (``PM-5``, ``TF-3``).
+        what: how the deck's cards are called in the message.
+
+    Returns:
+        One :class:`FieldError` per broken limit.
+    """
+    problems = []
+    size = sum(card.copies for card in cards)
+    if size < min_cards:
+        problems.append(
+            FieldError(
+                field="copies",
+                allowed=f"a deck of at least {min_cards} {what} ({rule})",
+                found=size,
+            )
+        )
+    problems.extend(
+        FieldError(
+            field="copies",
+            allowed=f"at most {max_copies} copies of '{card.name}' ({rule})",
+            found=card.copies,
+        )
+        for card in cards
+        if card.copies > max_copies
+    )
+    return problems
+
+
+def star_limit_problems(total: int, *, limit: int, what: str, rule: str) -> list[FieldError]:
+    """A fleet or team worth more than ``limit`` stars (PM-5, TF-3); empty when within."""
+    if total <= limit:
+        return []
+    return [
+        FieldError(
+            field="stars", allowed=f"a {what} of at most {limit} stars ({rule})", found=total
+        )
+    ]

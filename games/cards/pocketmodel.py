@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.cards.fields import (
+    COMMON_FIELDS,
+    FieldError,
+    FieldSpec,
+    Kind,
+    ValidatedCard,
+    deck_size_problems,
+    star_limit_problems,
+)
 
 GREEN_ICONS = ("Droid", "Laser", "Leader", "Torpedo", "Troops")
 """PM-2: green icons (units and cards)."""
@@ -64,7 +72,6 @@ class PocketModelUnit(ValidatedCard):
         _TEXT,
     )
 
-    name: str
     stars: int
     attack: int
     damage: int
@@ -73,11 +80,6 @@ class PocketModelUnit(ValidatedCard):
     icons: tuple[str, ...]
     ground: bool = False
     text: str | None = None
-    id: str | None = None
-    copies: int = 1
-    image: str | None = None
-    back_image: str | None = None
-    qr: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,7 +118,6 @@ class PocketModelCard(ValidatedCard):
         FieldSpec(name="defense", kind=Kind.INT, required=True, low=1, high=20),
     )
 
-    name: str
     type: str
     text: str
     stars: int
@@ -125,11 +126,6 @@ class PocketModelCard(ValidatedCard):
     bonus_damage: int = 0
     bonus_defense: int = 0
     icons: tuple[str, ...] = ()
-    id: str | None = None
-    copies: int = 1
-    image: str | None = None
-    back_image: str | None = None
-    qr: bool = True
 
 
 def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
@@ -145,30 +141,8 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     units = [c for c in cards if isinstance(c, PocketModelUnit)]
     deck = [c for c in cards if isinstance(c, PocketModelCard)]
     fleet = sum(u.stars * u.copies for u in units)
-    if fleet > FLEET_MAX_STARS:
-        problems.append(
-            FieldError(
-                field="stars",
-                allowed=f"a fleet of at most {FLEET_MAX_STARS} stars (PM-5)",
-                found=fleet,
-            )
-        )
-    size = sum(c.copies for c in deck)
-    if size < DECK_MIN_CARDS:
-        problems.append(
-            FieldError(
-                field="copies",
-                allowed=f"a deck of at least {DECK_MIN_CARDS} cards (PM-5)",
-                found=size,
-            )
-        )
+    problems.extend(star_limit_problems(fleet, limit=FLEET_MAX_STARS, what="fleet", rule="PM-5"))
     problems.extend(
-        FieldError(
-            field="copies",
-            allowed=f"at most {DECK_MAX_COPIES} copies of '{c.name}' (PM-5)",
-            found=c.copies,
-        )
-        for c in deck
-        if c.copies > DECK_MAX_COPIES
+        deck_size_problems(deck, min_cards=DECK_MIN_CARDS, max_copies=DECK_MAX_COPIES, rule="PM-5")
     )
     return problems

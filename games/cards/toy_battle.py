@@ -46,15 +46,9 @@ class ToyBattleTroop(ValidatedCard):
         FieldSpec(name="text", max_length=300),
     )
 
-    name: str
     troop: str
     colour: str
     text: str | None = None
-    id: str | None = None
-    copies: int = 1
-    image: str | None = None
-    back_image: str | None = None
-    qr: bool = True
 
     @property
     def strength(self) -> int:

@@ -15,7 +15,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.cards.fields import (
+    COMMON_FIELDS,
+    FieldError,
+    FieldSpec,
+    Kind,
+    ValidatedCard,
+    deck_size_problems,
+    star_limit_problems,
+)
 
 FACTIONS = ("Autobot", "Decepticon")
 """TF-1: the two factions."""
@@ -94,7 +102,6 @@ class TransformersCharacter(ValidatedCard):
         + _SIDE_FIELDS
     )
 
-    name: str
     faction: str
     stars: int
     health: int
@@ -108,11 +115,6 @@ class TransformersCharacter(ValidatedCard):
     bot_subtitle: str | None = None
     bot_traits: str | None = None
     bot_text: str | None = None
-    id: str | None = None
-    copies: int = 1
-    image: str | None = None
-    back_image: str | None = None
-    qr: bool = True
 
     def check_card(self) -> None:
         """A character's back is its bot side, so ``back_image`` must stay empty."""
@@ -161,17 +163,11 @@ class TransformersBattleCard(ValidatedCard):
         FieldSpec(name="text", required=True, max_length=400),
     )
 
-    name: str
     type: str
     text: str
     upgrade: str | None = None
     icons: tuple[str, ...] = ()
     stars: int = 0
-    id: str | None = None
-    copies: int = 1
-    image: str | None = None
-    back_image: str | None = None
-    qr: bool = True
 
     def check_card(self) -> None:
         """An upgrade names its slot (TF-13); an action has none."""
@@ -204,14 +200,7 @@ def legality_problems(
     stars = sum(c.stars * c.copies for c in team)
     if count_battle_stars:
         stars += sum(c.stars * c.copies for c in battle)
-    if stars > TEAM_MAX_STARS:
-        problems.append(
-            FieldError(
-                field="stars",
-                allowed=f"a team of at most {TEAM_MAX_STARS} stars (TF-3)",
-                found=stars,
-            )
-        )
+    problems.extend(star_limit_problems(stars, limit=TEAM_MAX_STARS, what="team", rule="TF-3"))
     names = Counter(
         f"{c.name} {c.alt_subtitle or ''}".strip() for c in team for _ in range(c.copies)
     )
@@ -220,22 +209,13 @@ def legality_problems(
         for name, n in names.items()
         if n > 1
     )
-    size = sum(c.copies for c in battle)
-    if size < DECK_MIN_CARDS:
-        problems.append(
-            FieldError(
-                field="copies",
-                allowed=f"a deck of at least {DECK_MIN_CARDS} battle cards (TF-3)",
-                found=size,
-            )
-        )
     problems.extend(
-        FieldError(
-            field="copies",
-            allowed=f"at most {DECK_MAX_COPIES} copies of '{c.name}' (TF-3)",
-            found=c.copies,
+        deck_size_problems(
+            battle,
+            min_cards=DECK_MIN_CARDS,
+            max_copies=DECK_MAX_COPIES,
+            rule="TF-3",
+            what="battle cards",
         )
-        for c in battle
-        if c.copies > DECK_MAX_COPIES
     )
     return problems

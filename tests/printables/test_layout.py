@@ -36,6 +36,14 @@ ALL_SPECS = [
 ]
 
 
+def spec_id(spec: SheetSpec) -> str:
+    """Readable test id of a sheet spec."""
+    return f"{spec.card.name}-{spec.paper}-{'L' if spec.landscape else 'P'}-b{spec.bleed}"
+
+
+EVERY_SPEC = pytest.mark.parametrize("spec", ALL_SPECS, ids=spec_id)
+
+
 def test_presets_and_custom_sizes() -> None:
     assert CARD_SIZES["poker"] == (63.5, 88.9) and CARD_SIZES["tf-character"] == (88.0, 126.0)
     assert parse_card_size("70x120mm") == CardSize(width=70, height=120)
@@ -76,11 +84,7 @@ def test_a_grid_that_fits_exactly_keeps_its_last_column() -> None:
     assert layout_sheet(wider).columns == 2
 
 
-@pytest.mark.parametrize(
-    "spec",
-    ALL_SPECS,
-    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
-)
+@EVERY_SPEC
 def test_grid_is_centred_and_inside_the_margins(spec: SheetSpec) -> None:
     layout = layout_sheet(spec)
     grid = layout.grid
@@ -98,11 +102,7 @@ def test_grid_is_centred_and_inside_the_margins(spec: SheetSpec) -> None:
         assert not a.bleed.overlaps(b.bleed)
 
 
-@pytest.mark.parametrize(
-    "spec",
-    ALL_SPECS,
-    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
-)
+@EVERY_SPEC
 def test_crop_marks_continue_every_trim_line_outside_every_card(spec: SheetSpec) -> None:
     layout = layout_sheet(spec)
     marks = layout.crop_marks
@@ -156,11 +156,7 @@ def test_duplex_axis(duplex: Duplex, landscape: bool, left_right: bool) -> None:
     assert mirrors_left_right(duplex, landscape) is left_right
 
 
-@pytest.mark.parametrize(
-    "spec",
-    ALL_SPECS[::3],
-    ids=lambda s: f"{s.card.name}-{s.paper}-{'L' if s.landscape else 'P'}-b{s.bleed}",
-)
+@EVERY_SPEC
 @pytest.mark.parametrize("duplex", [Duplex.LONG_EDGE, Duplex.SHORT_EDGE, Duplex.SEPARATE])
 def test_back_of_card_k_lands_behind_card_k(spec: SheetSpec, duplex: Duplex) -> None:
     layout = layout_sheet(spec)
