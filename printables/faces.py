@@ -312,6 +312,9 @@ class FaceContent:
 def standard_face(p: Painter, face: FaceContent) -> None:
     """Draw ``face`` on the painter's card (see the module docstring for the anatomy)."""
     panel = p.frame(face.frame)
+    # Larger cards (tarot, Transformers characters) start their text larger: sizes scale with
+    # the card width relative to a 63 mm standard card, up to 1.4x (minimum sizes stay).
+    scale = min(max(p.trim.width / 63.0, 1.0), 1.4)
     pad = 1.5
     left, right, top = panel.x + pad, panel.right - pad, panel.top
     # Title row (with TF-2 battle icons in the top-right corner).
@@ -325,7 +328,7 @@ def standard_face(p: Painter, face: FaceContent) -> None:
         left,
         top - 5.0,
         title_right - left,
-        max_pt=11,
+        max_pt=11 * scale,
         min_pt=6.5,
         field_name="name",
         bold=True,
@@ -437,6 +440,7 @@ def standard_face(p: Painter, face: FaceContent) -> None:
         text,
         Rect(x=left, y=text_bottom, width=right - left, height=text_top - text_bottom),
         field_name=field_name,
+        max_pt=MAX_TEXT_PT * scale,
     )
 
 
