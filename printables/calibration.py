@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printables.faces import MM
 from printables.fonts import BOLD, REGULAR
@@ -35,6 +36,9 @@ from printables.layout import (
     mirrors_left_right,
 )
 from printables.render import atomic_outputs, backs_path, draw_furniture, new_canvas
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 SCALE_RANGE = 5.0
 """The scales read -5..+5 mm."""
@@ -87,7 +91,7 @@ def references(
     return tuple(refs)
 
 
-def _scale(c, ref: Reference) -> None:
+def _scale(c: Canvas, ref: Reference) -> None:
     bx, by = ref.back
     c.setFont(REGULAR, 5)
     steps = int(SCALE_RANGE * 2)

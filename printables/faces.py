@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from games.cards import GAMES
+from games.cards.fields import ValidatedCard
 from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, PocketModelUnit
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
@@ -30,6 +32,9 @@ from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.layout import Rect
 from printables.qr import MIN_MODULE_MM, draw_qr, qr_size_mm
 from printables.text import Overflow, fit_line, fit_paragraph
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 MM = 72 / 25.4
 """Points per millimetre."""
@@ -86,7 +91,7 @@ class Painter:
         problems: shared list that collects :class:`Overflow` items.
     """
 
-    canvas: object
+    canvas: Canvas
     trim: Rect
     bleed: float
     card_name: str
@@ -450,7 +455,7 @@ def _icon_colour(icon: str) -> str:
     return ICON_COLOURS["gold" if icon in GOLD_ICONS else "silver"]
 
 
-def _pm_unit(card: PocketModelUnit, common: dict) -> FaceContent:
+def _pm_unit(card: PocketModelUnit, common: dict[str, Any]) -> FaceContent:
     stats = (
         ("ATTACK", str(card.attack), STAT_COLOURS["attack"]),
         ("DAMAGE", str(card.damage), STAT_COLOURS["damage"]),
@@ -468,7 +473,7 @@ def _pm_unit(card: PocketModelUnit, common: dict) -> FaceContent:
     )
 
 
-def _pm_card(card: PocketModelCard, common: dict) -> FaceContent:
+def _pm_card(card: PocketModelCard, common: dict[str, Any]) -> FaceContent:
     bonus = (
         ("ATTACK", card.bonus_attack, "attack"),
         ("DAMAGE", card.bonus_damage, "damage"),
@@ -487,7 +492,7 @@ def _pm_card(card: PocketModelCard, common: dict) -> FaceContent:
     )
 
 
-def _tf_side(card: TransformersCharacter, mode: str, common: dict) -> FaceContent:
+def _tf_side(card: TransformersCharacter, mode: str, common: dict[str, Any]) -> FaceContent:
     side = card.side(mode)
     stats = (
         ("ATTACK", str(side.attack), STAT_COLOURS["tf_attack"]),
@@ -505,7 +510,7 @@ def _tf_side(card: TransformersCharacter, mode: str, common: dict) -> FaceConten
     )
 
 
-def _tf_battle(card: TransformersBattleCard, common: dict) -> FaceContent:
+def _tf_battle(card: TransformersBattleCard, common: dict[str, Any]) -> FaceContent:
     kind = "Action" if card.type == "action" else f"Upgrade — {(card.upgrade or '').title()}"
     return FaceContent(
         frame=FRAME_COLOURS[card.type],
@@ -517,7 +522,7 @@ def _tf_battle(card: TransformersBattleCard, common: dict) -> FaceContent:
     )
 
 
-def _troop(card: ToyBattleTroop, common: dict) -> FaceContent:
+def _troop(card: ToyBattleTroop, common: dict[str, Any]) -> FaceContent:
     strength = "J" if card.troop == "Kwak" else str(card.strength)
     label = "JOKER" if card.troop == "Kwak" else "STRENGTH"
     return FaceContent(
@@ -530,14 +535,14 @@ def _troop(card: ToyBattleTroop, common: dict) -> FaceContent:
 
 
 def face_content(
-    card: object, *, side: str = "front", image: Path | None, qr_url: str | None
+    card: ValidatedCard, *, side: str = "front", image: Path | None, qr_url: str | None
 ) -> FaceContent:
     """The :class:`FaceContent` of a card's front (or of a character's ``bot`` side).
 
     Raises:
         TypeError: not a known card class.
     """
-    common = {"title": card.name, "image": image, "qr_url": qr_url}  # type: ignore[attr-defined]
+    common: dict[str, Any] = {"title": card.name, "image": image, "qr_url": qr_url}
     if isinstance(card, TransformersCharacter):
         return _tf_side(card, "bot" if side == "bot" else "alt", common)
     if isinstance(card, PocketModelUnit):

@@ -297,7 +297,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     grid_h = rows * cell_h + (rows - 1) * spec.gutter
     left = (page_w - grid_w) / 2
     top = (page_h + grid_h) / 2
-    slots = []
+    slots: list[Slot] = []
     for row in range(rows):
         for column in range(columns):
             bleed = Rect(

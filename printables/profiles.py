@@ -76,15 +76,14 @@ def load_profile(name: str) -> PrinterProfile:
         raise ProfileError(f"printer profile {name!r} not found in {path} (known: {known})")
     entry = entries[name]
     try:
+        if not isinstance(entry, dict):
+            raise TypeError(f"expected an object, found {entry!r}")
+        numbers = {key: float(str(entry.get(key, 0))) for key in ("dx", "dy", "rotation_deg")}
         return PrinterProfile(
-            duplex=Duplex(entry.get("duplex", "long-edge")),  # type: ignore[union-attr]
-            adjust=BackAdjust(
-                dx=float(entry.get("dx", 0)),
-                dy=float(entry.get("dy", 0)),  # type: ignore[union-attr, arg-type]
-                rotation_deg=float(entry.get("rotation_deg", 0)),
-            ),  # type: ignore[union-attr, arg-type]
+            duplex=Duplex(str(entry.get("duplex", "long-edge"))),
+            adjust=BackAdjust(**numbers),
         )
-    except (AttributeError, TypeError, ValueError, LayoutError) as exc:
+    except (TypeError, ValueError, LayoutError) as exc:
         raise ProfileError(f"{path}: profile {name!r} is invalid: {exc}") from None
 
 

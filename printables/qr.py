@@ -7,6 +7,10 @@ phones from 15-20 cm) with a quiet zone of ``QUIET_ZONE_MODULES`` (4, ISO/IEC 18
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 MIN_MODULE_MM = 0.4
 """Smallest module (dark square) edge, mm."""
@@ -38,7 +42,9 @@ def qr_size_mm(data: str, module_mm: float = MIN_MODULE_MM) -> float:
     return (len(qr_matrix(data)) + 2 * QUIET_ZONE_MODULES) * module_mm
 
 
-def draw_qr(canvas, data: str, x_mm: float, y_mm: float, module_mm: float = MIN_MODULE_MM) -> float:
+def draw_qr(
+    canvas: Canvas, data: str, x_mm: float, y_mm: float, module_mm: float = MIN_MODULE_MM
+) -> float:
     """Draw the QR of ``data`` with its bottom-left quiet-zone corner at (x_mm, y_mm).
 
     Dark modules of a row are merged into runs, each one filled rectangle in one path.

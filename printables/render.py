@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
@@ -52,6 +53,9 @@ from printables.layout import (
     mirrors_left_right,
 )
 from printables.text import Overflow
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 DEFAULT_QR_BASE = "http://tablesmith.local:5000"
 """Default companion address in card QR codes (override with ``--qr-base``)."""
@@ -245,7 +249,7 @@ def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
             temp.unlink(missing_ok=True)
 
 
-def new_canvas(path: Path, title: str, duplex: Duplex):
+def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
     """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
     from reportlab.pdfgen import canvas
 
@@ -260,7 +264,7 @@ def new_canvas(path: Path, title: str, duplex: Duplex):
     return c
 
 
-def draw_furniture(c, layout: SheetLayout, heading: str) -> None:
+def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
     """Crop marks (white halo under black, visible on white paper and dark bleed), the page
     heading, the "print at 100 %" note and the 50 mm ruler."""
     c.saveState()
@@ -289,7 +293,7 @@ def draw_furniture(c, layout: SheetLayout, heading: str) -> None:
     c.restoreState()
 
 
-def _apply_adjust(c, layout: SheetLayout, adjust: BackAdjust) -> None:
+def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
     """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
     cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
     c.translate(adjust.dx * MM, adjust.dy * MM)
@@ -315,7 +319,7 @@ class _Job:
     def image(self, card: Card) -> Path | None:
         return self.base_dir / card.image if card.image else None
 
-    def face(self, c, trim: Rect, card: Card, side: str) -> None:
+    def face(self, c: Canvas, trim: Rect, card: Card, side: str) -> None:
         painter = Painter(
             canvas=c,
             trim=trim,
@@ -329,7 +333,7 @@ class _Job:
         )
         c.restoreState()
 
-    def define_forms(self, c, items: list[_Item]) -> None:
+    def define_forms(self, c: Canvas, items: list[_Item]) -> None:
         """Generated backs as form XObjects, defined before the first page is drawn."""
         bleed = self.options.bleed
         for item in items:
@@ -360,7 +364,7 @@ class _Job:
             )
             c.endForm()
 
-    def back(self, c, trim: Rect, item: _Item) -> None:
+    def back(self, c: Canvas, trim: Rect, item: _Item) -> None:
         back = item.back
         assert back is not None
         if back.kind == "side":

@@ -8,9 +8,13 @@ clipping). Sizes in points (``_pt``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from printables.fonts import BOLD, REGULAR, register_fonts
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Paragraph
 
 LEADING = 1.18
 """Line spacing as a multiple of the font size."""
@@ -41,7 +45,7 @@ def markup(text: str) -> str:
     return "<br/>".join(escape(line) for line in text.strip().splitlines())
 
 
-def _paragraph(text: str, size: float, bold: bool, align: int, colour: str):
+def _paragraph(text: str, size: float, bold: bool, align: int, colour: str) -> Paragraph:
     from reportlab.lib.colors import HexColor
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
@@ -67,7 +71,7 @@ def fit_paragraph(
     bold: bool = False,
     align: int = 0,
     colour: str = "#111111",
-):
+) -> tuple[Paragraph | None, float, str | None]:
     """The largest Paragraph of ``text`` between ``min_pt`` and ``max_pt`` that fits the box.
 
     Args:
@@ -86,7 +90,7 @@ def fit_paragraph(
     """
     register_fonts()
 
-    def fits(size: float):
+    def fits(size: float) -> tuple[Paragraph, float, float]:
         para = _paragraph(text, size, bold, align, colour)
         _, used = para.wrap(width_pt, height_pt)
         return para, used, para.minWidth()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -161,7 +161,7 @@ class FieldSpec:
         Raises:
             FieldError: the value breaks this spec.
         """
-        if value is None:
+        if value is None or (not self.required and value == self.default):
             if self.required:
                 raise self._fail(value)
             return
@@ -196,7 +196,7 @@ class FieldSpec:
 # Fields every card type has (see docs/cards.md, "Writing your own deck").
 COMMON_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(name="name", required=True, max_length=40),
-    FieldSpec(name="id", kind=Kind.SLUG),
+    FieldSpec(name="id", kind=Kind.SLUG, default=""),
     FieldSpec(name="copies", kind=Kind.INT, default=1, low=1, high=99),
     FieldSpec(name="image", max_length=300),
     FieldSpec(name="back_image", max_length=300),
@@ -230,7 +230,7 @@ class ValidatedCard:
     KIND: ClassVar[str]
 
     name: str
-    id: str | None = None
+    id: str = ""
     copies: int = 1
     image: str | None = None
     back_image: str | None = None
@@ -239,7 +239,7 @@ class ValidatedCard:
     def __post_init__(self) -> None:
         for spec in self.FIELDS:
             spec.check(getattr(self, spec.name))
-        if getattr(self, "id", None) is None:
+        if not self.id:
             object.__setattr__(self, "id", slugify(self.name))
         self.check_card()
 
@@ -281,7 +281,12 @@ def parse_fields(
 
 
 def deck_size_problems(
-    cards: list[ValidatedCard], *, min_cards: int, max_copies: int, rule: str, what: str = "cards"
+    cards: Sequence[ValidatedCard],
+    *,
+    min_cards: int,
+    max_copies: int,
+    rule: str,
+    what: str = "cards",
 ) -> list[FieldError]:
     """The common deck-building limits: at least ``min_cards`` cards in all, at most
     ``max_copies`` copies of each card.
@@ -296,7 +301,7 @@ def deck_size_problems(
     Returns:
         One :class:`FieldError` per broken limit.
     """
-    problems = []
+    problems: list[FieldError] = []
     size = sum(card.copies for card in cards)
     if size < min_cards:
         problems.append(
