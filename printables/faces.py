@@ -65,6 +65,8 @@ BATTLE_ICON_COLOURS = {
     "green": "#2e7d32",
 }
 """Transformers battle icon colours (TF-2)."""
+GROUND_BAR_COLOUR = "#6d4c41"
+"""The ground-unit bar of a PocketModel unit (PM-1), drawn as a brown ``GROUND`` pill."""
 FRAME_COLOURS = {
     "unit": "#37474f",
     "combat": "#7b3f00",
@@ -465,7 +467,8 @@ def _pm_unit(card: PocketModelUnit, common: dict[str, Any]) -> FaceContent:
     return FaceContent(
         frame=FRAME_COLOURS["unit"],
         type_line="Ground unit" if card.ground else "Unit",
-        pills=tuple((i, _icon_colour(i)) for i in card.icons),
+        pills=tuple((i, _icon_colour(i)) for i in card.icons)
+        + ((("GROUND", GROUND_BAR_COLOUR),) if card.ground else ()),
         stats=stats,
         text=(card.text or "", "text"),
         stars=(card.stars, "centre"),

@@ -81,9 +81,12 @@ def test_card_names_sit_in_their_slots(tmp_path: Path, page_content) -> None:
         ((x, y),) = page.text_at(card.name)
         assert slot.trim.x + 3 < x < slot.trim.x + 6  # title at the safe margin + padding
         assert slot.trim.top - 9 < y < slot.trim.top - 3
-    assert "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm." in {
-        t for t, _, _ in page.texts
-    }
+    texts = [t for t, _, _ in page.texts]
+    assert "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm." in texts
+    # Every stat of unit 1 (Halo Frigate: 4 / 3 / 11 / 6, PM-1) and the objective corner of
+    # card 9 (Evasive Roll: defense 6, combat bonus +3 Defense, PM-3) are on the page.
+    assert texts.count("ATTACK") == 8 and texts.count("SHIELDS") == 8
+    assert {"4", "3", "11", "6", "+3", "DEF", "GROUND", "Carrier", "★★★★★"} <= set(texts)
 
 
 def test_crop_marks_in_the_pdf_match_the_layout(tmp_path: Path, page_content) -> None:
