@@ -42,12 +42,44 @@ def qr_size_mm(data: str, module_mm: float = MIN_MODULE_MM) -> float:
     return (len(qr_matrix(data)) + 2 * QUIET_ZONE_MODULES) * module_mm
 
 
+def dark_rectangles(matrix: tuple[tuple[bool, ...], ...]) -> list[tuple[int, int, int, int]]:
+    """Cover the dark modules with few rectangles: horizontal runs of a row, merged with the
+    identical runs of the rows below.
+
+    Returns:
+        ``(column, row, width, height)`` in modules, row 0 at the top; the rectangles do not
+        overlap and cover exactly the dark modules.
+    """
+    done: list[tuple[int, int, int, int]] = []
+    open_runs: dict[tuple[int, int], tuple[int, int]] = {}  # (start, end) -> (top row, height)
+    for r, row in enumerate(matrix):
+        runs = []
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((start, c))
+            else:
+                c += 1
+        following: dict[tuple[int, int], tuple[int, int]] = {}
+        for run in runs:
+            top, height = open_runs.pop(run, (r, 0))
+            following[run] = (top, height + 1)
+        done.extend((s, top, e - s, h) for (s, e), (top, h) in open_runs.items())
+        open_runs = following
+    done.extend((s, top, e - s, h) for (s, e), (top, h) in open_runs.items())
+    return done
+
+
 def draw_qr(
     canvas: Canvas, data: str, x_mm: float, y_mm: float, module_mm: float = MIN_MODULE_MM
 ) -> float:
     """Draw the QR of ``data`` with its bottom-left quiet-zone corner at (x_mm, y_mm).
 
-    Dark modules of a row are merged into runs, each one filled rectangle in one path.
+    The dark modules are drawn as the filled rectangles of :func:`dark_rectangles`, all in one
+    path, over a white square that includes the quiet zone.
 
     Returns:
         The edge length drawn, mm (quiet zone included).
@@ -69,16 +101,8 @@ def draw_qr(
     canvas.rect(x_mm * MM, y_mm * MM, size * MM, size * MM, stroke=0, fill=1)
     canvas.setFillColorRGB(0, 0, 0)
     path = canvas.beginPath()
-    for r, row in enumerate(matrix):
-        c = 0
-        while c < len(row):
-            if row[c]:
-                start = c
-                while c < len(row) and row[c]:
-                    c += 1
-                path.rect(ox + start * m, oy - (r + 1) * m, (c - start) * m, m)
-            else:
-                c += 1
+    for column, row, width, height in dark_rectangles(matrix):
+        path.rect(ox + column * m, oy - (row + height) * m, width * m, height * m)
     canvas.drawPath(path, stroke=0, fill=1)
     canvas.restoreState()
     return size

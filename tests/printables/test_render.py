@@ -210,6 +210,18 @@ def test_qr_modules_are_at_least_0_4_mm_inside_the_safe_margin(tmp_path: Path) -
     assert qr_size_mm(url) < 63 - 2 * 3
 
 
+def test_qr_rectangles_cover_exactly_the_dark_modules() -> None:
+    from printables.qr import dark_rectangles, qr_matrix
+
+    matrix = qr_matrix(card_url("http://10.1.1.1:5000", "transformers", "demo-team", "bulwark"))
+    covered: list[tuple[int, int]] = []
+    for column, row, width, height in dark_rectangles(matrix):
+        covered += [(c, r) for c in range(column, column + width) for r in range(row, row + height)]
+    dark = [(c, r) for r, line in enumerate(matrix) for c, on in enumerate(line) if on]
+    assert sorted(covered) == sorted(dark)  # no gaps, no overlaps
+    assert len(dark_rectangles(matrix)) < sum(map(sum, matrix)) / 2
+
+
 UNICODE_DECK = """game: toy-battle
 deck: unicode
 cards:
