@@ -113,6 +113,171 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("tablesmith: interrupted; nothing half-written was left in place", err=True)
         sys.exit(130)
+class CommandError(click.ClickException):
+    """A user error: printed as one line ``Error: ...``, exit code 2, no traceback."""
+
+    exit_code = 2
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else type(exc).__name__
+    return f"{len(lines)} problems: " + "; ".join(lines)
+
+
+def _offset(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        dx, dy = (float(part) for part in text.split(","))
+    except ValueError:
+        raise CommandError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {text!r}")
+    return dx, dy
+
+
+@cli.command(context_settings={"show_default": True})
+@click.argument("deckfile", required=False)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="PDF to write [default: <deck>.pdf, or calibration.pdf].",
+)
+@click.option("--paper", default="a4", help="a4, letter or a3.")
+@click.option("--landscape", is_flag=True, help="Landscape sheets.")
+@click.option(
+    "--card-size",
+    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm [default: tcg 63x88].",
+)
+@click.option("--character-size", help="Transformers characters [default: tf-character 88x126].")
+@click.option("--bleed", type=float, default=0.0, help="Bleed per side, mm.")
+@click.option("--gutter", type=float, default=0.0, help="Gap between cards, mm.")
+@click.option("--page-margin", type=float, default=5.0, help="Unprintable page border, mm.")
+@click.option("--crop-marks/--no-crop-marks", default=True, help="Crop marks around the grid.")
+@click.option(
+    "--duplex",
+    help="long-edge, short-edge, separate or none [default: the "
+    "printer profile's, else long-edge].",
+)
+@click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm.")
+@click.option("--back-rotation", type=float, help="Rotate back pages, degrees (CCW).")
+@click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation).")
+@click.option(
+    "--save-profile",
+    metavar="NAME",
+    help="Save duplex/offset/rotation as a printer profile (without DECKFILE: save and stop).",
+)
+@click.option("--qr/--no-qr", default=True, help="QR codes linking each card to the companion.")
+@click.option(
+    "--qr-base",
+    default="http://tablesmith.local:5000",
+    help="Companion base URL for QR codes: <base>/card/<game>/<deck>/<card>.",
+)
+@click.option(
+    "--png",
+    "png_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write PNG previews of every page into this folder.",
+)
+@click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews.")
+@click.option("--calibration", is_flag=True, help="Write the duplex calibration sheet.")
+@click.option("--list-demos", is_flag=True, help="List the shipped demo decks and stop.")
+def cards(
+    deckfile: str | None,
+    out: Path | None,
+    paper: str,
+    landscape: bool,
+    card_size: str | None,
+    character_size: str | None,
+    bleed: float,
+    gutter: float,
+    page_margin: float,
+    crop_marks: bool,
+    duplex: str | None,
+    back_offset: str | None,
+    back_rotation: float | None,
+    printer: str | None,
+    save_profile: str | None,
+    qr: bool,
+    qr_base: str,
+    png_dir: Path | None,
+    png_dpi: int,
+    calibration: bool,
+    list_demos: bool,
+) -> None:
+    """Print-and-play card sheets (PDF) from DECKFILE (.yaml/.csv) or demo:NAME."""
+    from printables import deckfile as decks
+    from printables.calibration import render_calibration
+    from printables.layout import BackAdjust, Duplex, parse_card_size
+    from printables.preview import write_previews
+    from printables.profiles import PrinterProfile, load_profile
+    from printables.profiles import save_profile as store
+    from printables.render import RenderOptions, render_deck
+
+    try:
+        if list_demos:
+            for name in decks.demo_names():
+                click.echo(f"demo:{name}")
+            return
+        profile = load_profile(printer) if printer else PrinterProfile()
+        offset = _offset(back_offset)
+        if duplex is not None and duplex not in {d.value for d in Duplex}:
+            raise CommandError(
+                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, got {duplex!r}"
+            )
+        mode = Duplex(duplex) if duplex else profile.duplex
+        adjust = BackAdjust(
+            dx=offset[0] if offset else profile.adjust.dx,
+            dy=offset[1] if offset else profile.adjust.dy,
+            rotation_deg=profile.adjust.rotation_deg if back_rotation is None else back_rotation,
+        )
+        if save_profile:
+            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
+            click.echo(f"saved printer profile {save_profile!r} to {path}")
+            if deckfile is None and not calibration:
+                return
+        if calibration:
+            files = render_calibration(
+                out or Path("calibration.pdf"),
+                paper=paper,
+                landscape=landscape,
+                duplex=mode,
+                adjust=adjust,
+            )
+        else:
+            if deckfile is None:
+                raise CommandError(
+                    "give a DECKFILE (.yaml/.csv or demo:NAME), --calibration or --list-demos"
+                )
+            loaded = decks.read_deck(deckfile)
+            options = RenderOptions(
+                paper=paper,
+                landscape=landscape,
+                bleed=bleed,
+                gutter=gutter,
+                page_margin=page_margin,
+                crop_marks=crop_marks,
+                duplex=mode,
+                adjust=adjust,
+                qr=qr,
+                qr_base=qr_base,
+                card_size=parse_card_size(card_size) if card_size else None,
+                character_size=parse_card_size(character_size) if character_size else None,
+            )
+            for problem in loaded.deck.legality_problems():
+                click.echo(f"warning: {loaded.source}: {problem}", err=True)
+            target = out or Path(Path(deckfile.removeprefix("demo:")).stem + ".pdf")
+            files = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir).files
+        for file in files:
+            click.echo(f"wrote {file}")
+            if png_dir is not None:
+                for png in write_previews(file, png_dir, dpi=png_dpi):
+                    click.echo(f"wrote {png}")
+    except CommandError:
+        raise
+    except (ValueError, OSError) as exc:
+        raise CommandError(_one_line(exc)) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

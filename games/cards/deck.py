@@ -1,0 +1,507 @@
+"""Decks: the game registry, deck-file parsing from text (YAML or CSV) and the card URL scheme.
+
+Pure: the caller reads the file and passes its text and name in; nothing here touches the
+file system. Every problem of a file is collected and raised together as one
+:class:`DeckError`, each naming the file, the row (CSV: line of the record's start; YAML: line
+of the card's mapping), the field, the allowed values and what was found.
+
+Deck file formats (docs/cards.md):
+
+* YAML: a mapping with ``game``, optional ``deck`` (slug), ``title``, ``back`` (a mapping with
+  ``image`` or ``text`` and ``colour``) and ``cards`` (a list of card mappings, each with a
+  ``kind`` unless the game has one kind). Scalars are read as text (no YAML type guessing:
+  ``007`` stays ``"007"``, ``no`` stays ``"no"``) and converted by the field specs.
+* CSV: UTF-8 with or without a byte-order mark, ``,`` or ``;`` as delimiter (decided by the
+  header line: whichever occurs more often; a tie means ``,``), a header row of field names,
+  one card per record; quoted fields may contain real line breaks. A ``game`` column is
+  required (same value in every row); an optional ``deck`` column sets the deck slug.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import quote
+
+import yaml
+
+from games.cards import pocketmodel, toy_battle, transformers
+from games.cards.fields import FieldError, FieldSpec, Kind, ValidatedCard, parse_fields, slugify
+
+Card = (
+    pocketmodel.PocketModelUnit
+    | pocketmodel.PocketModelCard
+    | transformers.TransformersCharacter
+    | transformers.TransformersBattleCard
+    | toy_battle.ToyBattleTroop
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameCards:
+    """What card kinds a game has and how its decks are judged.
+
+    Attributes:
+        game: the game slug used in deck files and URLs.
+        title: the game's display name.
+        kinds: ``kind`` value -> card class. The first one is the default when ``kind`` is
+            omitted and the game has a single kind.
+        legality: deck -> rule problems (PM-5, TF-3, TB-1).
+    """
+
+    game: str
+    title: str
+    kinds: Mapping[str, type[ValidatedCard]]
+    legality: Callable[[tuple[Any, ...]], list[FieldError]]
+
+
+GAMES: Mapping[str, GameCards] = MappingProxyType(
+    {
+        "pocketmodel": GameCards(
+            game="pocketmodel",
+            title="PocketModel",
+            kinds=MappingProxyType(
+                {
+                    "unit": pocketmodel.PocketModelUnit,
+                    "combat": pocketmodel.PocketModelCard,
+                    "objective": pocketmodel.PocketModelCard,
+                }
+            ),
+            legality=pocketmodel.legality_problems,
+        ),
+        "transformers": GameCards(
+            game="transformers",
+            title="Transformers",
+            kinds=MappingProxyType(
+                {
+                    "character": transformers.TransformersCharacter,
+                    "action": transformers.TransformersBattleCard,
+                    "upgrade": transformers.TransformersBattleCard,
+                }
+            ),
+            legality=transformers.legality_problems,
+        ),
+        "toy-battle": GameCards(
+            game="toy-battle",
+            title="Toy Battle",
+            kinds=MappingProxyType({"troop": toy_battle.ToyBattleTroop}),
+            legality=toy_battle.legality_problems,
+        ),
+    }
+)
+"""Game slug -> its card kinds. For PocketModel and Transformers the ``kind`` value is also
+the card's ``type`` (``combat``/``objective``, ``action``/``upgrade``), so it is not repeated."""
+
+_GAME = FieldSpec(name="game", kind=Kind.CHOICE, required=True, choices=tuple(GAMES))
+_DECK = FieldSpec(name="deck", kind=Kind.SLUG)
+_TITLE = FieldSpec(name="title", max_length=60)
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class DeckError(ValueError):
+    """A deck file has problems; ``problems`` lists all of them, ``str()`` shows one per line.
+
+    Attributes:
+        source: the file name as given by the caller.
+        problems: ``(location, FieldError)`` pairs, location like ``"row 3"`` or ``"line 12"``.
+    """
+
+    def __init__(self, source: str, problems: list[tuple[str, FieldError]]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__(
+            "\n".join(f"{source}: {where}: {problem}" for where, problem in self.problems)
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class BackSpec:
+    """The common back of a deck: an image file or a generated design.
+
+    Attributes:
+        image: image path relative to the deck file (resolved by ``printables``), or None.
+        text: the words on a generated back (default: the game's title).
+        colour: background colour of a generated back, ``#RRGGBB``.
+
+    Raises:
+        FieldError: ``colour`` is not ``#RRGGBB`` or ``text`` is longer than 40 characters.
+    """
+
+    image: str | None = None
+    text: str | None = None
+    colour: str = "#22313f"
+
+    def __post_init__(self) -> None:
+        if not _COLOUR.match(self.colour):
+            raise FieldError(field="back.colour", allowed="#RRGGBB", found=self.colour)
+        if self.text is not None and len(self.text) > 40:
+            raise FieldError(field="back.text", allowed="at most 40 characters", found=self.text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deck:
+    """A validated deck.
+
+    Attributes:
+        game: game slug, a key of :data:`GAMES`.
+        slug: deck slug used in card URLs.
+        title: display title.
+        cards: the cards in file order (each with its ``copies``).
+        back: the common back.
+
+    Raises:
+        FieldError: unknown game, bad slug, or two cards share an ``id``.
+    """
+
+    game: str
+    slug: str
+    title: str
+    cards: tuple[Card, ...]
+    back: BackSpec = field(default_factory=BackSpec)
+
+    def __post_init__(self) -> None:
+        _GAME.check(self.game)
+        _DECK.check(self.slug)
+        seen: set[str] = set()
+        for card in self.cards:
+            if card.id in seen:
+                raise FieldError(field="id", allowed="a card id unique in the deck", found=card.id)
+            seen.add(card.id)
+
+    @property
+    def card_count(self) -> int:
+        """Number of physical cards (copies included)."""
+        return sum(card.copies for card in self.cards)
+
+    def legality_problems(self) -> list[FieldError]:
+        """The game's deck-building rule problems (PM-5, TF-3, TB-1); empty when legal."""
+        return GAMES[self.game].legality(self.cards)
+
+
+def card_path(game: str, deck: str, card: str) -> str:
+    """The companion path of a card: ``/card/<game>/<deck>/<card>`` (percent-encoded).
+
+    This is the QR URL scheme: a printed QR code holds ``<base>`` + this path, where base is
+    the companion's address (e.g. ``http://192.168.1.20:5000``). All three parts are slugs.
+    """
+    return "/card/" + "/".join(quote(part, safe="") for part in (game, deck, card))
+
+
+def card_url(base: str, game: str, deck: str, card: str) -> str:
+    """``base`` (trailing ``/`` removed) + :func:`card_path`."""
+    return base.rstrip("/") + card_path(game, deck, card)
+
+
+class _TextLoader(yaml.BaseLoader):
+    """PyYAML loader that keeps every scalar as text and records each mapping's line."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping = super().construct_mapping(node, deep=deep)
+        mapping["__line__"] = str(node.start_mark.line + 1)
+        return mapping
+
+
+def _parse_cards(
+    game: GameCards, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
+) -> list[Card]:
+    cards: list[Card] = []
+    kinds = tuple(game.kinds)
+    kind_spec = FieldSpec(
+        name="kind", kind=Kind.CHOICE, required=len(kinds) > 1, choices=kinds, default=kinds[0]
+    )
+    for where, row in rows:
+        try:
+            kind = kind_spec.parse(row.get("kind"))
+        except FieldError as exc:
+            problems.append((where, exc))
+            continue
+        cls = game.kinds[kind]
+        given = str(row.get("type") or "").strip()
+        fields = dict(row)
+        errors: list[FieldError] = []
+        if "type" in {spec.name for spec in cls.FIELDS}:
+            if given and given != kind:
+                errors.append(
+                    FieldError(field="type", allowed=f"empty or '{kind}' (the kind)", found=given)
+                )
+            fields["type"] = kind
+        values, field_errors = parse_fields(cls, fields)
+        errors.extend(field_errors)
+        if not errors:
+            try:
+                cards.append(cls(**values))  # type: ignore[arg-type]
+            except FieldError as exc:
+                errors.append(exc)
+        problems.extend((where, error) for error in errors)
+    return cards
+
+
+def _finish(
+    source: str,
+    header: dict[str, Any],
+    rows: list[tuple[str, dict[str, Any]]],
+    problems: list[tuple[str, FieldError]],
+    default_slug: str,
+    back: BackSpec | None,
+) -> Deck:
+    where = "header"
+    try:
+        game_slug = _GAME.parse(header.get("game"))
+    except FieldError as exc:
+        problems.append((where, exc))
+        raise DeckError(source, problems) from None
+    slug, title = default_slug, None
+    try:
+        slug = _DECK.parse(header.get("deck")) or default_slug
+    except FieldError as exc:
+        problems.append((where, exc))
+    try:
+        title = _TITLE.parse(header.get("title"))
+    except FieldError as exc:
+        problems.append((where, exc))
+    cards = _parse_cards(GAMES[game_slug], rows, problems)
+    ids: dict[str, str] = {}
+    for (row_where, _), card in zip(rows, cards, strict=False):
+        if card.id in ids:
+            problems.append(
+                (
+                    row_where,
+                    FieldError(
+                        field="id",
+                        allowed=f"a card id unique in the deck (also on {ids[card.id]})",
+                        found=card.id,
+                    ),
+                )
+            )
+        ids.setdefault(card.id, row_where)
+    if not rows:
+        problems.append(
+            (where, FieldError(field="cards", allowed="at least one card", found="none"))
+        )
+    if problems:
+        raise DeckError(source, problems)
+    return Deck(
+        game=game_slug, slug=slug, title=title or slug, cards=tuple(cards), back=back or BackSpec()
+    )
+
+
+def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
+    """Parse a YAML deck file's text.
+
+    Args:
+        text: the file's text.
+        source: the file name for error messages.
+        default_slug: the deck slug when the file has no ``deck`` key (usually the file stem).
+
+    Returns:
+        The validated :class:`Deck`.
+
+    Raises:
+        DeckError: the YAML is malformed or any card or header field is invalid (all at once).
+    """
+    problems: list[tuple[str, FieldError]] = []
+    try:
+        data = yaml.load(text, Loader=_TextLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "file"
+        raise DeckError(
+            source,
+            [
+                (
+                    where,
+                    FieldError(field="yaml", allowed="valid YAML", found=str(exc).splitlines()[0]),
+                )
+            ],
+        ) from None
+    if not isinstance(data, dict):
+        raise DeckError(
+            source,
+            [
+                (
+                    "file",
+                    FieldError(
+                        field="file",
+                        allowed="a mapping with game and cards",
+                        found=type(data).__name__,
+                    ),
+                )
+            ],
+        )
+    cards = data.get("cards")
+    rows: list[tuple[str, dict[str, Any]]] = []
+    if not isinstance(cards, list):
+        problems.append(
+            (
+                "header",
+                FieldError(field="cards", allowed="a list of card mappings", found=str(cards)),
+            )
+        )
+    else:
+        for number, item in enumerate(cards, start=1):
+            if not isinstance(item, dict):
+                problems.append(
+                    (
+                        f"card {number}",
+                        FieldError(field="cards", allowed="a mapping of field: value", found=item),
+                    )
+                )
+                continue
+            line = item.pop("__line__")
+            rows.append((f"line {line} (card {number})", item))
+    back = None
+    raw_back = data.get("back")
+    if raw_back is not None:
+        if not isinstance(raw_back, dict):
+            problems.append(
+                (
+                    "header",
+                    FieldError(
+                        field="back",
+                        allowed="a mapping with image or text and colour",
+                        found=raw_back,
+                    ),
+                )
+            )
+        else:
+            raw_back.pop("__line__", None)
+            unknown = set(raw_back) - {"image", "text", "colour"}
+            if unknown:
+                problems.append(
+                    (
+                        "header",
+                        FieldError(
+                            field="back", allowed="keys image, text, colour", found=sorted(unknown)
+                        ),
+                    )
+                )
+            else:
+                try:
+                    back = BackSpec(**raw_back)
+                except FieldError as exc:
+                    problems.append(("header", exc))
+    return _finish(source, data, rows, problems, default_slug, back)
+
+
+def sniff_delimiter(header_line: str) -> str:
+    """``;`` if the header line has more semicolons than commas, else ``,``."""
+    return ";" if header_line.count(";") > header_line.count(",") else ","
+
+
+def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
+    """Parse a CSV deck file's text (see the module docstring for the dialect).
+
+    Args:
+        text: the file's text, decoded; a leading byte-order mark is ignored.
+        source: the file name for error messages.
+        default_slug: the deck slug when there is no ``deck`` column.
+
+    Returns:
+        The validated :class:`Deck`; its back is the default generated back.
+
+    Raises:
+        DeckError: any header or card problem (all at once). Locations are ``line N``, the
+            physical line where the record starts (the header is line 1).
+    """
+    text = text.removeprefix("\ufeff")
+    first = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(first))
+    try:
+        header = [name.strip().lower() for name in next(reader)]
+    except StopIteration:
+        raise DeckError(
+            source,
+            [
+                (
+                    "line 1",
+                    FieldError(field="header", allowed="a header row of field names", found=""),
+                )
+            ],
+        ) from None
+    problems: list[tuple[str, FieldError]] = []
+    rows: list[tuple[str, dict[str, Any]]] = []
+    games: set[str] = set()
+    decks: set[str] = set()
+    start = reader.line_num + 1
+    try:
+        for record in reader:
+            where = f"line {start}"
+            start = reader.line_num + 1
+            if not any(cell.strip() for cell in record):
+                continue
+            if len(record) > len(header):
+                problems.append(
+                    (
+                        where,
+                        FieldError(
+                            field="columns",
+                            allowed=f"at most {len(header)} values (the header)",
+                            found=len(record),
+                        ),
+                    )
+                )
+                continue
+            row = {name: value for name, value in zip(header, record, strict=False) if name}
+            games.add(row.get("game", "").strip())
+            decks.add(row.get("deck", "").strip())
+            rows.append((where, row))
+    except csv.Error as exc:
+        problems.append(
+            (
+                f"line {reader.line_num}",
+                FieldError(field="csv", allowed="well-formed CSV", found=str(exc)),
+            )
+        )
+    meta: dict[str, Any] = {}
+    for key, values in (("game", games), ("deck", decks)):
+        if len(values) > 1:
+            problems.append(
+                (
+                    "all rows",
+                    FieldError(
+                        field=key, allowed="the same value in every row", found=sorted(values)
+                    ),
+                )
+            )
+        meta[key] = next(iter(values)) if len(values) == 1 else None
+    if "game" not in header:
+        meta["game"] = None
+    return _finish(source, meta, rows, problems, default_slug, None)
+
+
+def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) -> Deck:
+    """Parse a deck file's text, choosing YAML or CSV by the extension of ``source``.
+
+    Args:
+        text: the decoded file text.
+        source: the file name (``.yaml``, ``.yml`` or ``.csv``), used for messages.
+        default_slug: deck slug if the file names none; default: slug of the file stem.
+
+    Raises:
+        DeckError: unknown extension or any problem in the file.
+    """
+    name = source.replace("\\", "/").rsplit("/", 1)[-1]
+    stem, _, ext = name.rpartition(".")
+    slug = default_slug or slugify(stem or name)
+    if ext.lower() in ("yaml", "yml"):
+        return parse_yaml_deck(text, source=source, default_slug=slug)
+    if ext.lower() == "csv":
+        return parse_csv_deck(text, source=source, default_slug=slug)
+    raise DeckError(
+        source,
+        [
+            (
+                "file",
+                FieldError(
+                    field="extension",
+                    allowed=".yaml, .yml or .csv",
+                    found="." + ext if ext else name,
+                ),
+            )
+        ],
+    )

@@ -1,0 +1,334 @@
+"""Field specs shared by every card schema: one table per card type drives both parsing and
+validation, so a deck file and a dataclass built in code are checked by the same rules.
+
+Pure: no I/O. Every value arrives as text (CSV cells, YAML scalars read without type
+resolution), so ``"007"`` stays ``"007"`` until a field spec converts it.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+class FieldError(ValueError):
+    """One field of one card is invalid.
+
+    Attributes:
+        field: the field name as written in a deck file.
+        allowed: a human description of the allowed values.
+        found: the value that was found (as text).
+    """
+
+    def __init__(self, *, field: str, allowed: str, found: object) -> None:
+        self.field = field
+        self.allowed = allowed
+        self.found = found
+        super().__init__(f"field '{field}': allowed {allowed}; found {found!r}")
+
+
+class Kind(enum.Enum):
+    """How a field's text is converted."""
+
+    TEXT = "text"
+    INT = "int"
+    CHOICE = "choice"
+    LIST = "list"
+    BOOL = "bool"
+    SLUG = "slug"
+
+
+_SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+_LIST_SPLIT = re.compile(r"[\s,]+")
+_TRUE = {"yes", "true", "1", "y", "on"}
+_FALSE = {"no", "false", "0", "n", "off"}
+
+
+def slugify(text: str) -> str:
+    """Lower-case ASCII slug of ``text`` (letters, digits, hyphens), used in card URLs.
+
+    Non-ASCII letters are transliterated by dropping their accents where Unicode allows it
+    (``"Łódź"`` -> ``"lodz"`` for the common cases), everything else becomes a hyphen.
+    """
+    import unicodedata
+
+    text = text.replace("ł", "l").replace("Ł", "L")
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug[:64].strip("-") or "card"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FieldSpec:
+    """How one card field is read and checked.
+
+    Attributes:
+        name: the field name in deck files and the dataclass attribute name.
+        kind: conversion of the text value.
+        required: a missing or empty value is an error (else ``default`` is used).
+        default: the value used when the field is absent and not required.
+        low: smallest allowed integer (``Kind.INT``) or list length (``Kind.LIST``).
+        high: largest allowed integer or list length.
+        choices: allowed values of a ``CHOICE`` field or of each ``LIST`` item (case-insensitive
+            on input, stored in the spelling given here).
+        max_length: longest allowed text, in characters.
+    """
+
+    name: str
+    kind: Kind = Kind.TEXT
+    required: bool = False
+    default: Any = None
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    max_length: int | None = None
+
+    def allowed(self) -> str:
+        """A human description of the allowed values, used in error messages."""
+        if self.kind is Kind.INT:
+            return f"a whole number {self.low}..{self.high}"
+        if self.kind is Kind.CHOICE:
+            return "one of " + ", ".join(self.choices)
+        if self.kind is Kind.LIST:
+            return (
+                f"{self.low}..{self.high} of "
+                + ", ".join(self.choices)
+                + " (separated by spaces or commas)"
+            )
+        if self.kind is Kind.BOOL:
+            return "yes or no"
+        if self.kind is Kind.SLUG:
+            return "a slug of a-z, 0-9 and '-' (1..64 characters)"
+        need = "non-empty text" if self.required else "text"
+        return f"{need} of at most {self.max_length} characters" if self.max_length else need
+
+    def _fail(self, found: object) -> FieldError:
+        return FieldError(field=self.name, allowed=self.allowed(), found=found)
+
+    def parse(self, raw: object) -> Any:
+        """Convert a raw deck-file value (text, or a list of texts for list fields).
+
+        Args:
+            raw: the value as read; ``None`` or blank text means "absent".
+
+        Returns:
+            The converted value, or ``default`` when absent and optional.
+
+        Raises:
+            FieldError: the value cannot be converted or is out of range.
+        """
+        if isinstance(raw, list) and self.kind is Kind.LIST:
+            items = [str(item).strip() for item in raw if str(item).strip()]
+            text = " ".join(items)
+        else:
+            if isinstance(raw, (list, dict)):
+                raise self._fail(raw)
+            text = "" if raw is None else str(raw).strip()
+            items = [item for item in _LIST_SPLIT.split(text) if item]
+        if not text:
+            if self.required:
+                raise self._fail(raw if raw is not None else "")
+            return self.default
+        if self.kind is Kind.INT:
+            if not re.fullmatch(r"[+-]?\d+", text):
+                raise self._fail(text)
+            value: Any = int(text)
+        elif self.kind is Kind.CHOICE:
+            value = self._choice(text)
+        elif self.kind is Kind.LIST:
+            value = tuple(self._choice(item) for item in items)
+        elif self.kind is Kind.BOOL:
+            if text.lower() not in _TRUE | _FALSE:
+                raise self._fail(text)
+            value = text.lower() in _TRUE
+        else:
+            value = str(raw).strip() if self.kind is Kind.TEXT else text
+        self.check(value)
+        return value
+
+    def _choice(self, text: str) -> str:
+        for choice in self.choices:
+            if choice.lower() == text.lower():
+                return choice
+        raise self._fail(text)
+
+    def check(self, value: Any) -> None:
+        """Check an already converted value.
+
+        Raises:
+            FieldError: the value breaks this spec.
+        """
+        if value is None or (not self.required and value == self.default):
+            if self.required:
+                raise self._fail(value)
+            return
+        ok = True
+        if self.kind is Kind.INT:
+            ok = (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and (self.low is None or value >= self.low)
+                and (self.high is None or value <= self.high)
+            )
+        elif self.kind is Kind.CHOICE:
+            ok = value in self.choices
+        elif self.kind is Kind.LIST:
+            ok = (
+                isinstance(value, tuple)
+                and all(item in self.choices for item in value)
+                and (self.low is None or len(value) >= self.low)
+                and (self.high is None or len(value) <= self.high)
+            )
+        elif self.kind is Kind.BOOL:
+            ok = isinstance(value, bool)
+        elif self.kind is Kind.SLUG:
+            ok = isinstance(value, str) and bool(_SLUG.match(value))
+        else:
+            ok = isinstance(value, str) and not (self.required and not value.strip())
+            ok = ok and (self.max_length is None or len(value) <= self.max_length)
+        if not ok:
+            raise self._fail(value)
+
+
+# Fields every card type has (see docs/cards.md, "Writing your own deck").
+COMMON_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec(name="name", required=True, max_length=40),
+    FieldSpec(name="id", kind=Kind.SLUG, default=""),
+    FieldSpec(name="copies", kind=Kind.INT, default=1, low=1, high=99),
+    FieldSpec(name="image", max_length=300),
+    FieldSpec(name="back_image", max_length=300),
+    FieldSpec(name="qr", kind=Kind.BOOL, default=True),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ValidatedCard:
+    """Base of the frozen card dataclasses: the common fields, and a ``__post_init__`` that
+    checks every field spec.
+
+    Subclasses set ``FIELDS`` (the full spec table, including ``COMMON_FIELDS``) and ``KIND``
+    (the value of the ``kind`` column that selects the class). A missing ``id`` is derived
+    from the name with :func:`slugify`.
+
+    Attributes:
+        name: the card's name (1..40 characters).
+        id: slug in the card's URL (default: :func:`slugify` of the name).
+        copies: how many to print, 1..99.
+        image: art image path, relative to the deck file.
+        back_image: a back image for this card only.
+        qr: print this card's QR code.
+
+    Raises:
+        FieldError: the first invalid field (deck files report all of them, see
+            :func:`parse_fields`).
+    """
+
+    FIELDS: ClassVar[tuple[FieldSpec, ...]]
+    KIND: ClassVar[str]
+
+    name: str
+    id: str = ""
+    copies: int = 1
+    image: str | None = None
+    back_image: str | None = None
+    qr: bool = True
+
+    def __post_init__(self) -> None:
+        for spec in self.FIELDS:
+            spec.check(getattr(self, spec.name))
+        if not self.id:
+            object.__setattr__(self, "id", slugify(self.name))
+        self.check_card()
+
+    def check_card(self) -> None:
+        """Cross-field checks of one card; override in subclasses.
+
+        Raises:
+            FieldError: two fields contradict each other.
+        """
+
+
+def parse_fields(
+    cls: type[ValidatedCard], row: Mapping[str, object]
+) -> tuple[dict[str, Any], list[FieldError]]:
+    """Convert every field of a deck-file row for card class ``cls``, collecting all errors.
+
+    Args:
+        cls: the card dataclass; its ``FIELDS`` table says what is allowed.
+        row: field name -> raw value (``kind`` and ``game`` columns are ignored here).
+
+    Returns:
+        ``(values, errors)``: the converted values of the good fields and one
+        :class:`FieldError` per bad or unknown field.
+    """
+    specs = {spec.name: spec for spec in cls.FIELDS}
+    values: dict[str, Any] = {}
+    errors: list[FieldError] = []
+    for key in row:
+        if key not in specs and key not in ("kind", "game", "deck"):
+            errors.append(
+                FieldError(field=key, allowed="a field of " + ", ".join(specs), found=key)
+            )
+    for name, spec in specs.items():
+        try:
+            values[name] = spec.parse(row.get(name))
+        except FieldError as exc:
+            errors.append(exc)
+    return values, errors
+
+
+def deck_size_problems(
+    cards: Sequence[ValidatedCard],
+    *,
+    min_cards: int,
+    max_copies: int,
+    rule: str,
+    what: str = "cards",
+) -> list[FieldError]:
+    """The common deck-building limits: at least ``min_cards`` cards in all, at most
+    ``max_copies`` copies of each card.
+
+    Args:
+        cards: the cards that form the deck (not the fleet or team).
+        min_cards: smallest deck size.
+        max_copies: most copies of one card.
+        rule: the rule id named in the messages (``PM-5``, ``TF-3``).
+        what: how the deck's cards are called in the message.
+
+    Returns:
+        One :class:`FieldError` per broken limit.
+    """
+    problems: list[FieldError] = []
+    size = sum(card.copies for card in cards)
+    if size < min_cards:
+        problems.append(
+            FieldError(
+                field="copies",
+                allowed=f"a deck of at least {min_cards} {what} ({rule})",
+                found=size,
+            )
+        )
+    problems.extend(
+        FieldError(
+            field="copies",
+            allowed=f"at most {max_copies} copies of '{card.name}' ({rule})",
+            found=card.copies,
+        )
+        for card in cards
+        if card.copies > max_copies
+    )
+    return problems
+
+
+def star_limit_problems(total: int, *, limit: int, what: str, rule: str) -> list[FieldError]:
+    """A fleet or team worth more than ``limit`` stars (PM-5, TF-3); empty when within."""
+    if total <= limit:
+        return []
+    return [
+        FieldError(
+            field="stars", allowed=f"a {what} of at most {limit} stars ({rule})", found=total
+        )
+    ]

@@ -1,0 +1,221 @@
+"""Transformers TCG card schemas: double-sided characters and battle cards.
+
+Source: shared/rules/transformers.md, TF-1 (character card), TF-2 (battle card), TF-3 (team
+and deck building). Pure: no I/O.
+
+Decision (the digest names a side's "name and subtitle" but a character keeps its name in
+both modes): ``name`` is shared by both sides, each side has its own subtitle, traits,
+Attack, Defense and ability text; Health is shared (TF-1); stars are printed on the alt side
+only but count in both modes (TF-1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar
+
+from games.cards.fields import (
+    COMMON_FIELDS,
+    FieldError,
+    FieldSpec,
+    Kind,
+    ValidatedCard,
+    deck_size_problems,
+    star_limit_problems,
+)
+
+FACTIONS = ("Autobot", "Decepticon")
+"""TF-1: the two factions."""
+BATTLE_ICONS = ("orange", "blue", "white", "black", "green")
+"""TF-2: battle icon colours (black and green from later sets)."""
+UPGRADE_TYPES = ("weapon", "armor", "utility")
+"""TF-2, TF-13: the three upgrade slots."""
+
+TEAM_MAX_STARS = 25
+"""TF-3: a team has at most 25 stars."""
+DECK_MIN_CARDS = 40
+"""TF-3: a deck has at least 40 battle cards."""
+DECK_MAX_COPIES = 3
+"""TF-3: at most 3 copies of a battle card."""
+
+_SIDE_FIELDS: tuple[FieldSpec, ...] = tuple(
+    spec
+    for side in ("alt", "bot")
+    for spec in (
+        FieldSpec(name=f"{side}_subtitle", max_length=40),
+        FieldSpec(name=f"{side}_traits", max_length=60),
+        FieldSpec(name=f"{side}_attack", kind=Kind.INT, required=True, low=0, high=20),
+        FieldSpec(name=f"{side}_defense", kind=Kind.INT, required=True, low=0, high=20),
+        FieldSpec(name=f"{side}_text", max_length=400),
+    )
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CharacterSide:
+    """One mode of a character card, as drawn on its face (TF-1).
+
+    Attributes:
+        mode: ``alt`` or ``bot``.
+        subtitle: the side's subtitle (may be empty).
+        traits: trait words, e.g. ``"Car Ranged"``.
+        attack: Attack, printed orange.
+        defense: Defense, printed blue.
+        text: ability text (may be empty).
+    """
+
+    mode: str
+    subtitle: str
+    traits: str
+    attack: int
+    defense: int
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransformersCharacter(ValidatedCard):
+    """A double-sided character card (TF-1): the alt side is the front, the bot side its back.
+
+    Attributes:
+        name: character name, shared by both sides.
+        faction: Autobot or Decepticon.
+        stars: star cost 1..25, printed on the alt side (TF-1, TF-3).
+        health: Health 1..30, printed red on both sides.
+        alt_subtitle, alt_traits, alt_attack, alt_defense, alt_text: the alt side.
+        bot_subtitle, bot_traits, bot_attack, bot_defense, bot_text: the bot side.
+        id, copies, image, back_image, qr: see ``COMMON_FIELDS`` (``back_image`` is not
+            allowed: the bot side is the back).
+
+    Raises:
+        FieldError: a field is out of range or ``back_image`` is set.
+    """
+
+    KIND: ClassVar[str] = "character"
+    FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
+        COMMON_FIELDS
+        + (
+            FieldSpec(name="faction", kind=Kind.CHOICE, required=True, choices=FACTIONS),
+            FieldSpec(name="stars", kind=Kind.INT, required=True, low=1, high=25),
+            FieldSpec(name="health", kind=Kind.INT, required=True, low=1, high=30),
+        )
+        + _SIDE_FIELDS
+    )
+
+    faction: str
+    stars: int
+    health: int
+    alt_attack: int
+    alt_defense: int
+    bot_attack: int
+    bot_defense: int
+    alt_subtitle: str | None = None
+    alt_traits: str | None = None
+    alt_text: str | None = None
+    bot_subtitle: str | None = None
+    bot_traits: str | None = None
+    bot_text: str | None = None
+
+    def check_card(self) -> None:
+        """A character's back is its bot side, so ``back_image`` must stay empty."""
+        if self.back_image:
+            raise FieldError(
+                field="back_image",
+                allowed="empty (the bot side is the back, TF-1)",
+                found=self.back_image,
+            )
+
+    def side(self, mode: str) -> CharacterSide:
+        """The ``alt`` or ``bot`` side as a :class:`CharacterSide`."""
+        return CharacterSide(
+            mode=mode,
+            subtitle=getattr(self, f"{mode}_subtitle") or "",
+            traits=getattr(self, f"{mode}_traits") or "",
+            attack=getattr(self, f"{mode}_attack"),
+            defense=getattr(self, f"{mode}_defense"),
+            text=getattr(self, f"{mode}_text") or "",
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransformersBattleCard(ValidatedCard):
+    """A battle card (TF-2): an Action or an Upgrade (Weapon, Armor, Utility).
+
+    Attributes:
+        name: card name.
+        type: ``action`` or ``upgrade``.
+        upgrade: for an upgrade: ``weapon``, ``armor`` or ``utility``; empty for actions.
+        icons: 0..2 battle icons in the top right corner (repeats allowed).
+        stars: optional stars 0..5 (0 = none printed).
+        text: card text.
+        id, copies, image, back_image, qr: see ``COMMON_FIELDS``.
+
+    Raises:
+        FieldError: out of range, or ``upgrade`` missing on an upgrade / set on an action.
+    """
+
+    KIND: ClassVar[str] = "battle"
+    FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
+        FieldSpec(name="type", kind=Kind.CHOICE, required=True, choices=("action", "upgrade")),
+        FieldSpec(name="upgrade", kind=Kind.CHOICE, choices=UPGRADE_TYPES),
+        FieldSpec(name="icons", kind=Kind.LIST, default=(), low=0, high=2, choices=BATTLE_ICONS),
+        FieldSpec(name="stars", kind=Kind.INT, default=0, low=0, high=5),
+        FieldSpec(name="text", required=True, max_length=400),
+    )
+
+    type: str
+    text: str
+    upgrade: str | None = None
+    icons: tuple[str, ...] = ()
+    stars: int = 0
+
+    def check_card(self) -> None:
+        """An upgrade names its slot (TF-13); an action has none."""
+        if self.type == "upgrade" and self.upgrade is None:
+            raise FieldError(
+                field="upgrade",
+                allowed="one of " + ", ".join(UPGRADE_TYPES) + " for an upgrade",
+                found="",
+            )
+        if self.type == "action" and self.upgrade is not None:
+            raise FieldError(field="upgrade", allowed="empty for an action", found=self.upgrade)
+
+
+def legality_problems(
+    cards: tuple[object, ...], *, count_battle_stars: bool = False
+) -> list[FieldError]:
+    """TF-3: team <= 25 stars, one copy per character; >= 40 battle cards, <= 3 copies each.
+
+    Args:
+        cards: the deck's cards.
+        count_battle_stars: the official reading of TF-3 (stars on battle cards count toward
+            the 25); default False follows the seed.
+
+    Returns:
+        One :class:`FieldError` per broken rule (empty when legal).
+    """
+    problems: list[FieldError] = []
+    team = [c for c in cards if isinstance(c, TransformersCharacter)]
+    battle = [c for c in cards if isinstance(c, TransformersBattleCard)]
+    stars = sum(c.stars * c.copies for c in team)
+    if count_battle_stars:
+        stars += sum(c.stars * c.copies for c in battle)
+    problems.extend(star_limit_problems(stars, limit=TEAM_MAX_STARS, what="team", rule="TF-3"))
+    names = Counter(
+        f"{c.name} {c.alt_subtitle or ''}".strip() for c in team for _ in range(c.copies)
+    )
+    problems.extend(
+        FieldError(field="copies", allowed=f"one copy of character '{name}' (TF-3)", found=n)
+        for name, n in names.items()
+        if n > 1
+    )
+    problems.extend(
+        deck_size_problems(
+            battle,
+            min_cards=DECK_MIN_CARDS,
+            max_copies=DECK_MAX_COPIES,
+            rule="TF-3",
+            what="battle cards",
+        )
+    )
+    return problems

@@ -1,0 +1,441 @@
+"""Sheet layout in millimetres: card grid, crop marks, sheet furniture and duplex pairing.
+
+Pure maths: no ReportLab, no I/O (ARCHITECTURE.md, *Paper*). Frame: origin at the page's
+bottom-left corner, x right, y up, all lengths in mm. Card slots are numbered row-major from
+the top-left (slot 0), which is also the order cards are dealt onto a page.
+
+Vocabulary (squib): *trim* is the cut line (the card's nominal size); *bleed* extends the
+artwork beyond the trim on every side; *gutter* is the blank gap between neighbouring bleed
+boxes; *page margin* is the border the printer cannot print; crop marks are short lines in the
+space around the grid that continue each trim line.
+
+Decisions (the shared docs leave them open):
+
+* Crop marks are drawn only in the free space around the whole grid, never between cards:
+  there they could only sit on a neighbour's bleed or in a narrow gutter. Every column's and
+  row's trim lines get marks at both ends, so each cut runs edge to edge of the sheet.
+* A column or row needs room for a crop mark of at least ``MIN_CROP_MARK_LENGTH`` outside the
+  grid; the marks grow up to ``crop_mark_length`` where there is space.
+* The "print at 100 %" note and the 50 mm ruler sit in a band of ``FURNITURE_HEIGHT`` above
+  the bottom page margin; the same band is reserved at the top (page heading) so the grid
+  stays centred, which duplex pairing relies on.
+* Duplex is defined on the paper, not the page: *long-edge* turns the sheet about its long
+  edge, which is the vertical axis of a portrait page (backs mirrored left-right) and the
+  horizontal axis of a landscape page (mirrored top-bottom); *short-edge* is the other way
+  round. Backs in a separate file are laid out as for long-edge (turning a printed stack over
+  like a book page).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+
+CARD_SIZES = MappingProxyType(
+    {
+        "poker": (63.5, 88.9),
+        "tcg": (63.0, 88.0),
+        "mini": (44.0, 63.0),
+        "tarot": (70.0, 120.0),
+        "tf-character": (88.0, 126.0),
+    }
+)
+"""Card size presets, (width, height) in mm (PRINT-FORMATS.md *Numbers*; TF-1 for the
+Transformers character card)."""
+
+PAPER_SIZES = MappingProxyType(
+    {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
+)
+"""Paper sizes in portrait, (width, height) in mm (ISO 216; US Letter 8.5 x 11 in)."""
+
+MIN_CROP_MARK_LENGTH = 2.0
+"""Shortest crop mark, mm: a column needs at least this much room outside the grid."""
+FURNITURE_HEIGHT = 4.0
+"""Height of the band for the 100 % note and the ruler (and the top heading), mm."""
+RULER_LENGTH = 50.0
+"""Length of the calibration ruler printed on every sheet, mm."""
+EPSILON = 1e-6
+"""Tolerance in mm for "fits exactly" (a grid that fits exactly keeps its column)."""
+
+
+class LayoutError(ValueError):
+    """A sheet or card size is out of range or the card does not fit the paper."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rect:
+    """An axis-aligned rectangle in the page frame, mm (x, y = bottom-left corner)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        """x of the right edge, mm."""
+        return self.x + self.width
+
+    @property
+    def top(self) -> float:
+        """y of the top edge, mm."""
+        return self.y + self.height
+
+    def inset(self, amount: float) -> Rect:
+        """The rectangle shrunk by ``amount`` mm on every side (negative grows it)."""
+        return Rect(
+            x=self.x + amount,
+            y=self.y + amount,
+            width=self.width - 2 * amount,
+            height=self.height - 2 * amount,
+        )
+
+    def overlaps(self, other: Rect) -> bool:
+        """True if the interiors intersect (touching edges do not count)."""
+        return (
+            self.x < other.right - EPSILON
+            and other.x < self.right - EPSILON
+            and self.y < other.top - EPSILON
+            and other.y < self.top - EPSILON
+        )
+
+    def contains_point(self, x: float, y: float) -> bool:
+        """True if (x, y) lies strictly inside."""
+        return self.x + EPSILON < x < self.right - EPSILON and (
+            self.y + EPSILON < y < self.top - EPSILON
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardSize:
+    """A card's trim size in mm.
+
+    Raises:
+        LayoutError: a side is not within 20..300 mm.
+    """
+
+    width: float
+    height: float
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        for side in ("width", "height"):
+            value = getattr(self, side)
+            if not 20.0 <= value <= 300.0:
+                raise LayoutError(f"card {side} must be 20..300 mm, got {value} mm")
+
+
+def parse_card_size(text: str) -> CardSize:
+    """A preset name (``poker``, ``tcg``, ``mini``, ``tarot``, ``tf-character``) or ``WxH`` in mm.
+
+    Raises:
+        LayoutError: neither a preset nor ``WxH`` with numbers.
+    """
+    key = text.strip().lower()
+    if key in CARD_SIZES:
+        width, height = CARD_SIZES[key]
+        return CardSize(width=width, height=height, name=key)
+    parts = key.replace("mm", "").split("x")
+    try:
+        width, height = (float(part) for part in parts)
+    except ValueError:
+        raise LayoutError(
+            f"card size must be one of {', '.join(CARD_SIZES)} or WIDTHxHEIGHT in mm, got {text!r}"
+        ) from None
+    return CardSize(width=width, height=height)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetSpec:
+    """Everything that decides where cards land on a sheet (lengths in mm).
+
+    Attributes:
+        card: trim size of the cards.
+        paper: ``a4``, ``letter`` or ``a3``.
+        landscape: turn the paper to landscape.
+        bleed: artwork beyond the trim on each side, 0..10 mm.
+        gutter: gap between neighbouring bleed boxes, 0..30 mm.
+        page_margin: border the printer cannot print, 0..40 mm.
+        crop_marks: draw crop marks around the grid.
+        crop_mark_offset: gap between the grid's outer bleed edge and a crop mark, 0..10 mm.
+        crop_mark_length: longest crop mark, 2..20 mm.
+
+    Raises:
+        LayoutError: a value is out of range (the message names field, range and value).
+    """
+
+    card: CardSize
+    paper: str = "a4"
+    landscape: bool = False
+    bleed: float = 0.0
+    gutter: float = 0.0
+    page_margin: float = 5.0
+    crop_marks: bool = True
+    crop_mark_offset: float = 1.0
+    crop_mark_length: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.paper not in PAPER_SIZES:
+            raise LayoutError(f"paper must be one of {', '.join(PAPER_SIZES)}, got {self.paper!r}")
+        for name, low, high in (
+            ("bleed", 0, 10),
+            ("gutter", 0, 30),
+            ("page_margin", 0, 40),
+            ("crop_mark_offset", 0, 10),
+            ("crop_mark_length", MIN_CROP_MARK_LENGTH, 20),
+        ):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and low <= value <= high):
+                raise LayoutError(f"{name} must be {low}..{high} mm, got {value!r}")
+
+    @property
+    def page_size(self) -> tuple[float, float]:
+        """(width, height) of the page as printed, mm."""
+        width, height = PAPER_SIZES[self.paper]
+        return (height, width) if self.landscape else (width, height)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Slot:
+    """One card position on a sheet.
+
+    Attributes:
+        index: row-major slot number from the top-left, 0-based.
+        row: row from the top, 0-based.
+        column: column from the left, 0-based.
+        trim: the card's trim box, mm.
+        bleed: the trim box grown by the bleed, mm.
+    """
+
+    index: int
+    row: int
+    column: int
+    trim: Rect
+    bleed: Rect
+
+
+@dataclass(frozen=True, kw_only=True)
+class Segment:
+    """A straight line from (x0, y0) to (x1, y1), mm."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetLayout:
+    """Where everything goes on one sheet.
+
+    Attributes:
+        spec: the sheet spec it was computed from.
+        page_width: mm.
+        page_height: mm.
+        columns: cards across.
+        rows: cards down.
+        slots: ``columns * rows`` slots, row-major from the top-left.
+        crop_marks: line segments, all outside every bleed box.
+        ruler: the 50 mm ruler's box (bottom band), mm.
+        note_origin: baseline start of the "print at 100 %" note, mm.
+        heading_origin: baseline start of the page heading (top band), mm.
+    """
+
+    spec: SheetSpec
+    page_width: float
+    page_height: float
+    columns: int
+    rows: int
+    slots: tuple[Slot, ...]
+    crop_marks: tuple[Segment, ...]
+    ruler: Rect
+    note_origin: tuple[float, float]
+    heading_origin: tuple[float, float]
+
+    @property
+    def per_page(self) -> int:
+        """Cards per sheet."""
+        return self.columns * self.rows
+
+    @property
+    def grid(self) -> Rect:
+        """The union of all bleed boxes, mm."""
+        first, last = self.slots[0].bleed, self.slots[-1].bleed
+        return Rect(x=first.x, y=last.y, width=last.right - first.x, height=first.top - last.y)
+
+
+def _count(available: float, cell: float, gutter: float) -> int:
+    """How many cells of ``cell`` mm with ``gutter`` mm between them fit in ``available`` mm."""
+    return max(0, math.floor((available + gutter) / (cell + gutter) + EPSILON))
+
+
+def layout_sheet(spec: SheetSpec) -> SheetLayout:
+    """Compute the card grid, crop marks and furniture of a sheet.
+
+    The grid is centred on the page in both directions. A dimension that fits exactly keeps
+    its last column or row (``EPSILON`` tolerance).
+
+    Raises:
+        LayoutError: not even one card (with bleed and room for crop marks) fits.
+    """
+    page_w, page_h = spec.page_size
+    cell_w = spec.card.width + 2 * spec.bleed
+    cell_h = spec.card.height + 2 * spec.bleed
+    reserve = spec.crop_mark_offset + MIN_CROP_MARK_LENGTH if spec.crop_marks else 0.0
+    avail_w = page_w - 2 * (spec.page_margin + reserve)
+    avail_h = page_h - 2 * (spec.page_margin + reserve + FURNITURE_HEIGHT)
+    columns, rows = _count(avail_w, cell_w, spec.gutter), _count(avail_h, cell_h, spec.gutter)
+    if columns < 1 or rows < 1:
+        raise LayoutError(
+            f"a {spec.card.width} x {spec.card.height} mm card with {spec.bleed} mm bleed does "
+            f"not fit on {spec.paper} {'landscape' if spec.landscape else 'portrait'}: "
+            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks"
+        )
+    grid_w = columns * cell_w + (columns - 1) * spec.gutter
+    grid_h = rows * cell_h + (rows - 1) * spec.gutter
+    left = (page_w - grid_w) / 2
+    top = (page_h + grid_h) / 2
+    slots: list[Slot] = []
+    for row in range(rows):
+        for column in range(columns):
+            bleed = Rect(
+                x=left + column * (cell_w + spec.gutter),
+                y=top - (row + 1) * cell_h - row * spec.gutter,
+                width=cell_w,
+                height=cell_h,
+            )
+            slots.append(
+                Slot(
+                    index=len(slots),
+                    row=row,
+                    column=column,
+                    trim=bleed.inset(spec.bleed),
+                    bleed=bleed,
+                )
+            )
+    bottom = top - grid_h
+    marks: list[Segment] = []
+    if spec.crop_marks:
+        off = spec.crop_mark_offset
+        len_h = min(spec.crop_mark_length, left - spec.page_margin - off)
+        len_v = min(spec.crop_mark_length, bottom - spec.page_margin - FURNITURE_HEIGHT - off)
+        xs = sorted({round(x, 6) for s in slots[:columns] for x in (s.trim.x, s.trim.right)})
+        ys = sorted({round(y, 6) for s in slots[::columns] for y in (s.trim.y, s.trim.top)})
+        for x in xs:
+            marks.append(Segment(x0=x, y0=top + off, x1=x, y1=top + off + len_v))
+            marks.append(Segment(x0=x, y0=bottom - off, x1=x, y1=bottom - off - len_v))
+        for y in ys:
+            marks.append(Segment(x0=left - off, y0=y, x1=left - off - len_h, y1=y))
+            marks.append(
+                Segment(x0=left + grid_w + off, y0=y, x1=left + grid_w + off + len_h, y1=y)
+            )
+    band = spec.page_margin
+    ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
+    return SheetLayout(
+        spec=spec,
+        page_width=page_w,
+        page_height=page_h,
+        columns=columns,
+        rows=rows,
+        slots=tuple(slots),
+        crop_marks=tuple(marks),
+        ruler=ruler,
+        note_origin=(ruler.right + 4.0, band + 1.0),
+        heading_origin=(max(left, band), page_h - band - FURNITURE_HEIGHT + 1.0),
+    )
+
+
+class Duplex(str, enum.Enum):
+    """How backs are printed.
+
+    ``LONG_EDGE``/``SHORT_EDGE``: each front page is followed by its back page, for a printer
+    that turns the sheet about that edge. ``SEPARATE``: backs go to a second file (laid out as
+    long-edge). ``NONE``: no backs.
+    """
+
+    LONG_EDGE = "long-edge"
+    SHORT_EDGE = "short-edge"
+    SEPARATE = "separate"
+    NONE = "none"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BackAdjust:
+    """A printer's correction of back pages: shift, then rotation about the page centre.
+
+    Attributes:
+        dx: shift to the right on the back page, -20..20 mm.
+        dy: shift upwards on the back page, -20..20 mm.
+        rotation_deg: counter-clockwise rotation, -5..5 degrees.
+
+    Raises:
+        LayoutError: a value is out of range.
+    """
+
+    dx: float = 0.0
+    dy: float = 0.0
+    rotation_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, limit in (("dx", 20.0), ("dy", 20.0), ("rotation_deg", 5.0)):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and -limit <= value <= limit):
+                raise LayoutError(f"back {name} must be -{limit}..{limit}, got {value!r}")
+
+
+def mirrors_left_right(duplex: Duplex, landscape: bool) -> bool:
+    """True if backs are mirrored left-right for this duplex mode and orientation.
+
+    Long-edge on portrait (and short-edge on landscape) turns the sheet about a vertical
+    axis; the other two combinations about a horizontal one. ``SEPARATE`` behaves as
+    long-edge.
+
+    Raises:
+        LayoutError: ``duplex`` is ``NONE`` (there are no backs).
+    """
+    if duplex is Duplex.NONE:
+        raise LayoutError("duplex 'none' has no back pages")
+    long_edge = duplex in (Duplex.LONG_EDGE, Duplex.SEPARATE)
+    return long_edge != landscape
+
+
+def flip_point(
+    x: float, y: float, *, page_width: float, page_height: float, left_right: bool
+) -> tuple[float, float]:
+    """Where the front-page point (x, y) lies on the back page after the sheet is turned."""
+    return (page_width - x, y) if left_right else (x, page_height - y)
+
+
+def flip_rect(rect: Rect, *, page_width: float, page_height: float, left_right: bool) -> Rect:
+    """The front-page rectangle ``rect`` as seen on the back page after turning the sheet."""
+    if left_right:
+        return Rect(x=page_width - rect.right, y=rect.y, width=rect.width, height=rect.height)
+    return Rect(x=rect.x, y=page_height - rect.top, width=rect.width, height=rect.height)
+
+
+def back_slot_index(layout: SheetLayout, index: int, *, left_right: bool) -> int:
+    """The slot on the back page that lies behind front slot ``index``.
+
+    Because the grid is centred, the mirrored slot is a slot of the same grid: column
+    ``columns - 1 - c`` (left-right) or row ``rows - 1 - r`` (top-bottom).
+    """
+    row, column = divmod(index, layout.columns)
+    if left_right:
+        column = layout.columns - 1 - column
+    else:
+        row = layout.rows - 1 - row
+    return row * layout.columns + column
+
+
+def adjust_point(
+    x: float, y: float, *, page_width: float, page_height: float, adjust: BackAdjust
+) -> tuple[float, float]:
+    """Apply a :class:`BackAdjust` to a back-page point: rotate about the page centre, then
+    shift by (dx, dy). This is the transform the renderer puts on every back page."""
+    cx, cy = page_width / 2, page_height / 2
+    angle = math.radians(adjust.rotation_deg)
+    rx = cx + (x - cx) * math.cos(angle) - (y - cy) * math.sin(angle)
+    ry = cy + (x - cx) * math.sin(angle) + (y - cy) * math.cos(angle)
+    return rx + adjust.dx, ry + adjust.dy

@@ -1,0 +1,520 @@
+"""Render a deck to a print-and-play PDF (ReportLab): faces, backs, crop marks, furniture.
+
+Page order: with duplex ``long-edge``/``short-edge`` every front sheet is followed by its back
+sheet; with ``separate`` the backs go to ``<out stem>-backs.pdf`` (page k = backs of front page
+k); with ``none`` there are no back pages (a Transformers character's bot side is then printed
+as a card of its own right after its alt side). Cards of different sizes (Transformers
+characters vs. battle cards) go on different sheets, each size with its own grid.
+
+Files are written to a temporary file beside the target and moved into place with
+``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF.
+
+Decisions: crop marks, the 100 % note and the ruler are printed on front pages only (cutting
+happens from the front; marks on a misregistered back would only mislead). Every generated
+back design is one PDF form XObject, and every image file one image XObject, however many
+cards use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from games.cards import Card, Deck, card_url
+from games.cards.toy_battle import ToyBattleTroop
+from games.cards.transformers import TransformersCharacter
+from printables.faces import (
+    FRAME_COLOURS,
+    MM,
+    Painter,
+    draw_generated_back,
+    face_content,
+    game_title,
+    standard_face,
+)
+from printables.fonts import REGULAR, register_fonts
+from printables.layout import (
+    CARD_SIZES,
+    BackAdjust,
+    CardSize,
+    Duplex,
+    LayoutError,
+    Rect,
+    SheetLayout,
+    SheetSpec,
+    back_slot_index,
+    layout_sheet,
+    mirrors_left_right,
+)
+from printables.text import Overflow
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+DEFAULT_QR_BASE = "http://tablesmith.local:5000"
+"""Default companion address in card QR codes (override with ``--qr-base``)."""
+VIEWER_DUPLEX = {
+    Duplex.LONG_EDGE: "DuplexFlipLongEdge",
+    Duplex.SHORT_EDGE: "DuplexFlipShortEdge",
+    Duplex.SEPARATE: "Simplex",
+    Duplex.NONE: "Simplex",
+}
+"""PDF ``/ViewerPreferences /Duplex`` per duplex mode (PDF 1.7, table 150)."""
+
+
+class RenderError(ValueError):
+    """Texts that do not fit or glyphs the font lacks; ``problems`` lists every one."""
+
+    def __init__(self, problems: list[Overflow]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(map(str, problems)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderOptions:
+    """How a deck is put on paper (lengths in mm).
+
+    Attributes:
+        paper: ``a4`` (default), ``letter`` or ``a3``.
+        landscape: landscape sheets.
+        card_size: size of standard cards (default: TCG 63 x 88 mm, PM-3, TF-2).
+        character_size: size of Transformers characters (default 88 x 126 mm, TF-1).
+        bleed: mm, see :class:`printables.layout.SheetSpec`.
+        gutter: mm.
+        page_margin: mm.
+        crop_marks: draw crop marks.
+        duplex: how backs are printed.
+        adjust: printer correction applied to every back page.
+        qr: print QR codes (cards can still opt out with ``qr: no``).
+        qr_base: companion base URL, ``http://`` or ``https://``.
+
+    Raises:
+        LayoutError: a sheet value is out of range.
+        ValueError: ``qr_base`` is not an http(s) URL.
+    """
+
+    paper: str = "a4"
+    landscape: bool = False
+    card_size: CardSize | None = None
+    character_size: CardSize | None = None
+    bleed: float = 0.0
+    gutter: float = 0.0
+    page_margin: float = 5.0
+    crop_marks: bool = True
+    duplex: Duplex = Duplex.LONG_EDGE
+    adjust: BackAdjust = field(default_factory=BackAdjust)
+    qr: bool = True
+    qr_base: str = DEFAULT_QR_BASE
+
+    def __post_init__(self) -> None:
+        self.sheet(CardSize(width=63, height=88))
+        if not self.qr_base.startswith(("http://", "https://")) or " " in self.qr_base:
+            raise ValueError(f"qr_base must be an http:// or https:// URL, got {self.qr_base!r}")
+
+    def sheet(self, card: CardSize) -> SheetSpec:
+        """The :class:`SheetSpec` for cards of size ``card``."""
+        return SheetSpec(
+            card=card,
+            paper=self.paper,
+            landscape=self.landscape,
+            bleed=self.bleed,
+            gutter=self.gutter,
+            page_margin=self.page_margin,
+            crop_marks=self.crop_marks,
+        )
+
+    def size_of(self, card: Card) -> CardSize:
+        """The trim size a card is printed at."""
+        if isinstance(card, TransformersCharacter):
+            w, h = CARD_SIZES["tf-character"]
+            return self.character_size or CardSize(width=w, height=h, name="tf-character")
+        w, h = CARD_SIZES["tcg"]
+        return self.card_size or CardSize(width=w, height=h, name="tcg")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Back:
+    """What goes on the back of a printed card.
+
+    Attributes:
+        kind: ``side`` (the card's bot side), ``image`` or ``generated``.
+        image: the image file for ``image``.
+        colour: background of a generated back.
+        text: words of a generated back.
+    """
+
+    kind: str
+    image: Path | None = None
+    colour: str = "#22313f"
+    text: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    """One drawn card face, for reports and tests.
+
+    Attributes:
+        file: which output file (0 = main, 1 = backs file).
+        page: 1-based page number within that file.
+        slot: slot index on the page.
+        card_id: the card's id.
+        side: ``front``, ``bot`` (a character's bot side printed as a front) or ``back``.
+        trim: trim box on the page, mm, before any back adjustment.
+    """
+
+    file: int
+    page: int
+    slot: int
+    card_id: str
+    side: str
+    trim: Rect
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderResult:
+    """What :func:`render_deck` wrote.
+
+    Attributes:
+        files: the PDF files written (main first).
+        pages: page count per file.
+        placements: every card face drawn.
+        layouts: the sheet layout per card size used.
+    """
+
+    files: tuple[Path, ...]
+    pages: tuple[int, ...]
+    placements: tuple[Placement, ...]
+    layouts: tuple[SheetLayout, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Item:
+    card: Card
+    side: str
+    back: Back | None
+
+
+def _back_of(card: Card, deck: Deck, base_dir: Path) -> Back:
+    if isinstance(card, TransformersCharacter):
+        return Back(kind="side")
+    if card.back_image:
+        return Back(kind="image", image=base_dir / card.back_image)
+    if deck.back.image:
+        return Back(kind="image", image=base_dir / deck.back.image)
+    colour = FRAME_COLOURS[card.colour] if isinstance(card, ToyBattleTroop) else deck.back.colour
+    return Back(kind="generated", colour=colour, text=deck.back.text or game_title(deck.game))
+
+
+def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
+    items = []
+    for card in deck.cards:
+        for _ in range(card.copies):
+            if options.duplex is Duplex.NONE:
+                items.append(_Item(card=card, side="front", back=None))
+                if isinstance(card, TransformersCharacter):
+                    items.append(_Item(card=card, side="bot", back=None))
+            else:
+                items.append(_Item(card=card, side="front", back=_back_of(card, deck, base_dir)))
+    return items
+
+
+def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str:
+    key = f"{back.colour}|{back.text}|{deck_title}|{size.width}|{size.height}|{bleed}"
+    return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+@contextlib.contextmanager
+def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
+    """Temporary files beside ``paths``; moved into place only if the block succeeds."""
+    temps = []
+    try:
+        for path in paths:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(
+                prefix=f".{path.name}.", suffix=".part", dir=path.parent
+            )
+            os.close(handle)
+            temps.append(Path(name))
+        yield temps
+        for temp, path in zip(temps, paths, strict=True):
+            os.replace(temp, path)
+    finally:
+        for temp in temps:
+            temp.unlink(missing_ok=True)
+
+
+def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
+    """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
+    from reportlab.pdfgen import canvas
+
+    register_fonts()
+    c = canvas.Canvas(
+        str(path), invariant=True, pageCompression=1, initialFontName=REGULAR, initialFontSize=8
+    )
+    c.setTitle(title)
+    c.setCreator("Tablesmith")
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", VIEWER_DUPLEX[duplex])
+    return c
+
+
+def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
+    """Crop marks (white halo under black, visible on white paper and dark bleed), the page
+    heading, the "print at 100 %" note and the 50 mm ruler."""
+    c.saveState()
+    for width, colour in ((1.4, "#ffffff"), (0.3, "#000000")):
+        c.setLineWidth(width)
+        c.setStrokeColor(colour)
+        for seg in layout.crop_marks:
+            c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
+    c.setFillColor("#444444")
+    c.setFont(REGULAR, 6.5)
+    c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
+    ruler = layout.ruler
+    c.setStrokeColor("#000000")
+    c.setLineWidth(0.35)
+    c.line(ruler.x * MM, ruler.y * MM, ruler.right * MM, ruler.y * MM)
+    for mm in range(int(ruler.width) + 1):
+        tick = ruler.height if mm % 10 == 0 else ruler.height * (0.65 if mm % 5 == 0 else 0.35)
+        c.line((ruler.x + mm) * MM, ruler.y * MM, (ruler.x + mm) * MM, (ruler.y + tick) * MM)
+    c.setFont(REGULAR, 6)
+    c.setFillColor("#000000")
+    c.drawString(
+        layout.note_origin[0] * MM,
+        layout.note_origin[1] * MM,
+        "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm.",
+    )
+    c.restoreState()
+
+
+def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
+    """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
+    cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
+    c.translate(adjust.dx * MM, adjust.dy * MM)
+    c.translate(cx, cy)
+    c.rotate(adjust.rotation_deg)
+    c.translate(-cx, -cy)
+
+
+@dataclass(kw_only=True)
+class _Job:
+    deck: Deck
+    options: RenderOptions
+    base_dir: Path
+    problems: list[Overflow] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+    forms: set[str] = field(default_factory=set)
+
+    def url(self, card: Card) -> str | None:
+        if not (self.options.qr and card.qr):
+            return None
+        return card_url(self.options.qr_base, self.deck.game, self.deck.slug, card.id)
+
+    def image(self, card: Card) -> Path | None:
+        return self.base_dir / card.image if card.image else None
+
+    def face(self, c: Canvas, trim: Rect, card: Card, side: str) -> None:
+        painter = Painter(
+            canvas=c,
+            trim=trim,
+            bleed=self.options.bleed,
+            card_name=card.name,
+            problems=self.problems,
+        )
+        c.saveState()
+        standard_face(
+            painter, face_content(card, side=side, image=self.image(card), qr_url=self.url(card))
+        )
+        c.restoreState()
+
+    def define_forms(self, c: Canvas, items: list[_Item]) -> None:
+        """Generated backs as form XObjects, defined before the first page is drawn."""
+        bleed = self.options.bleed
+        for item in items:
+            back = item.back
+            if back is None or back.kind != "generated":
+                continue
+            size = self.options.size_of(item.card)
+            name = _form_name(back, size, bleed, self.deck.title)
+            if name in self.forms:
+                continue
+            self.forms.add(name)
+            c.beginForm(
+                name,
+                -bleed * MM,
+                -bleed * MM,
+                (size.width + bleed) * MM,
+                (size.height + bleed) * MM,
+            )
+            painter = Painter(
+                canvas=c,
+                trim=Rect(x=0, y=0, width=size.width, height=size.height),
+                bleed=bleed,
+                card_name="(deck back)",
+                problems=self.problems,
+            )
+            draw_generated_back(
+                painter, colour=back.colour, text=back.text, subtitle=self.deck.title
+            )
+            c.endForm()
+
+    def back(self, c: Canvas, trim: Rect, item: _Item) -> None:
+        back = item.back
+        assert back is not None
+        if back.kind == "side":
+            self.face(c, trim, item.card, "bot")
+            return
+        bleed = self.options.bleed
+        if back.kind == "image":
+            assert back.image is not None
+            box = trim.inset(-bleed)
+            c.drawImage(
+                str(back.image),
+                box.x * MM,
+                box.y * MM,
+                box.width * MM,
+                box.height * MM,
+                preserveAspectRatio=False,
+                mask="auto",
+            )
+            return
+        name = _form_name(back, self.options.size_of(item.card), bleed, self.deck.title)
+        c.saveState()
+        c.translate(trim.x * MM, trim.y * MM)
+        c.doForm(name)
+        c.restoreState()
+
+
+def _groups(items: list[_Item], options: RenderOptions) -> list[tuple[CardSize, list[_Item]]]:
+    groups: dict[tuple[float, float], tuple[CardSize, list[_Item]]] = {}
+    for item in items:
+        size = options.size_of(item.card)
+        groups.setdefault((size.width, size.height), (size, []))[1].append(item)
+    return list(groups.values())
+
+
+def backs_path(out: Path) -> Path:
+    """The backs file of ``out`` for duplex ``separate``: ``<stem>-backs.pdf``."""
+    return out.with_name(out.stem + "-backs" + out.suffix)
+
+
+def render_deck(
+    deck: Deck, options: RenderOptions, out: Path, *, base_dir: Path = Path(".")
+) -> RenderResult:
+    """Write the print-and-play PDF(s) of ``deck``.
+
+    Args:
+        deck: a validated deck.
+        options: paper, sizes, duplex, QR settings.
+        out: the PDF to write; with duplex ``separate`` also :func:`backs_path` of it.
+        base_dir: folder that relative image paths of the deck are resolved against.
+
+    Returns:
+        What was written, with every card placement.
+
+    Raises:
+        RenderError: texts that do not fit or glyphs that are missing (all of them); nothing
+            is written then.
+        LayoutError: a card size does not fit the paper.
+    """
+    job = _Job(deck=deck, options=options, base_dir=base_dir)
+    items = _items(deck, options, base_dir)
+    groups = [(layout_sheet(options.sheet(size)), group) for size, group in _groups(items, options)]
+    separate = options.duplex is Duplex.SEPARATE
+    paths = [out, backs_path(out)] if separate else [out]
+    title = f"{deck.title} ({game_title(deck.game)})"
+    with atomic_outputs(paths) as temps:
+        front = new_canvas(temps[0], title, options.duplex)
+        back = new_canvas(temps[1], title + " - backs", options.duplex) if separate else front
+        job.define_forms(back, items)
+        pages = [0, 0]
+        total = sum(-(-len(group) // layout.per_page) for layout, group in groups)
+        sheet = 0
+        for layout, group in groups:
+            size = layout.spec.card
+            for start in range(0, len(group), layout.per_page):
+                sheet += 1
+                chunk = group[start : start + layout.per_page]
+                page_size = (layout.page_width * MM, layout.page_height * MM)
+                front.setPageSize(page_size)
+                pages[0] += 1
+                draw_furniture(
+                    front,
+                    layout,
+                    f"{title} · sheet {sheet}/{total} fronts · "
+                    f"{size.width:g} x {size.height:g} mm · {options.paper}",
+                )
+                for slot, item in zip(layout.slots, chunk, strict=False):
+                    job.face(front, slot.trim, item.card, item.side)
+                    job.placements.append(
+                        Placement(
+                            file=0,
+                            page=pages[0],
+                            slot=slot.index,
+                            card_id=item.card.id,
+                            side=item.side,
+                            trim=slot.trim,
+                        )
+                    )
+                front.showPage()
+                if options.duplex is Duplex.NONE:
+                    continue
+                index = 1 if separate else 0
+                back.setPageSize(page_size)
+                pages[index] += 1
+                left_right = mirrors_left_right(options.duplex, options.landscape)
+                back.saveState()
+                back.setFillColor("#444444")
+                back.setFont(REGULAR, 6.5)
+                back.drawString(
+                    layout.heading_origin[0] * MM,
+                    layout.heading_origin[1] * MM,
+                    f"{title} · sheet {sheet}/{total} backs",
+                )
+                _apply_adjust(back, layout, options.adjust)
+                for slot, item in zip(layout.slots, chunk, strict=False):
+                    target = layout.slots[
+                        back_slot_index(layout, slot.index, left_right=left_right)
+                    ]
+                    job.back(back, target.trim, item)
+                    job.placements.append(
+                        Placement(
+                            file=index,
+                            page=pages[index],
+                            slot=target.index,
+                            card_id=item.card.id,
+                            side="back",
+                            trim=target.trim,
+                        )
+                    )
+                back.restoreState()
+                back.showPage()
+        if job.problems:
+            raise RenderError(job.problems)
+        front.save()
+        if separate:
+            back.save()
+    return RenderResult(
+        files=tuple(paths),
+        pages=tuple(pages[: len(paths)]),
+        placements=tuple(job.placements),
+        layouts=tuple(layout for layout, _ in groups),
+    )
+
+
+__all__ = [
+    "DEFAULT_QR_BASE",
+    "LayoutError",
+    "RenderError",
+    "RenderOptions",
+    "RenderResult",
+    "atomic_outputs",
+    "backs_path",
+    "render_deck",
+]

@@ -1,0 +1,145 @@
+"""Fitting text into boxes: shrink the font to a minimum size, report what still overflows.
+
+ReportLab ``Paragraph`` wraps; this module's loop checks both the height of the wrapped text
+and the widest unbreakable word against the box (ARCHITECTURE.md: own fit loop, no silent
+clipping). Sizes in points (``_pt``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from printables.fonts import BOLD, REGULAR, register_fonts
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Paragraph
+
+LEADING = 1.18
+"""Line spacing as a multiple of the font size."""
+STEP_PT = 0.25
+"""Font size resolution of the fit loop, pt."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Overflow:
+    """A text that does not fit even at the minimum size, or uses glyphs the font lacks.
+
+    Attributes:
+        card: the card's name.
+        field: the card field (e.g. ``text``, ``name``, ``bot_text``).
+        reason: what went wrong, e.g. ``"needs 31.2 x 20.0 mm at 6 pt, box 30.0 x 18.0 mm"``.
+    """
+
+    card: str
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"card '{self.card}', field '{self.field}': {self.reason}"
+
+
+def markup(text: str) -> str:
+    """Escape ``text`` for a ReportLab Paragraph, keeping its line breaks."""
+    return "<br/>".join(escape(line) for line in text.strip().splitlines())
+
+
+def _paragraph(text: str, size: float, bold: bool, align: int, colour: str) -> Paragraph:
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    style = ParagraphStyle(
+        "fit",
+        fontName=BOLD if bold else REGULAR,
+        fontSize=size,
+        leading=size * LEADING,
+        alignment=align,
+        textColor=HexColor(colour),
+    )
+    return Paragraph(markup(text), style)
+
+
+def fit_paragraph(
+    text: str,
+    width_pt: float,
+    height_pt: float,
+    *,
+    max_pt: float,
+    min_pt: float,
+    bold: bool = False,
+    align: int = 0,
+    colour: str = "#111111",
+) -> tuple[Paragraph | None, float, str | None]:
+    """The largest Paragraph of ``text`` between ``min_pt`` and ``max_pt`` that fits the box.
+
+    Args:
+        text: plain text (no markup; line breaks kept).
+        width_pt: box width, pt.
+        height_pt: box height, pt.
+        max_pt: starting (largest) font size, pt.
+        min_pt: smallest allowed font size, pt.
+        bold: use the bold face.
+        align: 0 left, 1 centre, 2 right, 4 justified.
+        colour: ``#RRGGBB``.
+
+    Returns:
+        ``(paragraph, size_pt, None)`` when it fits (already wrapped to the box width), or
+        ``(None, min_pt, reason)`` when it does not fit at ``min_pt``.
+    """
+    register_fonts()
+
+    def fits(size: float) -> tuple[Paragraph, float, float]:
+        para = _paragraph(text, size, bold, align, colour)
+        _, used = para.wrap(width_pt, height_pt)
+        return para, used, para.minWidth()
+
+    steps = round((max_pt - min_pt) / STEP_PT)
+    low, high, best = 0, steps, None
+    while low <= high:  # binary search over sizes: the largest that fits
+        middle = (low + high) // 2
+        size = max_pt - (steps - middle) * STEP_PT
+        para, used, widest = fits(size)
+        if used <= height_pt + 0.01 and widest <= width_pt + 0.01:
+            best, low = (para, size), middle + 1
+        else:
+            high = middle - 1
+    if best is not None:
+        return best[0], best[1], None
+    para, used, widest = fits(min_pt)
+    mm = 25.4 / 72
+    return (
+        None,
+        min_pt,
+        (
+            f"needs {max(widest, 0) * mm:.1f} mm width and {used * mm:.1f} mm height at {min_pt:g} pt,"
+            f" box is {width_pt * mm:.1f} x {height_pt * mm:.1f} mm"
+        ),
+    )
+
+
+def fit_line(
+    text: str, width_pt: float, *, max_pt: float, min_pt: float, bold: bool = False
+) -> tuple[float, str | None]:
+    """The largest size (``STEP_PT`` steps) at which one line of ``text`` fits ``width_pt``.
+
+    Returns:
+        ``(size_pt, None)``, or ``(min_pt, reason)`` if it is too wide even at ``min_pt``.
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    font = BOLD if bold else REGULAR
+    width_at_1pt = stringWidth(text, font, 1.0)
+    if width_at_1pt <= 0:
+        return max_pt, None
+    size = min(max_pt, width_pt / width_at_1pt)
+    size = int(size / STEP_PT) * STEP_PT
+    if size + 1e-9 < min_pt:
+        mm = 25.4 / 72
+        return min_pt, (
+            f"one line needs {width_at_1pt * min_pt * mm:.1f} mm at {min_pt:g} pt, "
+            f"room is {width_pt * mm:.1f} mm"
+        )
+    return size, None
