@@ -28,33 +28,106 @@ def _fail(message: str) -> None:
 
 @cli.command()
 @click.argument("game", type=click.Choice(["asteroids"]), default="asteroids")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output folder [default: ./build/GAME]. Replaced as a whole when the new kit is complete.")
-@click.option("--scale", type=float, default=1.0, show_default=True,
-              help="Scale of the whole set, 0.5..1.5; 0.8 fits an empty 1 kg filament box.")
-@click.option("--xy-compensation", type=float, default=-0.1, show_default=True,
-              help="Per-side X-Y compensation in mm baked into the parts (outer contours shrink, holes grow).")
-@click.option("--layer-height", type=float, default=0.2, show_default=True,
-              help="Layer height in mm; piece heights and engravings are whole layers.")
-@click.option("--engraving-layers", type=int, default=1, show_default=True,
-              help="Depth of the engraved symbols in layers (1..3).")
-@click.option("--printer", default="a1", show_default=True,
-              help="Bed preset (mini 180x180, mk4 250x210, ender3 220x220, a1 256x256) or WxD[xH] in mm.")
-@click.option("--colour-a", default="blue", show_default=True, help="Ship colour of player A (name or #RRGGBB).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder [default: ./build/GAME]. Replaced as a whole when the new kit is complete.",
+)
+@click.option(
+    "--scale",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Scale of the whole set, 0.5..1.5; 0.8 fits an empty 1 kg filament box.",
+)
+@click.option(
+    "--xy-compensation",
+    type=float,
+    default=-0.1,
+    show_default=True,
+    help="Per-side X-Y compensation in mm baked into the parts (outer contours shrink, holes grow).",
+)
+@click.option(
+    "--layer-height",
+    type=float,
+    default=0.2,
+    show_default=True,
+    help="Layer height in mm; piece heights and engravings are whole layers.",
+)
+@click.option(
+    "--engraving-layers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Depth of the engraved symbols in layers (1..3).",
+)
+@click.option(
+    "--printer",
+    default="a1",
+    show_default=True,
+    help="Bed preset (mini 180x180, mk4 250x210, ender3 220x220, a1 256x256) or WxD[xH] in mm.",
+)
+@click.option(
+    "--colour-a",
+    default="blue",
+    show_default=True,
+    help="Ship colour of player A (name or #RRGGBB).",
+)
 @click.option("--colour-b", default="red", show_default=True, help="Ship colour of player B.")
-@click.option("--symbol-colour", default="white", show_default=True,
-              help="Filament for the last layer of fragments and ships (shows the engraved symbols).")
-@click.option("--board-colour", default="grey", show_default=True, help="Colour of board and fragments.")
-@click.option("--box", default="200x200x70", show_default=True,
-              help="Inner size XxYxZ in mm of the storage box the set is checked against.")
-@click.option("--plate-spacing", type=float, default=6.0, show_default=True, help="Gap in mm between parts on a plate.")
-@click.option("--preview/--no-preview", default=True, show_default=True, help="Render PNG previews of parts and plates.")
-@click.option("--cache/--no-cache", default=True, show_default=True,
-              help="Reuse a finished kit built with the same settings and generator version.")
+@click.option(
+    "--symbol-colour",
+    default="white",
+    show_default=True,
+    help="Filament for the last layer of fragments and ships (shows the engraved symbols).",
+)
+@click.option(
+    "--board-colour", default="grey", show_default=True, help="Colour of board and fragments."
+)
+@click.option(
+    "--box",
+    default="200x200x70",
+    show_default=True,
+    help="Inner size XxYxZ in mm of the storage box the set is checked against.",
+)
+@click.option(
+    "--plate-spacing",
+    type=float,
+    default=6.0,
+    show_default=True,
+    help="Gap in mm between parts on a plate.",
+)
+@click.option(
+    "--preview/--no-preview",
+    default=True,
+    show_default=True,
+    help="Render PNG previews of parts and plates.",
+)
+@click.option(
+    "--cache/--no-cache",
+    default=True,
+    show_default=True,
+    help="Reuse a finished kit built with the same settings and generator version.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary, no progress.")
-def build(game: str, out: Path | None, scale: float, xy_compensation: float, layer_height: float,
-          engraving_layers: int, printer: str, colour_a: str, colour_b: str, symbol_colour: str,
-          board_colour: str, box: str, plate_spacing: float, preview: bool, cache: bool, quiet: bool) -> None:
+def build(
+    game: str,
+    out: Path | None,
+    scale: float,
+    xy_compensation: float,
+    layer_height: float,
+    engraving_layers: int,
+    printer: str,
+    colour_a: str,
+    colour_b: str,
+    symbol_colour: str,
+    board_colour: str,
+    box: str,
+    plate_spacing: float,
+    preview: bool,
+    cache: bool,
+    quiet: bool,
+) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
     from cad.kit import KitError, build_kit, default_cache_dir
     from cad.settings import PrintSettings, SettingsError, parse_bed, parse_colour
@@ -62,16 +135,24 @@ def build(game: str, out: Path | None, scale: float, xy_compensation: float, lay
     started = time.perf_counter()
     try:
         settings = PrintSettings(
-            scale=scale, xy_compensation=xy_compensation, layer_height=layer_height,
-            engraving_layers=engraving_layers, bed=parse_bed(printer),
-            colour_a=parse_colour(colour_a, "--colour-a"), colour_b=parse_colour(colour_b, "--colour-b"),
+            scale=scale,
+            xy_compensation=xy_compensation,
+            layer_height=layer_height,
+            engraving_layers=engraving_layers,
+            bed=parse_bed(printer),
+            colour_a=parse_colour(colour_a, "--colour-a"),
+            colour_b=parse_colour(colour_b, "--colour-b"),
             symbol_colour=parse_colour(symbol_colour, "--symbol-colour"),
             board_colour=parse_colour(board_colour, "--board-colour"),
-            box=_parse_box(box), plate_spacing=plate_spacing,
+            box=_parse_box(box),
+            plate_spacing=plate_spacing,
         )
         target = out if out is not None else Path("build") / game
         manifest = build_kit(
-            settings, target, previews=preview, cache_dir=default_cache_dir() if cache else None,
+            settings,
+            target,
+            previews=preview,
+            cache_dir=default_cache_dir() if cache else None,
             progress=(lambda _m: None) if quiet else (lambda m: click.echo(m, err=True)),
         )
     except (SettingsError, KitError) as exc:
@@ -80,14 +161,22 @@ def build(game: str, out: Path | None, scale: float, xy_compensation: float, lay
     elapsed = time.perf_counter() - started
     click.echo(f"Asteroids kit written to {target} in {elapsed:.1f} s:")
     for part in manifest["parts"]:
-        click.echo(f"  {part['file']:28s} x{part['count']:<3d} {part['filament_g_all_copies']:7.1f} g")
+        click.echo(
+            f"  {part['file']:28s} x{part['count']:<3d} {part['filament_g_all_copies']:7.1f} g"
+        )
     for plate in manifest["plates"]:
         change = plate["colour_change"]
-        note = f"colour change at {change['height_mm']:g} mm (layer {change['layer']})" if change else "one colour"
+        note = (
+            f"colour change at {change['height_mm']:g} mm (layer {change['layer']})"
+            if change
+            else "one colour"
+        )
         click.echo(f"  {plate['file']:28s} {note}")
     box_report = manifest["storage_box"]
-    click.echo(f"  storage box {'fits' if box_report['fits'] else 'does NOT fit'}; "
-               f"read {target / 'PRINT-NOTES.md'} before printing.")
+    click.echo(
+        f"  storage box {'fits' if box_report['fits'] else 'does NOT fit'}; "
+        f"read {target / 'PRINT-NOTES.md'} before printing."
+    )
 
 
 def _parse_box(text: str) -> tuple[float, float, float]:
@@ -97,7 +186,9 @@ def _parse_box(text: str) -> tuple[float, float, float]:
     try:
         x, y, z = (float(v) for v in text.lower().split("x"))
     except ValueError:
-        raise SettingsError("--box", f"must be XxYxZ in mm (e.g. 200x200x70), got {text!r}") from None
+        raise SettingsError(
+            "--box", f"must be XxYxZ in mm (e.g. 200x200x70), got {text!r}"
+        ) from None
     return (x, y, z)
 
 
@@ -113,6 +204,8 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("tablesmith: interrupted; nothing half-written was left in place", err=True)
         sys.exit(130)
+
+
 class CommandError(click.ClickException):
     """A user error: printed as one line ``Error: ...``, exit code 2, no traceback."""
 
@@ -132,7 +225,9 @@ def _offset(text: str | None) -> tuple[float, float] | None:
     try:
         dx, dy = (float(part) for part in text.split(","))
     except ValueError:
-        raise CommandError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {text!r}")
+        raise CommandError(
+            f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {text!r}"
+        ) from None
     return dx, dy
 
 

@@ -95,7 +95,7 @@ def _chamfer_edges(solid: cq.Solid, bottom: float, top: float) -> cq.Solid:
         work = work.edges("<Z").chamfer(bottom)
     if top > 0:
         work = work.edges(">Z").chamfer(top)
-    return work.val()
+    return checked(work.findSolid(), "chamfered body")
 
 
 def _engraving(face: cq.Face, x: float, y: float, top: float, depth: float) -> cq.Solid:
@@ -258,7 +258,8 @@ def ship(dims: PrintDimensions) -> cq.Solid:
         (boss_top, top),
         (0.0, top),
     ]
-    body = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0)).val()
+    revolved = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0))
+    body = checked(revolved.findSolid(), "ship body")
     symbol = _polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)
     engraving = _engraving(symbol, 0, 0, top, dims.engraving_depth)
     return checked(body.cut(engraving), "ship")

@@ -90,7 +90,10 @@ def render_png(
     ax = fig.add_axes((0.02, 0.02, 0.96, 0.9))
     ax.add_collection(
         PolyCollection(
-            all_polys[order], facecolors=face_colours, edgecolors=face_colours, linewidths=0.15
+            all_polys[order],  # type: ignore[arg-type]  # an (n, 3, 2) array is a sequence of polygons
+            facecolors=face_colours,
+            edgecolors=face_colours,
+            linewidths=0.15,
         )
     )
     lo, hi = all_polys.reshape(-1, 2).min(axis=0), all_polys.reshape(-1, 2).max(axis=0)

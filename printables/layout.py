@@ -347,7 +347,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     )
 
 
-class Duplex(str, enum.Enum):
+class Duplex(enum.StrEnum):
     """How backs are printed.
 
     ``LONG_EDGE``/``SHORT_EDGE``: each front page is followed by its back page, for a printer
