@@ -63,9 +63,9 @@ BED_PRESETS: Mapping[str, Bed] = MappingProxyType(
 )
 """Printer bed presets (PRINT-FORMATS.md, *Numbers*).
 
-The Bambu X1/P1 exclusion corner (28 x 28 mm) is handled by the plate margin, which is larger
-than needed for every part we place near a corner only when the plate is full; see
-``cad.plates``.
+Not modelled: the 28 x 28 mm excluded corner of the Bambu X1/P1. Plates are filled from the
+front-left corner, so on those printers move a part that lands in the corner, or give a custom
+bed such as ``228x256``.
 """
 
 _BED_CUSTOM = re.compile(
