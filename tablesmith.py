@@ -7,6 +7,7 @@ one line on stderr naming the option, with exit code 2 and no traceback.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -27,7 +28,7 @@ def _fail(message: str) -> None:
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["asteroids"]), default="asteroids")
+@click.argument("game", type=click.Choice(["asteroids"]), default="asteroids", metavar="[GAME]")
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -192,18 +193,25 @@ def _parse_box(text: str) -> tuple[float, float, float]:
     return (x, y, z)
 
 
+def _terminate(signum: int, _frame: object) -> None:
+    """SIGTERM: unwind like Ctrl-C, so every ``finally`` removes its half-written output."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main() -> None:
-    """Console entry point: run the CLI with one-line usage errors (exit code 2)."""
+    """Console entry point: run the CLI with one-line usage errors (exit code 2).
+
+    Ctrl-C and SIGTERM end the run with exit code 130 after the commands have removed whatever
+    they had half-written.
+    """
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("tablesmith: aborted", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("tablesmith: interrupted; nothing half-written was left in place", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         _fail(exc.format_message())
-    except KeyboardInterrupt:
-        click.echo("tablesmith: interrupted; nothing half-written was left in place", err=True)
-        sys.exit(130)
 
 
 class CommandError(click.ClickException):

@@ -146,8 +146,9 @@ class PrintSettings:
         scale: uniform factor applied to the nominal design (P2): 0.5..1.5; 0.8 fits the set
             in an empty 1 kg filament box.
         xy_compensation: per-side offset of every horizontal contour in mm, applied after
-            scaling (P1): outer contours move by this value, holes by its negative. -0.3..0.0,
-            default -0.1 (the designer's printer). Bake it here OR in the slicer, never both.
+            scaling (P1): outer contours move by this value, holes by its negative. -0.5..0.0,
+            default -0.1 (the designer's printer); ``cad.design`` also refuses a value that
+            would thin a wall below its minimum. Bake it here OR in the slicer, never both.
         layer_height: mm, 0.08..0.32. Every piece height and engraving depth is a whole number
             of layers (P3).
         engraving_layers: depth of engraved symbols in layers, 1..3 (P3: the last layer is
