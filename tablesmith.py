@@ -130,8 +130,8 @@ def build(
     quiet: bool,
 ) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
-    from cad.kit import KitError, build_kit, default_cache_dir
-    from cad.settings import PrintSettings, SettingsError, parse_bed, parse_colour
+    from cad.kit import build_kit, default_cache_dir
+    from cad.settings import OptionError, PrintSettings, parse_bed, parse_colour
 
     started = time.perf_counter()
     try:
@@ -156,7 +156,7 @@ def build(
             cache_dir=default_cache_dir() if cache else None,
             progress=(lambda _m: None) if quiet else (lambda m: click.echo(m, err=True)),
         )
-    except (SettingsError, KitError) as exc:
+    except OptionError as exc:
         _fail(str(exc))
         return
     elapsed = time.perf_counter() - started
@@ -174,10 +174,15 @@ def build(
         )
         click.echo(f"  {plate['file']:28s} {note}")
     box_report = manifest["storage_box"]
-    click.echo(
-        f"  storage box {'fits' if box_report['fits'] else 'does NOT fit'}; "
-        f"read {target / 'PRINT-NOTES.md'} before printing."
-    )
+    box_size = "x".join(f"{v:g}" for v in box_report["box_mm"])
+    if box_report["fits"]:
+        click.echo(f"  the set fits the {box_size} mm storage box")
+    else:
+        click.echo(
+            f"  the set does not fit the {box_size} mm storage box at this scale "
+            "(--scale 0.8 is the box version)"
+        )
+    click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
 
 
 def _parse_box(text: str) -> tuple[float, float, float]:

@@ -201,6 +201,17 @@ class PrintDimensions:
         sign = -1 if player == 0 else 1
         return sign * (self.board_depth / 2 - self.base_depth / 2)
 
+    def board_footprint(self, *, half: bool) -> tuple[float, float]:
+        """Compensated plan size (x, y) in mm of the whole board or of its larger half.
+
+        The larger half (A) carries the dovetail tabs: half the board depth, plus the tab
+        length, less the compensation of the cut (``cad.parts.board_halves``).
+        """
+        depth = self.outer(self.board_depth)
+        if half:
+            depth = depth / 2 + self.split_tab_length + self.xy_compensation
+        return (self.outer(self.board_length), depth)
+
     def walls(self) -> dict[str, float]:
         """The thinnest walls after compensation, by name (mm); used to refuse settings."""
         c = self.xy_compensation
@@ -319,18 +330,19 @@ def print_dimensions(
         )
     if dims.ship_symbol_size < 2.0:
         raise SettingsError(
-            "--scale",
-            f"{s:g} leaves no room for the ship symbol on the boss; allowed 0.5..1.5 "
-            f"with a coarser --layer-height, got {s:g}",
+            "--layer-height",
+            f"{layer:g} mm at scale {s:g} makes the ship's boss too steep to carry its symbol; "
+            f"use a layer height finer than {layer:g} mm (e.g. 0.2) or a larger --scale, "
+            f"got {layer:g} mm",
         )
-    if (
-        dims.engraving_depth >= dims.boss_height
-        or dims.engraving_depth >= dims.fragment_height - dims.pocket_depth
-    ):
+    deepest = min(dims.boss_height, dims.fragment_height - dims.pocket_depth)
+    if dims.engraving_depth >= deepest - 1e-9:
+        most = max(0, math.ceil(round(deepest / layer, 6)) - 1)
         raise SettingsError(
             "--engraving-layers",
-            f"{settings.engraving_layers} layers ({dims.engraving_depth:g} mm) is deeper than "
-            f"the ship boss ({dims.boss_height:g} mm); use fewer engraving layers",
+            f"{settings.engraving_layers} layers ({dims.engraving_depth:g} mm) would cut through "
+            f"the ship's boss ({dims.boss_height:g} mm high); allowed at these settings: "
+            f"1..{most}, got {settings.engraving_layers}",
         )
     return dims
 

@@ -20,17 +20,19 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
 from cad.notes import print_notes
-from cad.plates import Footprint, PlateError, arrange, pack_box
-from cad.settings import PrintSettings
+from cad.outdir import check_target, replacing
+from cad.plates import Footprint, PlateError, arrange, fits_bed, pack_box
+from cad.settings import OptionError, PrintSettings
 from games.asteroids import FragmentKind
 
 PLA_DENSITY_G_PER_MM3 = 1.24e-3
@@ -42,16 +44,8 @@ PLATE_MARGIN = 3.0
 Progress = Callable[[str], None]
 
 
-class KitError(ValueError):
-    """The kit cannot be built with these settings or written to this folder.
-
-    Attributes:
-        option: the command-line option at fault (e.g. ``--out``, ``--printer``).
-    """
-
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(f"{option}: {message}")
-        self.option = option
+class KitError(OptionError):
+    """The kit cannot be built with these settings (e.g. ``--printer``: a part is too big)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,49 +116,84 @@ def build_kit(
 
     Raises:
         SettingsError: the settings make a wall too thin (option named).
-        KitError: a part does not fit the printer (``--printer``) or ``out`` cannot be
-            written (``--out``).
+        KitError: a part does not fit the printer (``--printer``).
+        OutputError: ``out`` cannot or must not be replaced (``--out``, see ``cad.outdir``).
     """
     design = design or AsteroidsDesign()
     dims = print_dimensions(settings, design)
-    out = Path(out).absolute()
-    if out.exists() and not out.is_dir():
-        raise KitError("--out", f"{out} exists and is not a folder")
+    split = board_split(settings, design, dims)
+    target = check_target(Path(out), "asteroids")
     key = cache_key(settings, design) + ("" if previews else "-nopreview")
     cached = cache_dir / "asteroids" / key if cache_dir else None
-    staging = _staging_folder(out)
-    try:
-        if cached is not None and (cached / "manifest.json").is_file():
+    hit = cached is not None and (cached / "manifest.json").is_file()
+    if not hit:
+        _import_geometry()  # before anything is written: it takes seconds
+    with replacing(target) as staging:
+        if hit:
+            assert cached is not None
             progress(f"unchanged settings: copying the cached kit {key}")
             shutil.copytree(cached, staging, dirs_exist_ok=True)
             manifest = json.loads((staging / "manifest.json").read_text(encoding="utf-8"))
         else:
-            manifest = _generate(settings, design, dims, staging, previews, progress)
+            manifest = _generate(settings, design, dims, split, staging, previews, progress)
             if cached is not None:
                 _store_in_cache(staging, cached)
-        _replace_folder(staging, out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return manifest
 
 
-def _staging_folder(out: Path) -> Path:
+def board_split(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimensions) -> bool:
+    """Whether the board is printed in two halves on ``settings.bed`` (pure, before any CAD).
+
+    Returns:
+        False when the whole board fits the bed, True when its halves do.
+
+    Raises:
+        KitError: not even a half fits (option ``--printer``); the message gives the largest
+            scale that fits this bed and the bed size this scale needs.
+    """
+    bed = settings.bed
+    if fits_bed(dims.board_footprint(half=False), bed, PLATE_MARGIN):
+        return False
+    half = dims.board_footprint(half=True)
+    if fits_bed(half, bed, PLATE_MARGIN):
+        return True
+    best = None
+    for hundredths in range(round(settings.scale * 100) - 1, 49, -1):
+        try:
+            smaller = print_dimensions(replace(settings, scale=hundredths / 100), design)
+        except OptionError:
+            break
+        if fits_bed(smaller.board_footprint(half=True), bed, PLATE_MARGIN):
+            best = hundredths / 100
+            break
+    scale_hint = f"--scale {best:g} or less" if best else "no scale"
+    raise KitError(
+        "--printer",
+        f"the board, even in halves ({half[0]:.1f} x {half[1]:.1f} mm), does not fit the bed "
+        f"{bed.x:g} x {bed.y:g} mm ({PLATE_MARGIN:g} mm border); at scale {settings.scale:g} "
+        f"it needs a bed of at least {half[0] + 2 * PLATE_MARGIN:.0f} x "
+        f"{half[1] + 2 * PLATE_MARGIN:.0f} mm; on this bed {scale_hint} fits; "
+        f"got {bed.name if bed.name != 'custom' else f'{bed.x:g}x{bed.y:g}'}",
+    )
+
+
+def _import_geometry() -> None:
+    """Import CadQuery (seconds) with Ctrl-C and SIGTERM held back until it has finished.
+
+    An interrupt in the middle of OCP's initialisation can crash the interpreter or be lost;
+    held back, it is delivered right after the import, where Python raises it normally.
+    """
+    held = {signal.SIGINT, signal.SIGTERM}
+    blocked = (
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        if hasattr(signal, "pthread_sigmask")
+        else None
+    )
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    except OSError as exc:
-        raise KitError("--out", f"cannot write to {out}: {exc.strerror or exc}") from None
-
-
-def _replace_folder(staging: Path, out: Path) -> None:
-    """Move the finished ``staging`` folder to ``out``, replacing an older kit there."""
-    old = None
-    if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
-        out.rename(old)
-    staging.rename(out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        import cadquery  # noqa: F401
+    finally:
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _store_in_cache(staging: Path, cached: Path) -> None:
@@ -185,6 +214,7 @@ def _generate(
     settings: PrintSettings,
     design: AsteroidsDesign,
     dims: PrintDimensions,
+    split: bool,
     root: Path,
     previews: bool,
     progress: Progress,
@@ -208,13 +238,10 @@ def _generate(
     step("building the board")
     board = parts.board(dims)
     halves = parts.board_halves(dims)
-    split = not _fits_bed(board, settings)
     solids: dict[str, Any] = {}
     table: list[KitPart] = []
     if split:
         for suffix, half in zip("ab", halves):
-            if not _fits_bed(half, settings):
-                raise KitError("--printer", _too_big(half, "board half", settings))
             solids[f"board-half-{suffix}"] = half
             table.append(
                 KitPart(
@@ -428,25 +455,6 @@ def _size(mesh: Any) -> tuple[float, float, float]:
 def _plate_colour(group: str, settings: PrintSettings) -> str:
     return {"ships-A": settings.colour_a, "ships-B": settings.colour_b}.get(
         group, settings.board_colour
-    )
-
-
-def _fits_bed(solid: Any, settings: PrintSettings) -> bool:
-    bb = solid.BoundingBox()
-    usable_x, usable_y = settings.bed.x - 2 * PLATE_MARGIN, settings.bed.y - 2 * PLATE_MARGIN
-    return bb.zlen <= settings.bed.z and (
-        (bb.xlen <= usable_x and bb.ylen <= usable_y)
-        or (bb.ylen <= usable_x and bb.xlen <= usable_y)
-    )
-
-
-def _too_big(solid: Any, what: str, settings: PrintSettings) -> str:
-    bb = solid.BoundingBox()
-    hint = " or --scale 0.8" if settings.scale > 0.8 else ""
-    return (
-        f"the {what} is {bb.xlen:.1f} x {bb.ylen:.1f} mm and does not fit the bed "
-        f"{settings.bed.name} ({settings.bed.x:g} x {settings.bed.y:g} mm, {PLATE_MARGIN:g} mm "
-        f"border) even when split; choose a larger --printer{hint}, got {settings.bed.name}"
     )
 
 

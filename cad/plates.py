@@ -74,6 +74,14 @@ class Plate:
     used: tuple[float, float]
 
 
+def fits_bed(size: tuple[float, float], bed: Bed, margin: float) -> bool:
+    """True when a plan ``size`` (x, y) in mm fits ``bed`` inside ``margin``, either way round."""
+    usable = (bed.x - 2 * margin, bed.y - 2 * margin)
+    return (size[0] <= usable[0] and size[1] <= usable[1]) or (
+        size[1] <= usable[0] and size[0] <= usable[1]
+    )
+
+
 def arrange(
     footprints: list[Footprint], bed: Bed, spacing: float, margin: float = 5.0
 ) -> list[Plate]:

@@ -13,8 +13,10 @@ from types import MappingProxyType
 from typing import Any
 
 
-class SettingsError(ValueError):
-    """A print setting is out of range.
+class OptionError(ValueError):
+    """A value given for a command-line option cannot be used.
+
+    The message starts with the option, then says what is allowed and what was found.
 
     Attributes:
         option: the command-line option the value came from (e.g. ``--scale``).
@@ -23,6 +25,10 @@ class SettingsError(ValueError):
     def __init__(self, option: str, message: str) -> None:
         super().__init__(f"{option}: {message}")
         self.option = option
+
+
+class SettingsError(OptionError):
+    """A print setting is out of range."""
 
 
 @dataclass(frozen=True, kw_only=True)

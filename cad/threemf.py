@@ -15,8 +15,10 @@ require. ``print_z`` is the top of the first layer printed in the new colour.
 
 from __future__ import annotations
 
+import os
 import uuid
 import xml.etree.ElementTree as ET
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,6 +138,25 @@ def write_plate(path: Path, objects: Sequence[PlateObject], change: ColourChange
             attachment = model.AddAttachment(uri, _METADATA_RELATIONSHIP)
             attachment.ReadFromBuffer(bytearray(data))
     model.QueryWriter("3mf").WriteToFile(str(path))
+    _valid_zip_dates(path)
+
+
+def _valid_zip_dates(path: Path) -> None:
+    """Rewrite the archive with a valid fixed date on every entry.
+
+    lib3mf 2.x stamps entries with month 0 and day 0 (1980-00-00), which some zip tools reject;
+    1980-01-01 keeps the file byte-reproducible.
+    """
+    with zipfile.ZipFile(path) as source:
+        entries = [(info.filename, source.read(info)) for info in source.infolist()]
+    partial = path.with_name(path.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            target.writestr(info, data)
+    os.replace(partial, path)
 
 
 def _uuid(*names: str) -> str:

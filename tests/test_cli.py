@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,4 +103,30 @@ def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> Non
     for part in manifest["parts"]:
         assert f"meshing and writing {part['file']}" in result.stderr
         assert part["file"] in result.stdout
-    assert "storage box fits" in result.stdout
+    assert "the set fits the 200x200x70 mm storage box" in result.stdout
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("delay", [0.8, 2.5], ids=["while-importing", "while-generating"])
+def test_interrupt_leaves_the_old_kit_and_no_leftovers(
+    tmp_path: Path, signum: int, delay: float
+) -> None:
+    old = tmp_path / "kit"
+    old.mkdir()
+    (old / "manifest.json").write_text(json.dumps({"generator": "tablesmith", "kit": "asteroids"}))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tablesmith", "build", "--out", str(old), "--no-cache"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1] == (
+        "tablesmith: interrupted; nothing half-written was left in place"
+    )
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
+    assert sorted(p.name for p in old.iterdir()) == ["manifest.json"]

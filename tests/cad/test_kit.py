@@ -11,6 +11,7 @@ import trimesh
 
 from cad import kit as kit_module
 from cad.kit import KitError, build_kit
+from cad.outdir import OutputError
 from cad.settings import PrintSettings, parse_bed
 
 CONFIGS = [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")]
@@ -164,7 +165,8 @@ def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
 ) -> None:
     out = tmp_path / "kit"
     out.mkdir()
-    (out / "manifest.json").write_text('{"old": true}')
+    old = {"generator": "tablesmith", "kit": "asteroids", "old": True}
+    (out / "manifest.json").write_text(json.dumps(old))
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("disk full")
@@ -174,22 +176,31 @@ def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
     monkeypatch.setattr(threemf, "write_plate", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         build_kit(PrintSettings(), out, cache_dir=None, previews=False)
-    assert json.loads((out / "manifest.json").read_text()) == {"old": True}
+    assert json.loads((out / "manifest.json").read_text()) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
 
 def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(KitError) as info:
+    with pytest.raises(OutputError, match="is a file, not a folder") as out_info:
         build_kit(PrintSettings(), blocker / "kit", cache_dir=None)
-    assert info.value.option == "--out"
+    assert out_info.value.option == "--out"
     with pytest.raises(KitError) as info:
         build_kit(
             PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False
         )
-    assert info.value.option == "--printer" and "--scale 0.8" in str(info.value)
+    assert info.value.option == "--printer"
+    assert "--scale 0.91 or less fits" in str(info.value)
+    assert "needs a bed of at least 196 x 136 mm" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_zip_entries_carry_a_valid_date(kit) -> None:
+    out, manifest = kit
+    with zipfile.ZipFile(out / manifest["plates"][0]["file"]) as archive:
+        assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        assert archive.testzip() is None
 
 
 def test_cache_key_changes_with_settings_and_source(monkeypatch) -> None:

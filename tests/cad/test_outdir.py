@@ -1,0 +1,92 @@
+"""The output folder: replaced as a whole, never a user's folder, no leftovers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cad.outdir import OutputError, check_target, replacing
+
+
+def _kit(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(
+        json.dumps({"generator": "tablesmith", "kit": "asteroids"})
+    )
+
+
+def test_new_empty_and_previous_kit_folders_are_accepted(tmp_path: Path) -> None:
+    assert check_target(tmp_path / "new", "asteroids") == (tmp_path / "new").resolve()
+    (tmp_path / "empty").mkdir()
+    check_target(tmp_path / "empty", "asteroids")
+    _kit(tmp_path / "old")
+    check_target(tmp_path / "old", "asteroids")
+
+
+def test_foreign_folders_files_and_the_current_folder_are_refused(
+    tmp_path: Path, monkeypatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "thesis.txt").write_text("precious")
+    (tmp_path / "file").write_text("x")
+    other = tmp_path / "other-kit"
+    other.mkdir()
+    (other / "manifest.json").write_text(json.dumps({"generator": "tablesmith", "kit": "chess"}))
+    monkeypatch.chdir(tmp_path / "docs")
+    for path, words in (
+        (tmp_path / "docs", "current folder"),
+        (Path("."), "current folder"),
+        (Path(".."), "current folder"),
+        (tmp_path / "file", "not a folder"),
+        (other, "holds no asteroids kit"),
+    ):
+        with pytest.raises(OutputError, match=words) as info:
+            check_target(path, "asteroids")
+        assert info.value.option == "--out"
+    assert (tmp_path / "docs" / "thesis.txt").read_text() == "precious"
+
+
+def test_success_swaps_in_the_new_kit_with_normal_permissions(tmp_path: Path) -> None:
+    target = tmp_path / "kit"
+    _kit(target)
+    (target / "old.txt").write_text("old")
+    with replacing(target) as staging:
+        (staging / "new.txt").write_text("new")
+    assert sorted(p.name for p in target.iterdir()) == ["new.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o777 & ~mask
+
+
+def test_failure_keeps_the_old_kit_and_removes_the_staging_folder(tmp_path: Path) -> None:
+    target = tmp_path / "kit"
+    _kit(target)
+    with pytest.raises(RuntimeError), replacing(target) as staging:
+        (staging / "half.stl").write_text("half")
+        raise RuntimeError("interrupted")
+    assert sorted(p.name for p in target.iterdir()) == ["manifest.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
+
+
+def test_leftovers_of_a_killed_run_are_swept_but_live_ones_kept(tmp_path: Path) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead_pid = int(dead.stdout)
+    stale = tmp_path / f".kit.partial-{dead_pid}-abc"
+    stale.mkdir()
+    live = tmp_path / f".kit.partial-{os.getppid()}-xyz"
+    live.mkdir()
+    with replacing(tmp_path / "kit") as staging:
+        (staging / "a").write_text("a")
+    assert not stale.exists()
+    assert live.exists()
