@@ -97,7 +97,12 @@ def js_strings() -> dict[str, str]:
         "offline": gettext("Reconnecting..."),
         "waiting_b": gettext("Waiting for the second phone to join"),
         "not_set_up": gettext("Set up the board"),
-        "rolled": gettext("rolled"),
         "turn": gettext("Turn %(turn)s"),
         "you": gettext("you"),
+        "err_illegal": gettext("The rules do not allow that move."),
+        "err_not_your_turn": gettext("It is not your turn."),
+        "err_malformed": gettext("The phone sent something the server did not understand."),
+        "err_forbidden": gettext("This phone holds no seat at this table."),
+        "err_rate_limited": gettext("Too many attempts; wait a minute."),
+        "err_other": gettext("Something went wrong; please try again."),
     }

@@ -391,6 +391,14 @@ class TableService:
     def _events_for(
         self, table: Table, seat: Seat, expected: int, action: dict[str, Any]
     ) -> list[Event]:
+        kind = action.get("type")
+        state = table.fold.state
+        parsed = None
+        if kind not in ("setup", "undo"):
+            try:
+                parsed = rules.action_from_json(action)
+            except rules.MalformedAction as exc:
+                raise Rejected(400, "malformed", str(exc)) from exc
         if expected != table.revision:
             raise Rejected(
                 409,
@@ -398,8 +406,6 @@ class TableService:
                 f"the table is at revision {table.revision}, the action was based on {expected}",
                 table.view(),
             )
-        kind = action.get("type")
-        state = table.fold.state
         if kind == "setup":
             if state is not None:
                 raise Rejected(
@@ -414,10 +420,7 @@ class TableService:
                     422, "illegal", "only your own actions of this turn can be undone", table.view()
                 )
             return [self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)]
-        try:
-            parsed = rules.action_from_json(action)
-        except rules.MalformedAction as exc:
-            raise Rejected(400, "malformed", str(exc)) from exc
+        assert parsed is not None
         if state.player != seat.role and state.phase != "over":
             raise Rejected(422, "not_your_turn", f"it is {state.player}'s turn", table.view())
         try:

@@ -35,6 +35,12 @@ function toast(text) {
   toast.timer = setTimeout(() => (box.hidden = true), 3500);
 }
 
+// A refusal as translated text; the server's English detail stays in the console.
+function problem(data) {
+  if (data && data.message) console.info(data.error, data.message);
+  return (data && T["err_" + data.error]) || T.err_other;
+}
+
 async function call(method, path, body) {
   const response = await fetch(API + path, {
     method,
@@ -68,11 +74,10 @@ async function send(action) {
       if (result.status === 200) {
         render(result.data.view);
       } else if (result.data && result.data.view) {
-        if (result.status === 409) toast(T.stale);
-        else toast(result.data.message);
+        toast(result.status === 409 ? T.stale : problem(result.data));
         render(result.data.view);
-      } else if (result.data) {
-        toast(result.data.message);
+      } else {
+        toast(problem(result.data));
       }
       return;
     }
@@ -471,7 +476,7 @@ if (rollForm) {
     if (result.status === 200) {
       render(result.data.view);
       loadDice();
-    } else if (result.data) toast(result.data.message);
+    } else toast(problem(result.data));
   };
 }
 
