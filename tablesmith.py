@@ -94,7 +94,10 @@ def serve(
 
         segno.make(base_url + "/", error="m").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.", err=True)
-    server.run()
+    try:
+        server.run()
+    finally:
+        app.extensions["tablesmith.tables"].close()
 
 
 if __name__ == "__main__":  # pragma: no cover

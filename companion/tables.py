@@ -186,6 +186,14 @@ class TableService:
         self.dice = dice
         self._tables: dict[str, Table] = {}
         self._guard = threading.Lock()
+        self.closed = threading.Event()
+
+    def close(self) -> None:
+        """End every live stream (server shutdown)."""
+        self.closed.set()
+        for table in list(self._tables.values()):
+            with table.changed:
+                table.changed.notify_all()
 
     # ------------------------------------------------------------------------ tables, seats
 
@@ -475,7 +483,7 @@ class TableService:
         return {"rolls": rolls, "frequencies": frequencies(rolls)}
 
     def stream(self, seat: Seat, since: int, heartbeat: float) -> Iterator[str]:
-        """Server-Sent Events for a table from ``since`` (exclusive) on, forever.
+        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
 
         Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
         table's current view) rides on the newest event sent. A comment line is sent every
@@ -484,9 +492,9 @@ class TableService:
         table = self.table(seat.table_id)
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
-        while True:
+        while not self.closed.is_set():
             with table.changed:
-                if table.published[0] <= sent:
+                if table.published[0] <= sent and not self.closed.is_set():
                     table.changed.wait(heartbeat)
             revision, view_json = table.published
             if revision <= sent:

@@ -89,8 +89,15 @@ def seats(client: FlaskClient) -> Seats:
     return seat_both(flask_post(client))
 
 
-def act(client: FlaskClient, seats: Seats, seat: str, action: dict[str, Any], *,
-        revision: int | None = None, client_id: str | None = None) -> Any:
+def act(
+    client: FlaskClient,
+    seats: Seats,
+    seat: str,
+    action: dict[str, Any],
+    *,
+    revision: int | None = None,
+    client_id: str | None = None,
+) -> Any:
     """POST an action as ``seat`` based on the current (or a given) revision."""
     if revision is None:
         revision = client.get(seats.api + "/state", headers=seats.headers(seat)).get_json()[
@@ -121,4 +128,6 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", app  # type: ignore[union-attr]
+    app.extensions["tablesmith.tables"].close()
+    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
     server.close()

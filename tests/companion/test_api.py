@@ -59,8 +59,11 @@ def test_watchers_read_but_cannot_write(client: FlaskClient, seats: Seats) -> No
     watch = {"X-Seat-Token": seats.watch_url.rsplit("/", 1)[1]}
     view = client.get(seats.api + "/state", headers=watch).get_json()
     assert view["you"] == "watch"
-    body = {"expected_revision": 2, "client_action_id": "w1", "action": {"type": "setup",
-                                                                       "mode": "random"}}
+    body = {
+        "expected_revision": 2,
+        "client_action_id": "w1",
+        "action": {"type": "setup", "mode": "random"},
+    }
     response = client.post(seats.api + "/actions", json=body, headers=watch)
     assert response.status_code == 403
 
@@ -72,8 +75,14 @@ def test_watchers_read_but_cannot_write(client: FlaskClient, seats: Seats) -> No
         ({"expected_revision": 2, "action": {"type": "skip"}}, "client_action_id"),
         ({"expected_revision": "2", "client_action_id": "m", "action": {}}, "expected_revision"),
         ({"expected_revision": 5, "client_action_id": "m", "action": {"type": "fly"}}, "type"),
-        ({"expected_revision": 5, "client_action_id": "m",
-          "action": {"type": "move", "origin": [9, 1], "target": None}}, "rift"),
+        (
+            {
+                "expected_revision": 5,
+                "client_action_id": "m",
+                "action": {"type": "move", "origin": [9, 1], "target": None},
+            },
+            "rift",
+        ),
         ({"expected_revision": 5, "client_action_id": "m", "action": [1]}, "JSON object"),
     ],
 )
@@ -94,7 +103,10 @@ def test_random_setup_logs_its_dice_and_starts_the_game(
     assert set_up["revision"] == 4  # join, layout roll, starting-player roll, setup
     history = client.get(seats.api + "/dice", headers=seats.headers("B")).get_json()
     purposes = [(r["purpose"], r["count"], r["sides"], r["seat"]) for r in history["rolls"]]
-    assert purposes == [("layout (AST-4)", 28, 2_000_000, "A"), ("starting player (AST-5)", 1, 2, "A")]
+    assert purposes == [
+        ("layout (AST-4)", 28, 2_000_000, "A"),
+        ("starting player (AST-5)", 1, 2, "A"),
+    ]
     again = act(client, seats, "B", {"type": "setup", "mode": "random"})
     assert again.status_code == 422
 
@@ -104,8 +116,12 @@ def test_manual_setup_checks_AST_3(client: FlaskClient, seats: Seats) -> None:
     response = act(client, seats, "B", {"type": "setup", "mode": "manual", "rifts": bad})
     assert response.status_code == 422 and "AST-3" in response.get_json()["message"]
     good = [["HH", "HA", "AH", "HH"]] * 6
-    ok = act(client, seats, "B", {"type": "setup", "mode": "manual", "rifts": good,
-                                  "variant": {"ships_in_play": 7}})
+    ok = act(
+        client,
+        seats,
+        "B",
+        {"type": "setup", "mode": "manual", "rifts": good, "variant": {"ships_in_play": 7}},
+    )
     state = ok.get_json()["view"]["state"]
     assert ok.status_code == 200 and state["home"] == {"A": 7, "B": 7}
     assert [[t[1] for t in r] for r in state["rifts"]] == good
@@ -187,9 +203,15 @@ def test_rolls_are_logged_and_are_an_undo_barrier(
     d6 = next(f for f in history["frequencies"] if f["sides"] == 6)
     assert d6["dice"] == 3 and d6["expected"] == 0.5 and sum(d6["observed"]) == 3
     assert act(client, seats, me, {"type": "undo"}).status_code == 422
-    bad = client.post(seats.api + "/dice", json={**body, "client_action_id": "r2", "sides": 1},
-                      headers=seats.headers("A"))
-    assert bad.status_code == 400 and "sides must be an integer in 2..1000" in bad.get_json()["message"]
+    bad = client.post(
+        seats.api + "/dice",
+        json={**body, "client_action_id": "r2", "sides": 1},
+        headers=seats.headers("A"),
+    )
+    assert (
+        bad.status_code == 400
+        and "sides must be an integer in 2..1000" in bad.get_json()["message"]
+    )
 
 
 def test_dice_distribution_passes_chi_square() -> None:
@@ -215,7 +237,9 @@ def test_joining_is_rate_limited(tmp_path: Path) -> None:
 
 
 def test_cross_site_writes_are_refused(client: FlaskClient) -> None:
-    evil = client.post("/tables", data={"game": "asteroids"}, headers={"Origin": "http://evil.test"})
+    evil = client.post(
+        "/tables", data={"game": "asteroids"}, headers={"Origin": "http://evil.test"}
+    )
     assert evil.status_code == 403
     fetch = client.post("/api/tables", json={}, headers={"Sec-Fetch-Site": "cross-site"})
     assert fetch.status_code == 403
@@ -254,7 +278,8 @@ def test_language_follows_the_phone_and_the_switch_overrides(client: FlaskClient
     german = client.get("/", headers={"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"})
     assert "Neuer Asteroids-Tisch" in german.get_data(as_text=True)
     assert "New Asteroids table" in client.get("/", headers={"Accept-Language": "en"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     switch = client.get("/lang/en?next=/", headers={"Accept-Language": "de"})
     assert switch.status_code == 303
     english = client.get("/", headers={"Accept-Language": "de"})
@@ -277,8 +302,9 @@ def test_cli_help_is_fast_and_imports_no_flask_or_cadquery() -> None:
         "try:\n    cli(['serve', '--help'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in ('flask', 'cadquery', 'waitress') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip().endswith("[]")
     for option in ("--host", "--port", "--db", "--base-url", "--threads", "--qr / --no-qr"):
         assert option in out.stdout
