@@ -139,6 +139,9 @@ function render(next) {
   }
   view = next;
   seen = Math.max(seen, view.revision);
+  const invite = $("invite");
+  if (invite && view.seats.B && !render.invited) invite.open = false;
+  render.invited = view.seats.B;
   const state = view.state;
   $("setup").hidden = !!state || ROLE === "watch";
   renderStatus();
@@ -179,11 +182,12 @@ function renderStatus() {
     else hint.textContent = state.phase === "step1" ? T.step1 : T.step2;
   }
   $("score").innerHTML = "";
+  $("score").append(T.score + " ");
   for (const colour of ["A", "B"]) {
     const span = document.createElement("span");
     span.className = "pill ship-" + colour;
     span.textContent = playerName(colour) + ": " + state.scored[colour];
-    $("score").append(T.score + " ", span, " ");
+    $("score").append(span, " ");
   }
 }
 
