@@ -25,6 +25,7 @@ from companion.security import token_from
 from companion.tables import Rejected, Seat
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+JSON = "application/json"
 
 
 @bp.errorhandler(Rejected)
@@ -98,14 +99,14 @@ def state(table_id: str) -> Response:
 def action(table_id: str) -> Response:
     """Apply an action (200), or refuse it (400/403/409/422)."""
     seat = seat_for(table_id)
-    return jsonify(tables().submit(seat, request.get_json(silent=True)))
+    return Response(tables().submit(seat, request.get_json(silent=True)), mimetype=JSON)
 
 
 @bp.post("/t/<table_id>/dice")
 def roll(table_id: str) -> Response:
     """Roll dice for a purpose (logged; cannot be undone)."""
     seat = seat_for(table_id)
-    return jsonify(tables().roll(seat, request.get_json(silent=True)))
+    return Response(tables().roll(seat, request.get_json(silent=True)), mimetype=JSON)
 
 
 @bp.get("/t/<table_id>/dice")

@@ -291,14 +291,15 @@ class TableService:
 
     # ---------------------------------------------------------------------------------- write
 
-    def submit(self, seat: Seat, body: Any) -> dict[str, Any]:
+    def submit(self, seat: Seat, body: Any) -> str:
         """Apply a phone's write: ``{expected_revision, client_action_id, action}``.
 
         ``action`` is a rules action (``move``/``skip``/``push``), ``{"type": "setup", "mode":
         "random" | "manual", "rifts"?, "variant"?}`` or ``{"type": "undo"}``.
 
         Returns:
-            ``{"revision", "view", "duplicate"}``.
+            JSON text ``{"revision", "duplicate", "view"}`` (the view is the published one, so
+            the answer and the live stream carry the same bytes).
 
         Raises:
             Rejected: 400 malformed, 403 watcher, 409 stale revision, 422 illegal.
@@ -310,7 +311,7 @@ class TableService:
             seat, client_id, lambda table: self._events_for(table, seat, expected, action)
         )
 
-    def roll(self, seat: Seat, body: Any) -> dict[str, Any]:
+    def roll(self, seat: Seat, body: Any) -> str:
         """Roll dice for a purpose: ``{client_action_id, count, sides, purpose}``.
 
         Rolls need no revision (they are not turn actions) and cannot be undone.
@@ -355,27 +356,28 @@ class TableService:
             )
         return expected, client_id, body.get("action")
 
-    def _write(self, seat: Seat, client_id: str, make: Any) -> dict[str, Any]:
+    def _write(self, seat: Seat, client_id: str, make: Any) -> str:
         if seat.role not in SEATS:
             raise Rejected(403, "forbidden", "watchers cannot write")
         table = self.table(seat.table_id)
         with table.lock:
-            if client_id in table.client_ids:
-                return {"revision": table.revision, "view": table.view(), "duplicate": True}
-            events: list[Event] = make(table)
-            events[-1] = replace(events[-1], client_action_id=client_id)
-            self.store.append(table.id, table.revision, events)
-            for event in events:
-                table.add(event)
-            view = self._publish(table)
-        return {"revision": table.revision, "view": view, "duplicate": False}
+            duplicate = client_id in table.client_ids
+            if not duplicate:
+                events: list[Event] = make(table)
+                events[-1] = replace(events[-1], client_action_id=client_id)
+                self.store.append(table.id, table.revision, events)
+                for event in events:
+                    table.add(event)
+                self._publish(table)
+            revision, view_json = table.published
+        flag = "true" if duplicate else "false"
+        return f'{{"revision":{revision},"duplicate":{flag},"view":{view_json}}}'
 
-    def _publish(self, table: Table) -> dict[str, Any]:
-        view = table.view()
-        table.published = (table.revision, json.dumps(view, separators=(",", ":")))
+    def _publish(self, table: Table) -> None:
+        view_json = json.dumps(table.view(), separators=(",", ":"))
+        table.published = (table.revision, view_json)
         with table.changed:
             table.changed.notify_all()
-        return view
 
     def _event(
         self, table: Table, seat: Seat, kind: str, payload: dict[str, Any], offset: int
