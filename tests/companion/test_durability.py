@@ -65,7 +65,22 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
         body = {"expected_revision": view["revision"], "client_action_id": "m", "action": move}
         acked = requests.post(url, json=body, headers=seats.headers(mover), timeout=10)
         assert acked.status_code == 200
-        expected = acked.json()["view"]
+        again = next(a for a in acked.json()["view"]["legal"] if a["type"] == "move")
+        second = {
+            "expected_revision": view["revision"] + 1,
+            "client_action_id": "m2",
+            "action": again,
+        }
+        requests.post(url, json=second, headers=seats.headers(mover), timeout=10)
+        undo = {
+            "expected_revision": view["revision"] + 2,
+            "client_action_id": "u",
+            "action": {"type": "undo"},
+        }
+        undone = requests.post(url, json=undo, headers=seats.headers(mover), timeout=10)
+        assert undone.status_code == 200
+        expected = undone.json()["view"]
+        assert expected["state"] == acked.json()["view"]["state"]
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
@@ -74,8 +89,9 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
     try:
         state = requests.get(f"{base}{seats.api}/state", headers=seats.headers("B"), timeout=10)
         assert state.status_code == 200
-        assert state.json()["revision"] == expected["revision"] == view["revision"] + 1
-        assert state.json()["state"] == expected["state"]
+        assert state.json()["revision"] == expected["revision"] == view["revision"] + 3
+        assert state.json()["state"] == expected["state"]  # the fold replays the undo
+        assert state.json()["undo_seat"] == mover  # the first step can still be undone
         retry = requests.post(
             url.replace(url.split("/api")[0], base),
             json=body,
