@@ -82,7 +82,7 @@ def serve(
         channel_timeout=300,
         connection_limit=4 * threads,
     )
-    actual_port = server.effective_port  # type: ignore[union-attr]
+    actual_port = server.effective_port
     if base_url is None:
         shown = lan_address() if host in ("0.0.0.0", "::", "") else host
         base_url = f"http://{shown}:{actual_port}"

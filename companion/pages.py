@@ -12,7 +12,6 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
-    Response,
     abort,
     make_response,
     redirect,
@@ -21,6 +20,7 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup
+from werkzeug.wrappers import Response
 
 from companion import i18n, join_limiter, tables
 from companion.api import links

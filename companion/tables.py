@@ -31,7 +31,7 @@ from typing import Any
 from companion.dice import DiceService, RollError, RollRequest, frequencies
 from companion.store import Event, EventStore, StoreError, token_hash
 from games.asteroids import rules
-from games.asteroids.spec import Variant
+from games.asteroids.spec import ASTEROIDS, Variant
 
 GAMES = ("asteroids",)
 SEATS = ("A", "B")
@@ -451,7 +451,7 @@ class TableService:
                 table,
                 seat,
                 "layout (AST-4)",
-                rules.ASTEROIDS.fragment_total,
+                ASTEROIDS.fragment_total,
                 rules.LAYOUT_DIE_SIDES,
                 1,
             )

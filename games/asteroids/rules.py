@@ -261,7 +261,7 @@ def action_from_json(data: Any) -> Action:
     """
     if not isinstance(data, dict):
         raise MalformedAction(f"an action must be a JSON object, got {type(data).__name__}")
-    kind = data.get("type")
+    kind = data.get("type", "")
     _check_choice("type", kind, tuple(_ACTION_FIELDS), MalformedAction)
     fields = set(data) - {"type"}
     if fields != _ACTION_FIELDS[kind]:
