@@ -99,6 +99,10 @@ def js_strings() -> dict[str, str]:
         "not_set_up": gettext("Set up the board"),
         "turn": gettext("Turn %(turn)s"),
         "you": gettext("you"),
+        "counts": gettext(
+            "In the rifts: %(hh)s of 14 with two holes, %(ha)s of 14 with an asteroid; "
+            "the rest is the supply."
+        ),
         "err_illegal": gettext("The rules do not allow that move."),
         "err_not_your_turn": gettext("It is not your turn."),
         "err_malformed": gettext("The phone sent something the server did not understand."),

@@ -139,6 +139,7 @@ function render(next) {
   }
   view = next;
   seen = Math.max(seen, view.revision);
+  app.dataset.revision = view.revision;
   const invite = $("invite");
   if (invite && view.seats.B && !render.invited) invite.open = false;
   render.invited = view.seats.B;
@@ -181,6 +182,9 @@ function renderStatus() {
     } else if (selected) hint.textContent = T.pick_target;
     else hint.textContent = state.phase === "step1" ? T.step1 : T.step2;
   }
+  const returned = state.returned.length && state.phase !== "over";
+  $("returned").hidden = !returned;
+  $("returned").textContent = returned ? fmt(T.sent_home, { ships: state.returned.join(", ") }) : "";
   $("score").innerHTML = "";
   $("score").append(T.score + " ");
   for (const colour of ["A", "B"]) {
@@ -378,7 +382,8 @@ function renderPanel() {
 
 // ------------------------------------------------------------------------------------- setup
 
-const editorLayout = Array.from({ length: 6 }, () => ["HH", "HA", "AH", "HA"]);
+// A legal start (12 + 12 in the rifts, 2 + 2 in the supply) for the players to edit.
+const editorLayout = Array.from({ length: 6 }, () => ["HH", "HA", "HH", "AH"]);
 const CYCLE = { HH: "HA", HA: "AH", AH: "HH" };
 
 function variant() {
@@ -420,6 +425,13 @@ function renderEditor() {
     });
     editor.append(row);
   }
+  const used = editorLayout.flat();
+  const hh = used.filter((layout) => layout === "HH").length;
+  const counts = document.createElement("p");
+  counts.className = "small";
+  counts.id = "editor-counts";
+  counts.textContent = fmt(T.counts, { hh, ha: used.length - hh });
+  editor.append(counts);
 }
 
 $("random-setup").onclick = () => send({ type: "setup", mode: "random", variant: variant() });

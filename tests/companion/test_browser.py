@@ -79,6 +79,14 @@ def test_two_phones_play_a_full_turn_and_see_each_other(
         phone.wait_for_function(
             f"document.querySelector('#who').innerText.includes('{text}')", timeout=3000
         )
-    view = app.extensions["tablesmith.tables"].table(mover.url.rsplit("/", 1)[1]).view()["state"]
-    assert view["turn"] == 2 and view["ply"] == 3
-    assert watcher.locator(".cell .ship").count() + view["home"][view["player"]] >= 1
+    table = app.extensions["tablesmith.tables"].table(mover.url.rsplit("/", 1)[1])
+    assert table.view()["state"]["turn"] == 2 and table.view()["state"]["ply"] == 3
+    # Now the other phone moves, and the first phone sees it.
+    tap_first(watcher, ".base.origin")
+    tap_first(watcher, ".cell.target")
+    revision = table.revision
+    mover.wait_for_function(
+        f"document.getElementById('app').dataset.revision === '{revision}'", timeout=2000
+    )
+    assert table.view()["state"]["ply"] == 4
+    assert mover.locator(".cell .ship-" + table.view()["state"]["player"]).count() >= 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from types import MappingProxyType
@@ -381,6 +382,25 @@ def test_games_package_stays_pure() -> None:
 
 # ---------------------------------------------------------------------------------- playouts
 
+
+def random_spot(rng: random.Random) -> R.Spot:
+    rift = rng.randint(0, 7)
+    return S(rift, 0 if rift in (0, 7) else rng.randint(1, 8))
+
+
+def random_move(rng: random.Random) -> R.Move:
+    return R.Move(origin=random_spot(rng), target=rng.choice([None, random_spot(rng)]))
+
+
+def random_push(rng: random.Random) -> R.Push:
+    return R.Push(
+        fragment=rng.randint(0, 27),
+        layout=rng.choice(["HH", "HA", "AH"]),
+        side=rng.choice(["left", "right"]),
+        rift=rng.randint(1, 6),
+    )
+
+
 VARIANTS = st.builds(
     Variant,
     jump_mandatory=st.booleans(),
@@ -407,6 +427,13 @@ def test_random_legal_playouts_keep_the_invariants(
         if not legal:
             assert state.phase == "over" and R.outcome(state) is not None
             break
+        probe = random.Random(choice)
+        for candidate in (random_move(probe), random_push(probe)):
+            if candidate in legal:
+                R.apply(state, candidate)
+            else:
+                with pytest.raises(R.IllegalAction):
+                    R.apply(state, candidate)  # legal_actions lists all that apply accepts
         before = state
         state = R.apply(state, legal[choice % len(legal)])
         assert state.ply == before.ply + 1  # the revision only grows
