@@ -12,11 +12,14 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, request
 from flask_babel import Babel, gettext
+
+from companion.tables import PURPOSE_FIRST_PLAYER, PURPOSE_LAYOUT
 
 LANGUAGES = ("en", "de")
 LANG_COOKIE = "lang"
@@ -67,9 +70,16 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["current_language"] = select_locale
 
 
-def js_strings() -> dict[str, str]:
-    """Every text the page's script shows, translated for the current request."""
+def js_strings() -> dict[str, Any]:
+    """Every text the page's script shows, translated for the current request.
+
+    ``purposes`` translates the purposes of the server's own rolls (:mod:`companion.tables`).
+    """
     return {
+        "purposes": {
+            PURPOSE_LAYOUT: gettext("layout (AST-4)"),
+            PURPOSE_FIRST_PLAYER: gettext("starting player (AST-5)"),
+        },
         "your_turn": gettext("Your turn"),
         "their_turn": gettext("Waiting for the other player"),
         "watching": gettext("Watching"),

@@ -36,6 +36,9 @@ from games.asteroids.spec import ASTEROIDS, Variant
 GAMES = ("asteroids",)
 SEATS = ("A", "B")
 CLIENT_ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+PURPOSE_LAYOUT = "layout (AST-4)"
+PURPOSE_FIRST_PLAYER = "starting player (AST-5)"
+"""Purposes of the server's own rolls; the phone shows them translated (companion.i18n)."""
 
 
 class Rejected(ValueError):
@@ -450,7 +453,7 @@ class TableService:
             roll = self._roll_event(
                 table,
                 seat,
-                "layout (AST-4)",
+                PURPOSE_LAYOUT,
                 ASTEROIDS.fragment_total,
                 rules.LAYOUT_DIE_SIDES,
                 1,
@@ -464,7 +467,7 @@ class TableService:
                 raise Rejected(422, "illegal", str(exc), table.view()) from exc
         else:
             raise Rejected(400, "malformed", f"mode must be random or manual, got {mode!r}")
-        first = self._roll_event(table, seat, "starting player (AST-5)", 1, 2, len(events) + 1)
+        first = self._roll_event(table, seat, PURPOSE_FIRST_PLAYER, 1, 2, len(events) + 1)
         events.append(first)
         payload = {
             "layout": layout.to_json(),

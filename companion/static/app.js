@@ -454,7 +454,8 @@ async function loadDice() {
   for (const roll of result.data.rolls.slice().reverse()) {
     const item = document.createElement("li");
     const faces = roll.sides > 100 ? roll.count + "×d" + roll.sides : roll.faces.join(" ");
-    item.textContent = `#${roll.seq} ${roll.purpose} · ${roll.count}d${roll.sides}: ${faces} · ${by} ${roll.seat}`;
+    const purpose = T.purposes[roll.purpose] || roll.purpose;
+    item.textContent = `#${roll.seq} ${purpose} · ${roll.count}d${roll.sides}: ${faces} · ${by} ${roll.seat}`;
     list.append(item);
   }
   box.append(heading, list);

@@ -308,3 +308,12 @@ def test_cli_help_is_fast_and_imports_no_flask_or_cadquery() -> None:
     assert out.stdout.strip().endswith("[]")
     for option in ("--host", "--port", "--db", "--base-url", "--threads", "--qr / --no-qr"):
         assert option in out.stdout
+
+
+def test_table_page_script_texts_are_translated(client: FlaskClient) -> None:
+    table_url = client.post("/tables", data={"game": "asteroids"}).headers["Location"]
+    german = client.get(table_url, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Du bist am Zug" in german and "Aufbau (AST-4)" in german
+    assert "Your turn" not in german
+    english = client.get(table_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Your turn" in english and "layout (AST-4)" in english
