@@ -60,20 +60,34 @@ def lan_address() -> str:
     help="Worker threads; every open phone holds one for its live stream.",
 )
 @click.option(
+    "--fsync/--no-fsync",
+    default=False,
+    show_default=True,
+    help="Flush every action to the disk so it survives a power cut too (slower). Without it "
+    "an acknowledged action survives a killed or crashed server.",
+)
+@click.option(
     "--qr/--no-qr",
     default=True,
     show_default=True,
     help="Print a QR code of the URL in the terminal.",
 )
 def serve(
-    host: str, port: int, database: str | None, base_url: str | None, threads: int, qr: bool
+    host: str,
+    port: int,
+    database: str | None,
+    base_url: str | None,
+    threads: int,
+    fsync: bool,
+    qr: bool,
 ) -> None:
     """Run the phone companion on the local network (waitress WSGI server)."""
     import waitress
 
     from companion import create_app
 
-    app = create_app({"DATABASE": database, "BASE_URL": base_url})
+    durability = "power" if fsync else "crash"
+    app = create_app({"DATABASE": database, "BASE_URL": base_url, "DURABILITY": durability})
     server = waitress.create_server(
         app,
         host=host,

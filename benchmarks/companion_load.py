@@ -10,7 +10,8 @@ action: the player to move POSTs a random legal action, then "thinks" for ``--th
 * memory per table: the server's RSS growth from start to the end, divided by the tables
   (includes the open streams' buffers, not the pre-started worker threads).
 
-Usage: ``python benchmarks/companion_load.py [--tables 100] [--turns 4] [--think 1.0]``.
+Usage: ``python benchmarks/companion_load.py [--tables 100] [--turns 4] [--think 1.0]
+[--durability crash|power]``.
 Goal on a 2-core machine: p99 action < 50 ms, stream delay < 200 ms.
 """
 
@@ -34,14 +35,15 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def serve_child(database: str, threads: int) -> None:
+def serve_child(database: str, threads: int, durability: str) -> None:
     """Child process: run the companion on a free loopback port and print the port."""
     sys.path.insert(0, str(ROOT))
     import waitress
 
     from companion import create_app
 
-    app = create_app({"DATABASE": database, "JOIN_RATE_LIMIT": (100_000, 60.0)})
+    config = {"DATABASE": database, "DURABILITY": durability, "JOIN_RATE_LIMIT": (100_000, 60.0)}
+    app = create_app(config)
     server = waitress.create_server(
         app, host="127.0.0.1", port=0, threads=threads, connection_limit=4 * threads
     )
@@ -81,7 +83,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def run(tables: int, turns: int, think: float, drivers: int, threads: int) -> dict[str, Any]:
+def run(
+    tables: int, turns: int, think: float, drivers: int, threads: int, durability: str
+) -> dict[str, Any]:
     """Drive the load and return the measurements."""
     workdir = Path(tempfile.mkdtemp(prefix="tablesmith-load-"))
     child = subprocess.Popen(
@@ -92,6 +96,8 @@ def run(tables: int, turns: int, think: float, drivers: int, threads: int) -> di
             str(workdir / "load.sqlite"),
             "--threads",
             str(threads),
+            "--durability",
+            durability,
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -178,6 +184,7 @@ def run(tables: int, turns: int, think: float, drivers: int, threads: int) -> di
         return {
             "tables": tables,
             "think_seconds": think,
+            "durability": durability,
             "phones": 2 * tables,
             "actions": len(latencies),
             "seconds": round(elapsed, 2),
@@ -206,12 +213,22 @@ def main() -> None:
     )
     parser.add_argument("--drivers", type=int, default=16, help="clients when --think is 0")
     parser.add_argument("--threads", type=int, default=256, help="server worker threads")
+    parser.add_argument(
+        "--durability", choices=["crash", "power"], default="crash", help="see companion.store"
+    )
     parser.add_argument("--serve-child", metavar="DB", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve_child:
-        serve_child(options.serve_child, options.threads)
+        serve_child(options.serve_child, options.threads, options.durability)
         return
-    result = run(options.tables, options.turns, options.think, options.drivers, options.threads)
+    result = run(
+        options.tables,
+        options.turns,
+        options.think,
+        options.drivers,
+        options.threads,
+        options.durability,
+    )
     print(json.dumps(result, indent=2))
 
 

@@ -22,6 +22,7 @@ from companion.tables import TableService
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,
+    "DURABILITY": "crash",
     "BASE_URL": None,
     "HEARTBEAT_SECONDS": 15.0,
     "JOIN_RATE_LIMIT": (10, 60.0),
@@ -49,7 +50,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the companion app.
 
     Args:
-        test_config: config overrides. Keys: ``DATABASE`` (path), ``BASE_URL`` (the URL put in
+        test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"crash"``
+            or ``"power"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
             QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.
@@ -61,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database = app.config["DATABASE"] or default_database()
     app.config["DATABASE"] = str(database)
 
-    store = EventStore(database)
+    store = EventStore(database, app.config["DURABILITY"])
     app.extensions["tablesmith.tables"] = TableService(store, DiceService(app.config["DICE_RNG"]))
     app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     i18n.init_app(app)

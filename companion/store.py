@@ -1,8 +1,17 @@
 """The companion's event store: an append-only log per table in SQLite (WAL mode).
 
-Every accepted write is appended in one ``BEGIN IMMEDIATE`` transaction with
-``synchronous=FULL``, so an action the server has acknowledged survives ``kill -9`` and a power
-cut (ARCHITECTURE.md, *Companion*). Seat tokens (which authorise writes) are stored as SHA-256 hashes only; the join and watch
+Every accepted write is appended in one ``BEGIN IMMEDIATE`` transaction that is committed
+before the phone gets its answer, so an acknowledged action survives ``kill -9`` of the server
+(issue 4; ARCHITECTURE.md, *Companion*). Two durability levels (decision, measured with
+``benchmarks/companion_load.py`` on the shared 2-core machine):
+
+* ``"crash"`` (default, ``synchronous=NORMAL``): the commit reaches the operating system before
+  the answer; it survives a killed or crashed server, not a power cut of the whole computer.
+  Action p99 about 18 ms.
+* ``"power"`` (``synchronous=FULL``): every commit is also flushed to the disk (one fsync per
+  action); survives a power cut too. Action p99 about 75 ms when the disk is shared.
+
+Seat tokens (which authorise writes) are stored as SHA-256 hashes only; the join and watch
 tokens are kept as they are because seat A's page shows their links again after a reload.
 
 The store is thread-safe: each thread has its own connection, and writers take turns on a
@@ -49,6 +58,10 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (table_id, client_action_id)
 );
 """
+
+
+DURABILITY = {"crash": "NORMAL", "power": "FULL"}
+"""Durability level -> SQLite ``synchronous`` setting."""
 
 
 class StoreError(ValueError):
@@ -108,9 +121,16 @@ class EventStore:
 
     Args:
         path: the database file; its folder is created.
+        durability: ``"crash"`` or ``"power"`` (see the module docstring).
+
+    Raises:
+        StoreError: unknown durability.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, durability: str = "crash") -> None:
+        if durability not in DURABILITY:
+            raise StoreError(f"durability must be one of {list(DURABILITY)}, got {durability!r}")
+        self.synchronous = DURABILITY[durability]
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
@@ -123,7 +143,7 @@ class EventStore:
         if db is None:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={self.synchronous}")
             db.execute("PRAGMA foreign_keys=ON")
             self._local.db = db
         return db

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
 
 from tests.companion.conftest import seat_both
@@ -16,7 +17,7 @@ from tests.companion.conftest import seat_both
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_server(database: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(database: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     """``tablesmith serve`` on a free loopback port; returns the process and its base URL."""
     code = "import sys\nfrom tablesmith import cli\nsys.exit(cli())"
     process = subprocess.Popen(
@@ -35,6 +36,7 @@ def start_server(database: Path) -> tuple[subprocess.Popen[str], str]:
             "--no-qr",
             "--threads",
             "8",
+            *extra,
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -48,9 +50,10 @@ def start_server(database: Path) -> tuple[subprocess.Popen[str], str]:
     return process, match.group(1)
 
 
-def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fsync", [[], ["--fsync"]], ids=["crash", "power"])
+def test_acknowledged_actions_survive_kill_9(tmp_path: Path, fsync: list[str]) -> None:
     database = tmp_path / "data" / "companion.sqlite"
-    process, base = start_server(database)
+    process, base = start_server(database, *fsync)
     try:
         seats = seat_both(lambda path, **kw: requests.post(base + path, timeout=10, **kw))
         url = f"{base}{seats.api}/actions"
