@@ -22,7 +22,7 @@ from companion.tables import TableService
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,
-    "DURABILITY": "crash",
+    "DURABILITY": "power",
     "BASE_URL": None,
     "HEARTBEAT_SECONDS": 15.0,
     "JOIN_RATE_LIMIT": (10, 60.0),
@@ -50,8 +50,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the companion app.
 
     Args:
-        test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"crash"``
-            or ``"power"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
+        test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
+            default, or ``"crash"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
             QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.

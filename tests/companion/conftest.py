@@ -125,9 +125,17 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     """The app served by waitress on a free loopback port, in a background thread."""
     app = make_app(tmp_path)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # the sockets were closed under the loop at teardown
+            return
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", app  # type: ignore[union-attr]
     app.extensions["tablesmith.tables"].close()
     server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
     server.close()
+    thread.join(timeout=5)

@@ -82,11 +82,11 @@ def test_two_phones_play_a_full_turn_and_see_each_other(
     table = app.extensions["tablesmith.tables"].table(mover.url.rsplit("/", 1)[1])
     assert table.view()["state"]["turn"] == 2 and table.view()["state"]["ply"] == 3
     # Now the other phone moves, and the first phone sees it.
+    before = table.revision
     tap_first(watcher, ".base.origin")
     tap_first(watcher, ".cell.target")
-    revision = table.revision
-    mover.wait_for_function(
-        f"document.getElementById('app').dataset.revision === '{revision}'", timeout=2000
-    )
+    newer = f"Number(document.getElementById('app').dataset.revision) > {before}"
+    watcher.wait_for_function(newer, timeout=2000)  # its own answer arrived
+    mover.wait_for_function(newer, timeout=2000)  # the stream brought it to the first phone
     assert table.view()["state"]["ply"] == 4
     assert mover.locator(".cell .ship-" + table.view()["state"]["player"]).count() >= 1

@@ -50,7 +50,7 @@ def start_server(database: Path, *extra: str) -> tuple[subprocess.Popen[str], st
     return process, match.group(1)
 
 
-@pytest.mark.parametrize("fsync", [[], ["--fsync"]], ids=["crash", "power"])
+@pytest.mark.parametrize("fsync", [[], ["--no-fsync"]], ids=["power", "crash"])
 def test_acknowledged_actions_survive_kill_9(tmp_path: Path, fsync: list[str]) -> None:
     database = tmp_path / "data" / "companion.sqlite"
     process, base = start_server(database, *fsync)
