@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-
-playwright = pytest.importorskip("playwright.sync_api")
+from playwright import sync_api as playwright
 
 CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
