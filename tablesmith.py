@@ -57,7 +57,7 @@ def lan_address() -> str:
     default=256,
     show_default=True,
     type=click.IntRange(4, 4096),
-    help="Worker threads; every open phone holds one for its live stream.",
+    help="Worker threads; every open phone holds one for its live stream (7/8 of them at most).",
 )
 @click.option(
     "--fsync/--no-fsync",
@@ -88,7 +88,14 @@ def serve(
     from companion import create_app
 
     durability = "power" if fsync else "crash"
-    app = create_app({"DATABASE": database, "BASE_URL": base_url, "DURABILITY": durability})
+    max_streams = threads - max(2, threads // 8)  # the other threads answer actions
+    config = {
+        "DATABASE": database,
+        "BASE_URL": base_url,
+        "DURABILITY": durability,
+        "MAX_STREAMS": max_streams,
+    }
+    app = create_app(config)
     server = waitress.create_server(
         app,
         host=host,

@@ -42,7 +42,12 @@ def serve_child(database: str, threads: int, durability: str) -> None:
 
     from companion import create_app
 
-    config = {"DATABASE": database, "DURABILITY": durability, "JOIN_RATE_LIMIT": (100_000, 60.0)}
+    config = {
+        "DATABASE": database,
+        "DURABILITY": durability,
+        "JOIN_RATE_LIMIT": (100_000, 60.0),
+        "MAX_STREAMS": threads - max(2, threads // 8),  # as tablesmith serve
+    }
     app = create_app(config)
     server = waitress.create_server(
         app, host="127.0.0.1", port=0, threads=threads, connection_limit=4 * threads

@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "DURABILITY": "power",
     "BASE_URL": None,
     "HEARTBEAT_SECONDS": 15.0,
+    "MAX_STREAMS": None,
     "JOIN_RATE_LIMIT": (10, 60.0),
     "DICE_RNG": None,
     "I18N_CACHE": None,
@@ -52,7 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Args:
         test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
             default, or ``"crash"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
-            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream),
+            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``MAX_STREAMS`` (live streams
+            open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.
     """
@@ -64,7 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = str(database)
 
     store = EventStore(database, app.config["DURABILITY"])
-    app.extensions["tablesmith.tables"] = TableService(store, DiceService(app.config["DICE_RNG"]))
+    dice = DiceService(app.config["DICE_RNG"])
+    app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"])
     app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     i18n.init_app(app)
     app.before_request(lambda: refuse_cross_site(request))

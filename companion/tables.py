@@ -24,7 +24,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -167,6 +167,25 @@ class Table:
         }
 
 
+class Stream:
+    """A live stream's iterable for the WSGI server; ``close`` frees its slot exactly once."""
+
+    def __init__(self, events: Iterator[str], release: Callable[[], None]) -> None:
+        self._events = events
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> Iterator[str]:
+        return self._events
+
+    def close(self) -> None:
+        """End the stream (the server calls this when the phone goes away)."""
+        if hasattr(self._events, "close"):
+            self._events.close()
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+
 @dataclass(frozen=True, kw_only=True)
 class Seat:
     """A token holder's place at a table: ``role`` is "A", "B" or "watch"."""
@@ -182,11 +201,16 @@ class TableService:
     Args:
         store: the event store.
         dice: the dice service.
+        max_streams: live streams allowed at once (None: no limit).
     """
 
-    def __init__(self, store: EventStore, dice: DiceService) -> None:
+    def __init__(
+        self, store: EventStore, dice: DiceService, max_streams: int | None = None
+    ) -> None:
         self.store = store
         self.dice = dice
+        self.max_streams = max_streams
+        self.streams_open = 0
         self._tables: dict[str, Table] = {}
         self._guard = threading.Lock()
         self.closed = threading.Event()
@@ -487,14 +511,29 @@ class TableService:
             rolls = list(table.rolls)
         return {"rolls": rolls, "frequencies": frequencies(rolls)}
 
-    def stream(self, seat: Seat, since: int, heartbeat: float) -> Iterator[str]:
+    def stream(self, seat: Seat, since: int, heartbeat: float) -> Stream:
         """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
 
         Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
         table's current view) rides on the newest event sent. A comment line is sent every
-        ``heartbeat`` seconds without events.
+        ``heartbeat`` seconds without events. Every open stream holds a server thread, so at
+        most ``max_streams`` are open at once; the rest of the server stays responsive.
+
+        Raises:
+            Rejected: 503 when ``max_streams`` streams are open (the page retries).
         """
         table = self.table(seat.table_id)
+        with self._guard:
+            if self.max_streams is not None and self.streams_open >= self.max_streams:
+                raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
+            self.streams_open += 1
+        return Stream(self._events(table, since, heartbeat), self._release_stream)
+
+    def _release_stream(self) -> None:
+        with self._guard:
+            self.streams_open -= 1
+
+    def _events(self, table: Table, since: int, heartbeat: float) -> Iterator[str]:
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
         while not self.closed.is_set():

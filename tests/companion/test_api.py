@@ -317,3 +317,17 @@ def test_table_page_script_texts_are_translated(client: FlaskClient) -> None:
     assert "Your turn" not in german
     english = client.get(table_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Your turn" in english and "layout (AST-4)" in english
+
+
+def test_live_streams_are_capped_so_actions_keep_a_thread(tmp_path: Path) -> None:
+    client = make_app(tmp_path, MAX_STREAMS=1).test_client()
+    created = client.post("/api/tables", json={}).get_json()
+    url = f"/api/t/{created['table_id']}/events?token={created['token']}"
+    first_stream = client.get(url, buffered=False)
+    assert next(iter(first_stream.response)).startswith(b"retry:")
+    refused = client.get(url)
+    assert refused.status_code == 503 and refused.get_json()["error"] == "busy"
+    first_stream.close()  # the phone went away: its slot is free again
+    second = client.get(url, buffered=False)
+    assert second.status_code == 200
+    second.close()
