@@ -45,8 +45,8 @@ class Rejected(ValueError):
     """A request the table refuses; ``status`` is the HTTP status, ``reason`` a stable code.
 
     Attributes:
-        status: 400 malformed, 403 not allowed, 404 unknown, 409 stale or taken,
-            422 illegal in the rules.
+        status: 400 malformed, 403 not allowed, 404 unknown, 409 stale or seat taken,
+            422 illegal in the rules, 429 too many joins, 503 too many live streams.
         reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
         view: the table's current view when it helps the phone recover (409, 422).
     """
