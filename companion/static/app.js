@@ -168,8 +168,9 @@ function renderStatus() {
     return;
   }
   if (state.phase === "over") {
-    who.textContent = T.over;
-    hint.textContent = fmt(T.winner, { player: playerName(state.winner) });
+    who.textContent = fmt(T.winner, { player: playerName(state.winner) });
+    who.className = "who turn-" + state.winner;
+    hint.textContent = T.over;
   } else {
     who.textContent =
       ROLE === "watch" ? T.watching + " · " + playerName(state.player)
