@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "BASE_URL": None,
     "HEARTBEAT_SECONDS": 15.0,
     "MAX_STREAMS": None,
+    "STREAM_SECONDS": 600.0,
     "JOIN_RATE_LIMIT": (10, 60.0),
     "DICE_RNG": None,
     "I18N_CACHE": None,
@@ -53,7 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Args:
         test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
             default, or ``"crash"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
-            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``MAX_STREAMS`` (live streams
+            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
+            ``MAX_STREAMS`` (live streams
             open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.

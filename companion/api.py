@@ -123,7 +123,8 @@ def events(table_id: str) -> Response:
     if not since_text.isdigit():
         raise Rejected(400, "malformed", f"since must be a sequence number, got {since_text!r}")
     heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
-    stream = tables().stream(seat, int(since_text), heartbeat)
+    lifetime = float(current_app.config["STREAM_SECONDS"])
+    stream = tables().stream(seat, int(since_text), heartbeat, lifetime)
     return Response(
         stream,
         mimetype="text/event-stream",

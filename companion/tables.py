@@ -511,13 +511,15 @@ class TableService:
             rolls = list(table.rolls)
         return {"rolls": rolls, "frequencies": frequencies(rolls)}
 
-    def stream(self, seat: Seat, since: int, heartbeat: float) -> Stream:
+    def stream(self, seat: Seat, since: int, heartbeat: float, lifetime: float = 600.0) -> Stream:
         """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
 
         Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
         table's current view) rides on the newest event sent. A comment line is sent every
         ``heartbeat`` seconds without events. Every open stream holds a server thread, so at
-        most ``max_streams`` are open at once; the rest of the server stays responsive.
+        most ``max_streams`` are open at once; the rest of the server stays responsive, and a
+        stream ends after ``lifetime`` seconds (the page reconnects with ``since``), so a phone
+        that vanished without closing its connection frees its thread.
 
         Raises:
             Rejected: 503 when ``max_streams`` streams are open (the page retries).
@@ -527,16 +529,17 @@ class TableService:
             if self.max_streams is not None and self.streams_open >= self.max_streams:
                 raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
             self.streams_open += 1
-        return Stream(self._events(table, since, heartbeat), self._release_stream)
+        events = self._events(table, since, heartbeat, time.monotonic() + lifetime)
+        return Stream(events, self._release_stream)
 
     def _release_stream(self) -> None:
         with self._guard:
             self.streams_open -= 1
 
-    def _events(self, table: Table, since: int, heartbeat: float) -> Iterator[str]:
+    def _events(self, table: Table, since: int, heartbeat: float, deadline: float) -> Iterator[str]:
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
-        while not self.closed.is_set():
+        while not self.closed.is_set() and time.monotonic() < deadline:
             with table.changed:
                 if table.published[0] <= sent and not self.closed.is_set():
                     table.changed.wait(heartbeat)

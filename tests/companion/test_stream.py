@@ -6,12 +6,13 @@ import json
 import queue
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import requests
 from flask import Flask
 
-from tests.companion.conftest import Seats, seat_both
+from tests.companion.conftest import Seats, make_app, seat_both
 
 
 class Listener:
@@ -113,3 +114,14 @@ def test_heartbeat_keeps_an_idle_stream_open(live_server: tuple[str, Flask]) -> 
         requests.get(f"{base}{seats.api}/events?since=x&token={seats.a}", timeout=5).status_code
         == 400
     )
+
+
+def test_a_stream_ends_after_its_lifetime_and_resumes_with_since(tmp_path: Path) -> None:
+    app = make_app(tmp_path, STREAM_SECONDS=0.3)
+    client = app.test_client()
+    created = client.post("/api/tables", json={}).get_json()
+    url = f"/api/t/{created['table_id']}/events?since=0&token={created['token']}"
+    started = time.perf_counter()
+    body = client.get(url).get_data(as_text=True)  # returns only because the stream ended
+    assert time.perf_counter() - started < 3
+    assert body.startswith("retry:") and ": heartbeat" in body
