@@ -1,0 +1,93 @@
+"""The phone companion: a Flask app that keeps a shared table for two phones.
+
+``create_app`` is the factory (flaskr style): it loads the config, registers the services
+(event store, dice, tables, translations, join rate limiter) and the blueprints
+(:mod:`companion.pages` for the phone pages, :mod:`companion.api` for JSON and the live
+stream). Run it with ``tablesmith serve`` (waitress).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, request
+
+from companion import i18n
+from companion.dice import DiceService
+from companion.security import RateLimiter, refuse_cross_site
+from companion.store import EventStore
+from companion.tables import TableService
+
+DEFAULTS: dict[str, Any] = {
+    "DATABASE": None,
+    "DURABILITY": "power",
+    "BASE_URL": None,
+    "HEARTBEAT_SECONDS": 15.0,
+    "MAX_STREAMS": None,
+    "STREAM_SECONDS": 600.0,
+    "JOIN_RATE_LIMIT": (10, 60.0),
+    "DICE_RNG": None,
+    "I18N_CACHE": None,
+}
+
+
+def default_database() -> Path:
+    """The companion database in the user's data folder.
+
+    ``$XDG_DATA_HOME/tablesmith/companion.sqlite`` (default ``~/.local/share``); on Windows
+    ``%LOCALAPPDATA%\\tablesmith``; on macOS ``~/Library/Application Support/tablesmith``.
+    """
+    if os.name == "nt":
+        root = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif os.uname().sysname == "Darwin":
+        root = Path.home() / "Library" / "Application Support"
+    else:
+        root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return root / "tablesmith" / "companion.sqlite"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion app.
+
+    Args:
+        test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
+            default, or ``"crash"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
+            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
+            ``MAX_STREAMS`` (live streams
+            open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
+            ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
+            ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.
+    """
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    if test_config:
+        app.config.from_mapping(test_config)
+    database = app.config["DATABASE"] or default_database()
+    app.config["DATABASE"] = str(database)
+
+    store = EventStore(database, app.config["DURABILITY"])
+    dice = DiceService(app.config["DICE_RNG"])
+    app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"])
+    app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
+    i18n.init_app(app)
+    app.before_request(lambda: refuse_cross_site(request))
+
+    from companion import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    return app
+
+
+def tables() -> TableService:
+    """The app's :class:`TableService`."""
+    service: TableService = current_app.extensions["tablesmith.tables"]
+    return service
+
+
+def join_limiter() -> RateLimiter:
+    """The app's rate limiter for joining and creating tables."""
+    limiter: RateLimiter = current_app.extensions["tablesmith.join_limiter"]
+    return limiter

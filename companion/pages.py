@@ -1,0 +1,144 @@
+"""The phone pages (blueprint ``pages``): home, table, join, watch, language, card links.
+
+A seated phone keeps its seat token in an HttpOnly cookie ``ts_seat_<table>`` (SameSite=Lax,
+30 days), so a reload keeps the seat; the page hands the token to its script, which sends it
+in the ``X-Seat-Token`` header (see :mod:`companion.security`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from companion import i18n, join_limiter, tables
+from companion.api import links
+from companion.security import SEAT_COOKIE_PREFIX
+from companion.tables import Rejected, Seat
+
+bp = Blueprint("pages", __name__)
+COOKIE_AGE = 30 * 24 * 3600
+
+
+def qr_svg(url: str) -> Markup:
+    """An inline SVG QR code for ``url`` (black on white, 4-module quiet zone)."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=5, border=4))
+
+
+def seated(response: Response, seat: Seat) -> Response:
+    """Attach the seat cookie to ``response``."""
+    response.set_cookie(
+        SEAT_COOKIE_PREFIX + seat.table_id,
+        seat.token,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+def cookie_seat(table_id: str) -> Seat | None:
+    """The seat this browser holds at a table, from its cookie, or None."""
+    token = request.cookies.get(SEAT_COOKIE_PREFIX + table_id)
+    try:
+        return tables().authorise(table_id, token)
+    except Rejected:
+        return None
+
+
+def render_table(seat: Seat) -> str:
+    """The table page for a seat or a watcher."""
+    table = tables().table(seat.table_id)
+    urls = links(seat.table_id)
+    context: dict[str, Any] = {
+        "seat": seat,
+        "table": table,
+        "urls": urls,
+        "strings": i18n.js_strings(),
+        "join_qr": qr_svg(urls["join_url"]) if seat.role == "A" else None,
+        "watch_qr": qr_svg(urls["watch_url"]) if seat.role in ("A", "B") else None,
+    }
+    return render_template("table.html", **context)
+
+
+@bp.get("/")
+def index() -> str:
+    """Home: start a new table."""
+    return render_template("home.html")
+
+
+@bp.post("/tables")
+def new_table() -> Response:
+    """Create a table from the home page's form and take seat A."""
+    if not join_limiter().allow(request.remote_addr or "?"):
+        abort(429)
+    seat, _, _ = tables().create(request.form.get("game", "asteroids"))
+    return seated(redirect(url_for("pages.table", table_id=seat.table_id), 303), seat)
+
+
+@bp.get("/t/<table_id>")
+def table(table_id: str) -> str | Response:
+    """The table page of the seat this browser holds (403 page without a seat)."""
+    tables().table(table_id)  # 404 for an unknown table
+    seat = cookie_seat(table_id)
+    if seat is None:
+        return make_response(render_template("message.html", kind="no_seat"), 403)
+    return render_table(seat)
+
+
+@bp.route("/j/<join_token>", methods=["GET", "POST"])
+def join(join_token: str) -> str | Response:
+    """GET: the "take seat B" page. POST: take it (rate-limited) and go to the table."""
+    table_id = tables().table_for_token("join", join_token)
+    if table_id is None:
+        abort(404)
+    if cookie_seat(table_id) is not None:
+        return redirect(url_for("pages.table", table_id=table_id), 303)
+    if request.method == "GET":
+        return render_template("join.html", join_token=join_token)
+    if not join_limiter().allow(request.remote_addr or "?"):
+        abort(429)
+    try:
+        seat = tables().join(join_token)
+    except Rejected:
+        return make_response(render_template("message.html", kind="full"), 409)
+    return seated(redirect(url_for("pages.table", table_id=table_id), 303), seat)
+
+
+@bp.get("/w/<watch_token>")
+def watch(watch_token: str) -> str:
+    """The read-only page for people watching."""
+    table_id = tables().table_for_token("watch", watch_token)
+    if table_id is None:
+        abort(404)
+    return render_table(Seat(table_id=table_id, role="watch", token=watch_token))
+
+
+@bp.get("/lang/<code>")
+def language(code: str) -> Response:
+    """Switch the language (cookie) and go back to ``next`` (a local path only)."""
+    if code not in i18n.LANGUAGES:
+        abort(404)
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = redirect(target, 303)
+    response.set_cookie(i18n.LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+@bp.get("/card/<game>/<deck>/<card>")
+def card(game: str, deck: str, card: str) -> str:
+    """Where a printed card's QR code points (reserved; a simple page for now)."""
+    return render_template("card.html", game=game, deck=deck, card=card)

@@ -1,0 +1,77 @@
+"""Request guards: seat tokens from requests, a cross-site write check and a rate limiter.
+
+Writes are authorised by the seat token in the ``X-Seat-Token`` header, which a cross-site
+page cannot set without a CORS preflight that the companion never grants; in addition every
+POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403
+(issue 4, "writes are protected against cross-site requests").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from flask import Request, abort
+
+TOKEN_HEADER = "X-Seat-Token"
+SEAT_COOKIE_PREFIX = "ts_seat_"
+
+
+def token_from(request: Request, *, allow_query: bool) -> str | None:
+    """The seat or watch token: the header, else (GET only, for EventSource) ``?token=``."""
+    token = request.headers.get(TOKEN_HEADER)
+    if token is None and allow_query:
+        token = request.args.get("token")
+    return token
+
+
+def refuse_cross_site(request: Request) -> None:
+    """Abort with 403 when a state-changing request comes from another site."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        abort(403, "cross-site request refused")
+    origin = request.headers.get("Origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+        abort(403, "cross-site request refused")
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window_seconds`` per key (sliding window).
+
+    Args:
+        limit: events allowed within the window, >= 1.
+        window_seconds: the window, > 0.
+        clock: a monotonic clock in seconds (injectable for tests).
+
+    Raises:
+        ValueError: limit or window out of range.
+    """
+
+    def __init__(
+        self, limit: int, window_seconds: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if limit < 1 or window_seconds <= 0:
+            raise ValueError(
+                f"limit must be >= 1 and window_seconds > 0, got {limit}, {window_seconds}"
+            )
+        self.limit = limit
+        self.window = window_seconds
+        self.clock = clock
+        self._hits: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Record an attempt for ``key``; False when it exceeds the limit."""
+        now = self.clock()
+        with self._lock:
+            hits = self._hits.setdefault(key, deque())
+            while hits and hits[0] <= now - self.window:
+                hits.popleft()
+            if len(hits) >= self.limit:
+                return False
+            hits.append(now)
+            return True

@@ -1,0 +1,556 @@
+"""Tables: seats and tokens, the fold of the event log into game state, writes and live sync.
+
+A table's state is the pure Asteroids reducer (:func:`games.asteroids.rules.apply`) folded over
+its event log (ARCHITECTURE.md, *Companion*):
+
+* ``setup``: :func:`games.asteroids.rules.new_game` from the logged layout, variant and first
+  player (the dice that chose them are logged just before as ``roll`` events).
+* ``action``: one rules action of the player to move.
+* ``undo``: takes back the most recent action of the current turn, if the undoing seat made it
+  and no roll came after it (rolls are undo barriers). The turn ends with the push, so steps
+  can be undone, a push cannot.
+* ``roll``: dice, logged with who rolled, the purpose and the faces.
+
+Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``: a
+repeated id is answered with the current view and applied once; a stale revision is refused
+with 409 and the current view. Each table has a lock; the log append is one transaction
+(:mod:`companion.store`) made before the answer, then every stream of the table is woken.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.dice import DiceService, RollError, RollRequest, frequencies
+from companion.store import Event, EventStore, StoreError, token_hash
+from games.asteroids import rules
+from games.asteroids.spec import ASTEROIDS, Variant
+
+GAMES = ("asteroids",)
+SEATS = ("A", "B")
+CLIENT_ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+PURPOSE_LAYOUT = "layout (AST-4)"
+PURPOSE_FIRST_PLAYER = "starting player (AST-5)"
+"""Purposes of the server's own rolls; the phone shows them translated (companion.i18n)."""
+
+
+class Rejected(ValueError):
+    """A request the table refuses; ``status`` is the HTTP status, ``reason`` a stable code.
+
+    Attributes:
+        status: 400 malformed, 403 not allowed, 404 unknown, 409 stale or seat taken,
+            422 illegal in the rules, 429 too many joins, 503 too many live streams.
+        reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
+        view: the table's current view when it helps the phone recover (409, 422).
+    """
+
+    def __init__(
+        self, status: int, reason: str, message: str, view: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.reason = reason
+        self.view = view
+
+
+@dataclass(kw_only=True)
+class Fold:
+    """The running fold of one table's log (mutable, owned by :class:`Table`).
+
+    Attributes:
+        state: the Asteroids state, None before setup.
+        turn_start: the state the current turn's undoable actions start from.
+        undoable: ``(seq, seat, action)`` of the current turn since the last barrier.
+    """
+
+    state: rules.State | None = None
+    turn_start: rules.State | None = None
+    undoable: list[tuple[int, str | None, rules.Action]] = field(default_factory=list)
+
+    def add(self, event: Event) -> None:
+        """Fold one event in (the event was validated before it was logged)."""
+        payload = event.payload
+        if event.kind == "setup":
+            self.state = rules.new_game(
+                layout=rules.Layout.from_json(payload["layout"]),
+                first_player=payload["first_player"],
+                variant=Variant(**payload["variant"]),
+            )
+            self._barrier()
+        elif event.kind == "roll":
+            self._barrier()
+        elif event.kind == "action":
+            assert self.state is not None
+            before, action = self.state, rules.action_from_json(payload["action"])
+            self.state = rules.apply(before, action)
+            if self.state.turn != before.turn or self.state.phase == "over":
+                self._barrier()
+            else:
+                self.undoable.append((event.seq, event.seat, action))
+        elif event.kind == "undo":
+            self.undoable.pop()
+            state = self.turn_start
+            assert state is not None
+            for _, _, action in self.undoable:
+                state = rules.apply(state, action)
+            self.state = state
+
+    def _barrier(self) -> None:
+        self.turn_start = self.state
+        self.undoable = []
+
+    @property
+    def undo_seat(self) -> str | None:
+        """The seat that may undo now (its action is the most recent undoable), or None."""
+        return self.undoable[-1][1] if self.undoable else None
+
+
+@dataclass(kw_only=True)
+class Table:
+    """One table in memory: identity, tokens, the cached log and fold, and its streams."""
+
+    id: str
+    game: str
+    roles: dict[str, str]
+    join_token: str
+    watch_token: str
+    fold: Fold = field(default_factory=Fold)
+    messages: list[str] = field(default_factory=list)
+    client_ids: set[str] = field(default_factory=set)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    published: tuple[int, str] = (0, "null")
+
+    @property
+    def revision(self) -> int:
+        """The seq of the last event (0 for an empty log)."""
+        return len(self.messages)
+
+    def add(self, event: Event) -> None:
+        """Fold an event into the cache (log text, client ids, rolls, state)."""
+        self.fold.add(event)  # "join" events only wake the streams
+        self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
+        if event.client_action_id:
+            self.client_ids.add(event.client_action_id)
+        if event.kind == "roll":
+            self.rolls.append(
+                {
+                    **event.payload,
+                    "seq": event.seq,
+                    "seat": event.seat,
+                    "created_at": event.created_at,
+                }
+            )
+
+    def view(self) -> dict[str, Any]:
+        """What every phone of the table sees: revision, seats, state, legal actions, undo."""
+        state = self.fold.state
+        return {
+            "table": self.id,
+            "game": self.game,
+            "revision": self.revision,
+            "seats": {seat: seat in self.roles.values() for seat in SEATS},
+            "state": None if state is None else rules.state_to_json(state),
+            "legal": []
+            if state is None
+            else [rules.action_to_json(a) for a in rules.legal_actions(state)],
+            "undo_seat": self.fold.undo_seat,
+            "rolls": len(self.rolls),
+        }
+
+
+class Stream:
+    """A live stream's iterable for the WSGI server; ``close`` frees its slot exactly once."""
+
+    def __init__(self, events: Iterator[str], release: Callable[[], None]) -> None:
+        self._events = events
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> Iterator[str]:
+        return self._events
+
+    def close(self) -> None:
+        """End the stream (the server calls this when the phone goes away)."""
+        if hasattr(self._events, "close"):
+            self._events.close()
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Seat:
+    """A token holder's place at a table: ``role`` is "A", "B" or "watch"."""
+
+    table_id: str
+    role: str
+    token: str
+
+
+class TableService:
+    """Tables over an :class:`EventStore`; one instance per app (registered in the factory).
+
+    Args:
+        store: the event store.
+        dice: the dice service.
+        max_streams: live streams allowed at once (None: no limit).
+    """
+
+    def __init__(
+        self, store: EventStore, dice: DiceService, max_streams: int | None = None
+    ) -> None:
+        self.store = store
+        self.dice = dice
+        self.max_streams = max_streams
+        self.streams_open = 0
+        self._tables: dict[str, Table] = {}
+        self._guard = threading.Lock()
+        self.closed = threading.Event()
+
+    def close(self) -> None:
+        """End every live stream (server shutdown)."""
+        self.closed.set()
+        for table in list(self._tables.values()):
+            with table.changed:
+                table.changed.notify_all()
+
+    # ------------------------------------------------------------------------ tables, seats
+
+    def create(self, game: str) -> tuple[Seat, str, str]:
+        """A new table with seat A taken.
+
+        Returns:
+            (seat A with its token, join token, watch token).
+
+        Raises:
+            Rejected: 400 unknown game.
+        """
+        if game not in GAMES:
+            raise Rejected(400, "malformed", f"game must be one of {list(GAMES)}, got {game!r}")
+        table_id = secrets.token_urlsafe(16)
+        join, watch, token = (secrets.token_urlsafe(24) for _ in range(3))
+        self.store.create_table(table_id=table_id, game=game, join_token=join, watch_token=watch)
+        self.store.add_seat(table_id=table_id, seat="A", token=token)
+        return Seat(table_id=table_id, role="A", token=token), join, watch
+
+    def join(self, join_token: str) -> Seat:
+        """Take seat B through the join token.
+
+        Raises:
+            Rejected: 404 unknown token, 409 seat taken.
+        """
+        table_id = self.store.table_by_token("join", join_token)
+        if table_id is None:
+            raise Rejected(404, "unknown", "no table has this join link")
+        token = secrets.token_urlsafe(24)
+        table = self.table(table_id)
+        with table.lock:
+            event = Event(
+                seq=table.revision + 1,
+                kind="join",
+                seat="B",
+                client_action_id=None,
+                payload={},
+                created_at=time.time(),
+            )
+            try:
+                self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
+            except StoreError as exc:
+                raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
+            table.roles[token_hash(token)] = "B"
+            table.add(event)
+            self._publish(table)
+        return Seat(table_id=table_id, role="B", token=token)
+
+    def table_for_token(self, kind: str, token: str) -> str | None:
+        """The table id a ``"join"`` or ``"watch"`` token opens, or None."""
+        return self.store.table_by_token(kind, token)
+
+    def table(self, table_id: str) -> Table:
+        """The cached table, loading and folding its log on first use.
+
+        Raises:
+            Rejected: 404 unknown table.
+        """
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        with self._guard:
+            if table_id in self._tables:
+                return self._tables[table_id]
+            row = self.store.table(table_id)
+            if row is None:
+                raise Rejected(404, "unknown", "no such table")
+            roles = {digest: seat for seat, digest in row.seat_hashes.items()}
+            roles[token_hash(row.watch_token)] = "watch"
+            table = Table(
+                id=table_id,
+                game=row.game,
+                roles=roles,
+                join_token=row.join_token,
+                watch_token=row.watch_token,
+            )
+            for event in self.store.events(table_id):
+                table.add(event)
+            table.published = (table.revision, json.dumps(table.view(), separators=(",", ":")))
+            self._tables[table_id] = table
+            return table
+
+    def authorise(self, table_id: str, token: str | None) -> Seat:
+        """The seat a token holds at a table (every channel calls this).
+
+        Raises:
+            Rejected: 404 unknown table, 403 missing or wrong token.
+        """
+        table = self.table(table_id)
+        role = table.roles.get(token_hash(token)) if token else None
+        if role is None:
+            raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
+        return Seat(table_id=table_id, role=role, token=token or "")
+
+    # ---------------------------------------------------------------------------------- write
+
+    def submit(self, seat: Seat, body: Any) -> str:
+        """Apply a phone's write: ``{expected_revision, client_action_id, action}``.
+
+        ``action`` is a rules action (``move``/``skip``/``push``), ``{"type": "setup", "mode":
+        "random" | "manual", "rifts"?, "variant"?}`` or ``{"type": "undo"}``.
+
+        Returns:
+            JSON text ``{"revision", "duplicate", "view"}`` (the view is the published one, so
+            the answer and the live stream carry the same bytes).
+
+        Raises:
+            Rejected: 400 malformed, 403 watcher, 409 stale revision, 422 illegal.
+        """
+        expected, client_id, action = self._envelope(body, need_revision=True)
+        if not isinstance(action, dict):
+            raise Rejected(400, "malformed", "action must be a JSON object")
+        return self._write(
+            seat, client_id, lambda table: self._events_for(table, seat, expected, action)
+        )
+
+    def roll(self, seat: Seat, body: Any) -> str:
+        """Roll dice for a purpose: ``{client_action_id, count, sides, purpose}``.
+
+        Rolls need no revision (they are not turn actions) and cannot be undone.
+
+        Raises:
+            Rejected: 400 malformed, 403 watcher.
+        """
+        _, client_id, _ = self._envelope(body, need_revision=False)
+        try:
+            request = RollRequest(
+                count=body.get("count"), sides=body.get("sides"), purpose=body.get("purpose")
+            )
+        except RollError as exc:
+            raise Rejected(400, "malformed", str(exc)) from exc
+        return self._write(
+            seat,
+            client_id,
+            lambda table: [
+                self._roll_event(
+                    table, seat, request.purpose.strip(), request.count, request.sides, 1
+                )
+            ],
+        )
+
+    @staticmethod
+    def _envelope(body: Any, *, need_revision: bool) -> tuple[int, str, Any]:
+        if not isinstance(body, dict):
+            raise Rejected(400, "malformed", "the body must be a JSON object")
+        client_id = body.get("client_action_id")
+        if not isinstance(client_id, str) or not CLIENT_ACTION_ID.match(client_id):
+            raise Rejected(
+                400,
+                "malformed",
+                f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {client_id!r}",
+            )
+        expected = body.get("expected_revision", -1)
+        if need_revision and (
+            not isinstance(expected, int) or isinstance(expected, bool) or expected < 0
+        ):
+            raise Rejected(
+                400, "malformed", f"expected_revision must be an integer >= 0, got {expected!r}"
+            )
+        return expected, client_id, body.get("action")
+
+    def _write(self, seat: Seat, client_id: str, make: Any) -> str:
+        if seat.role not in SEATS:
+            raise Rejected(403, "forbidden", "watchers cannot write")
+        table = self.table(seat.table_id)
+        with table.lock:
+            duplicate = client_id in table.client_ids
+            if not duplicate:
+                events: list[Event] = make(table)
+                events[-1] = replace(events[-1], client_action_id=client_id)
+                self.store.append(table.id, table.revision, events)
+                for event in events:
+                    table.add(event)
+                self._publish(table)
+            revision, view_json = table.published
+        flag = "true" if duplicate else "false"
+        return f'{{"revision":{revision},"duplicate":{flag},"view":{view_json}}}'
+
+    def _publish(self, table: Table) -> None:
+        view_json = json.dumps(table.view(), separators=(",", ":"))
+        table.published = (table.revision, view_json)
+        with table.changed:
+            table.changed.notify_all()
+
+    def _event(
+        self, table: Table, seat: Seat, kind: str, payload: dict[str, Any], offset: int
+    ) -> Event:
+        return Event(
+            seq=table.revision + offset,
+            kind=kind,
+            seat=seat.role,
+            client_action_id=None,
+            payload=payload,
+            created_at=time.time(),
+        )
+
+    def _roll_event(
+        self, table: Table, seat: Seat, purpose: str, count: int, sides: int, offset: int
+    ) -> Event:
+        faces = self.dice.roll(count, sides)
+        payload = {"purpose": purpose, "count": count, "sides": sides, "faces": faces}
+        return self._event(table, seat, "roll", payload, offset)
+
+    def _events_for(
+        self, table: Table, seat: Seat, expected: int, action: dict[str, Any]
+    ) -> list[Event]:
+        kind = action.get("type")
+        state = table.fold.state
+        parsed = None
+        if kind not in ("setup", "undo"):
+            try:
+                parsed = rules.action_from_json(action)
+            except rules.MalformedAction as exc:
+                raise Rejected(400, "malformed", str(exc)) from exc
+        if expected != table.revision:
+            raise Rejected(
+                409,
+                "stale",
+                f"the table is at revision {table.revision}, the action was based on {expected}",
+                table.view(),
+            )
+        if kind == "setup":
+            if state is not None:
+                raise Rejected(
+                    422, "illegal", "the game is already set up (AST-1..AST-5)", table.view()
+                )
+            return self._setup_events(table, seat, action)
+        if state is None:
+            raise Rejected(422, "illegal", "set the game up first (AST-1..AST-5)", table.view())
+        if kind == "undo":
+            if table.fold.undo_seat != seat.role:
+                raise Rejected(
+                    422, "illegal", "only your own actions of this turn can be undone", table.view()
+                )
+            return [self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)]
+        assert parsed is not None
+        if state.player != seat.role and state.phase != "over":
+            raise Rejected(422, "not_your_turn", f"it is {state.player}'s turn", table.view())
+        try:
+            rules.apply(state, parsed)
+        except rules.IllegalAction as exc:
+            raise Rejected(422, "illegal", str(exc), table.view()) from exc
+        return [self._event(table, seat, "action", {"action": rules.action_to_json(parsed)}, 1)]
+
+    def _setup_events(self, table: Table, seat: Seat, action: dict[str, Any]) -> list[Event]:
+        mode = action.get("mode")
+        try:
+            variant = Variant(**action.get("variant", {}))
+        except (TypeError, ValueError) as exc:
+            raise Rejected(400, "malformed", f"variant: {exc}") from exc
+        events = []
+        if mode == "random":
+            roll = self._roll_event(
+                table,
+                seat,
+                PURPOSE_LAYOUT,
+                ASTEROIDS.fragment_total,
+                rules.LAYOUT_DIE_SIDES,
+                1,
+            )
+            events.append(roll)
+            layout = rules.random_layout(roll.payload["faces"])
+        elif mode == "manual":
+            try:
+                layout = rules.Layout.from_json({"rifts": action.get("rifts")})
+            except rules.LayoutError as exc:
+                raise Rejected(422, "illegal", str(exc), table.view()) from exc
+        else:
+            raise Rejected(400, "malformed", f"mode must be random or manual, got {mode!r}")
+        first = self._roll_event(table, seat, PURPOSE_FIRST_PLAYER, 1, 2, len(events) + 1)
+        events.append(first)
+        payload = {
+            "layout": layout.to_json(),
+            "variant": {name: getattr(variant, name) for name in Variant.__annotations__},
+            "first_player": rules.first_player_from_face(first.payload["faces"][0]),
+            "mode": mode,
+        }
+        events.append(self._event(table, seat, "setup", payload, len(events) + 1))
+        return events
+
+    # ----------------------------------------------------------------------------------- read
+
+    def dice_history(self, seat: Seat) -> dict[str, Any]:
+        """All rolls of the table and observed versus expected frequencies per die size."""
+        table = self.table(seat.table_id)
+        with table.lock:
+            rolls = list(table.rolls)
+        return {"rolls": rolls, "frequencies": frequencies(rolls)}
+
+    def stream(self, seat: Seat, since: int, heartbeat: float, lifetime: float = 600.0) -> Stream:
+        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
+
+        Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
+        table's current view) rides on the newest event sent. A comment line is sent every
+        ``heartbeat`` seconds without events. Every open stream holds a server thread, so at
+        most ``max_streams`` are open at once; the rest of the server stays responsive, and a
+        stream ends after ``lifetime`` seconds (the page reconnects with ``since``), so a phone
+        that vanished without closing its connection frees its thread.
+
+        Raises:
+            Rejected: 503 when ``max_streams`` streams are open (the page retries).
+        """
+        table = self.table(seat.table_id)
+        with self._guard:
+            if self.max_streams is not None and self.streams_open >= self.max_streams:
+                raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
+            self.streams_open += 1
+        events = self._events(table, since, heartbeat, time.monotonic() + lifetime)
+        return Stream(events, self._release_stream)
+
+    def _release_stream(self) -> None:
+        with self._guard:
+            self.streams_open -= 1
+
+    def _events(self, table: Table, since: int, heartbeat: float, deadline: float) -> Iterator[str]:
+        yield "retry: 1500\n\n"
+        sent = max(0, min(since, table.published[0]))
+        while not self.closed.is_set() and time.monotonic() < deadline:
+            with table.changed:
+                if table.published[0] <= sent and not self.closed.is_set():
+                    table.changed.wait(heartbeat)
+            revision, view_json = table.published
+            if revision <= sent:
+                yield ": heartbeat\n\n"
+                continue
+            chunks = []
+            for seq in range(sent + 1, revision + 1):
+                view = view_json if seq == revision else "null"
+                message = table.messages[seq - 1]
+                chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
+            sent = revision
+            yield "".join(chunks)

@@ -1,0 +1,141 @@
+"""Fixtures for the companion tests: app, client, a seated table, a live waitress server."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import waitress
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import create_app
+
+
+def make_app(tmp_path: Path, **config: Any) -> Flask:
+    """A companion app on a fresh database under ``tmp_path`` with seeded dice."""
+    settings = {
+        "DATABASE": str(tmp_path / "companion.sqlite"),
+        "DICE_RNG": random.Random(4),
+        "I18N_CACHE": str(tmp_path / "i18n"),
+        "HEARTBEAT_SECONDS": 0.5,
+        **config,
+    }
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return make_app(tmp_path)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@dataclass
+class Seats:
+    """A table with both seats taken: ids, tokens and links."""
+
+    table_id: str
+    a: str
+    b: str
+    watch_url: str
+    join_url: str
+
+    def headers(self, seat: str) -> dict[str, str]:
+        return {"X-Seat-Token": self.a if seat == "A" else self.b}
+
+    @property
+    def api(self) -> str:
+        return f"/api/t/{self.table_id}"
+
+
+def seat_both(post: Any) -> Seats:
+    """Create a table and join it through ``post(path, json=..., headers=...)``."""
+    created = post("/api/tables", json={"game": "asteroids"}).json()
+    join_path = "/api/join/" + created["join_url"].rsplit("/", 1)[1]
+    joined = post(join_path, json={}).json()
+    return Seats(
+        table_id=created["table_id"],
+        a=created["token"],
+        b=joined["token"],
+        watch_url=created["watch_url"],
+        join_url=created["join_url"],
+    )
+
+
+def flask_post(client: FlaskClient) -> Any:
+    """Adapt the Flask test client to the ``requests``-style ``post`` of :func:`seat_both`."""
+
+    class Result:
+        def __init__(self, response: Any) -> None:
+            self.response = response
+
+        def json(self) -> Any:
+            return self.response.get_json()
+
+    return lambda path, **kw: Result(client.post(path, **kw))
+
+
+@pytest.fixture
+def seats(client: FlaskClient) -> Seats:
+    return seat_both(flask_post(client))
+
+
+def act(
+    client: FlaskClient,
+    seats: Seats,
+    seat: str,
+    action: dict[str, Any],
+    *,
+    revision: int | None = None,
+    client_id: str | None = None,
+) -> Any:
+    """POST an action as ``seat`` based on the current (or a given) revision."""
+    if revision is None:
+        revision = client.get(seats.api + "/state", headers=seats.headers(seat)).get_json()[
+            "revision"
+        ]
+    body = {
+        "expected_revision": revision,
+        "client_action_id": client_id or f"cid-{random.getrandbits(48):x}",
+        "action": action,
+    }
+    return client.post(seats.api + "/actions", json=body, headers=seats.headers(seat))
+
+
+@pytest.fixture
+def set_up(client: FlaskClient, seats: Seats) -> dict[str, Any]:
+    """Set the table up with a random layout; returns the view after setup."""
+    response = act(client, seats, "A", {"type": "setup", "mode": "random"})
+    assert response.status_code == 200, response.get_json()
+    view: dict[str, Any] = response.get_json()["view"]
+    return view
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+    """The app served by waitress on a free loopback port, in a background thread."""
+    app = make_app(tmp_path)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # the sockets were closed under the loop at teardown
+            return
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}", app  # type: ignore[union-attr]
+    app.extensions["tablesmith.tables"].close()
+    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
+    server.close()
+    thread.join(timeout=5)
