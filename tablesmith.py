@@ -28,7 +28,7 @@ def _fail(message: str) -> None:
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["asteroids"]), default="asteroids", metavar="[GAME]")
+@click.argument("game", default="asteroids", metavar="[GAME]")
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -134,6 +134,14 @@ def build(
     from cad.settings import OptionError, PrintSettings, parse_bed, parse_colour
 
     started = time.perf_counter()
+    if game != "asteroids":
+        hint = (
+            f"{game} has no printed pieces; print its cards with `tablesmith cards demo:{game}` "
+            "or your own deck file"
+            if game in ("pocketmodel", "transformers", "toy-battle")
+            else f"allowed: asteroids, got {game!r}"
+        )
+        _fail(f"GAME: {hint}")
     try:
         settings = PrintSettings(
             scale=scale,
@@ -182,6 +190,8 @@ def build(
             f"  the set does not fit the {box_size} mm storage box at this scale "
             "(--scale 0.8 is the box version)"
         )
+    if settings.xy_compensation == 0:
+        click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
     click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
 
 

@@ -23,16 +23,18 @@ def print_notes(manifest: dict[str, Any]) -> str:
     lines = [
         "# Asteroids print kit: how to print it",
         "",
-        f"Scale {s['scale']:g} ({'box version' if s['scale'] < 1 else 'full size'}), "
+        f"Scale {s['scale']:g} ({_scale_words(manifest)}), "
         f"layer height {s['layer_height']:g} mm, printer bed {bed['name']} "
         f"({bed['x']:g} x {bed['y']:g} mm). Total filament about "
-        f"{manifest['filament_total_g']:g} g of PLA (solid volume; infill prints less).",
+        f"{manifest['filament_total_g']:g} g of PLA (0.8 mm shells and 15 % infill; printed "
+        "solid it would be about twice that).",
         "",
         "## Slicer settings",
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
         f"- X-Y compensation is **already in the geometry** ({s['xy_compensation']:g} mm per side): "
         'leave the slicer\'s "XY size compensation" at 0, or the pieces get it twice.',
+        *_compensation_lines(s),
         "- **No supports.** The ships' undersides are 45-degree cones with a short bridge "
         "(under 11 mm) on top; everything else is flat on the bed.",
         "- The board needs good bed adhesion: clean the plate, slow first layer, brim only if "
@@ -101,3 +103,24 @@ def _colour(hex_colour: str) -> str:
 def _layers(plate: dict[str, Any], change: dict[str, Any], settings: dict[str, Any]) -> str:
     count = round((plate["height_mm"] - change["height_mm"]) / settings["layer_height"]) + 1
     return "layer" if count == 1 else f"{count} layers"
+
+
+def _scale_words(manifest: dict[str, Any]) -> str:
+    if manifest["settings"]["scale"] == 1:
+        return "full size"
+    return "fits the storage box" if manifest["storage_box"]["fits"] else "scaled"
+
+
+def _compensation_lines(settings: dict[str, Any]) -> list[str]:
+    compensation = settings["xy_compensation"]
+    if compensation == 0:
+        return [
+            "- **No X-Y compensation is in the geometry**: every fit is line to line (0 mm "
+            'play). Set the slicer\'s "XY size compensation" to -0.1 mm for every part, or '
+            "the pieces will not fit their openings."
+        ]
+    return [
+        f"- X-Y compensation is **already in the geometry** ({compensation:g} mm per side, "
+        f"{-2 * compensation:.2f} mm of play in every fit): leave the slicer's \"XY size "
+        'compensation" at 0, or the pieces get it twice.'
+    ]

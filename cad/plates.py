@@ -12,6 +12,7 @@ ships of colour B and the board are separate groups.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from cad.settings import Bed
@@ -104,7 +105,7 @@ def arrange(
     for fp in footprints:
         groups.setdefault(fp.group, []).append(fp)
     for group, members in groups.items():
-        for placements, height, used in _shelf_pack(members, bed.x, bed.y, bed.z, spacing, margin):
+        for placements, height, used in _squarest(members, bed, spacing, margin):
             plates.append(
                 Plate(
                     name=f"plate-{len(plates) + 1}-{group}",
@@ -117,6 +118,26 @@ def arrange(
     return plates
 
 
+def _squarest(
+    members: list[Footprint], bed: Bed, spacing: float, margin: float
+) -> list[tuple[list[Placement], float, tuple[float, float]]]:
+    """Shelf-pack, then try shorter rows: a squarer block on one plate is easier to print
+    and to take off the bed than one long row along the front edge."""
+    best = _shelf_pack(members, bed.x, bed.y, bed.z, spacing, margin)
+    if len(best) != 1:
+        return best
+    count = sum(fp.count for fp in members)
+    widest = max(max(fp.x, fp.y) for fp in members)
+    for columns in range(max(1, math.ceil(math.sqrt(count))), count):
+        row = columns * (widest + spacing) - spacing + 2 * margin
+        if row >= bed.x:
+            break
+        trial = _shelf_pack(members, bed.x, bed.y, bed.z, spacing, margin, row_width=row)
+        if len(trial) == 1:
+            return trial
+    return best
+
+
 def _shelf_pack(
     members: list[Footprint],
     width: float,
@@ -125,9 +146,11 @@ def _shelf_pack(
     spacing: float,
     margin: float,
     what: str = "bed",
+    row_width: float | None = None,
 ) -> list[tuple[list[Placement], float, tuple[float, float]]]:
     """Shelf-pack ``members`` onto as many ``width`` x ``depth`` areas as needed."""
     usable_x, usable_y = width - 2 * margin, depth - 2 * margin
+    rows_end = (row_width - 2 * margin) if row_width is not None else usable_x
     items: list[tuple[Footprint, float, float, bool]] = []
     for fp in members:
         if fp.z > height:
@@ -148,7 +171,7 @@ def _shelf_pack(
     placements: list[Placement] = []
     x = y = row_depth = tallest = used_x = 0.0
     for fp, sx, sy, rot in items:
-        if x > 0 and x + sx > usable_x + 1e-9:
+        if x > 0 and x + sx > rows_end + 1e-9:
             x, y, row_depth = 0.0, y + row_depth + spacing, 0.0
         if y + sy > usable_y + 1e-9:
             sheets.append((placements, tallest, (used_x + margin, y - spacing + margin)))
@@ -162,7 +185,21 @@ def _shelf_pack(
         tallest = max(tallest, fp.z)
     if placements:
         sheets.append((placements, tallest, (used_x + margin, y + row_depth + margin)))
-    return sheets
+    return [_centred(sheet, width, depth, margin) for sheet in sheets]
+
+
+def _centred(
+    sheet: tuple[list[Placement], float, tuple[float, float]],
+    width: float,
+    depth: float,
+    margin: float,
+) -> tuple[list[Placement], float, tuple[float, float]]:
+    """Move a sheet's placements so that their extent is centred on the area."""
+    placements, tallest, (used_x, used_y) = sheet
+    dx = max(0.0, (width - 2 * margin - (used_x - margin)) / 2)
+    dy = max(0.0, (depth - 2 * margin - (used_y - margin)) / 2)
+    moved = [Placement(part=p.part, x=p.x + dx, y=p.y + dy, rotated=p.rotated) for p in placements]
+    return moved, tallest, (used_x + dx, used_y + dy)
 
 
 @dataclass(frozen=True, kw_only=True)

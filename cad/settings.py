@@ -203,6 +203,23 @@ class PrintSettings:
         ):
             if not _HEX_COLOUR.match(colour):
                 raise SettingsError(option, f"must be #RRGGBB, got {colour!r}")
+        if self.colour_a == self.colour_b:
+            raise SettingsError(
+                "--colour-b",
+                f"must differ from --colour-a (the fleets must be told apart), "
+                f"got {self.colour_b} for both",
+            )
+        for option, base in (
+            ("--board-colour", self.board_colour),
+            ("--colour-a", self.colour_a),
+            ("--colour-b", self.colour_b),
+        ):
+            if base == self.symbol_colour:
+                raise SettingsError(
+                    "--symbol-colour",
+                    f"must differ from {option} ({base}), or the engraved "
+                    f"symbols do not show; got {self.symbol_colour}",
+                )
 
     @property
     def engraving_depth(self) -> float:

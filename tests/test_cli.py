@@ -107,7 +107,7 @@ def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-@pytest.mark.parametrize("delay", [0.8, 2.5], ids=["while-importing", "while-generating"])
+@pytest.mark.parametrize("delay", [0.8, 1.8, 3.0], ids=["importing", "loading", "generating"])
 def test_interrupt_leaves_the_old_kit_and_no_leftovers(
     tmp_path: Path, signum: int, delay: float
 ) -> None:

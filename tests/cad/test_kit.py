@@ -109,7 +109,8 @@ def test_objects_are_named_and_coloured(kit) -> None:
 def test_manifest_and_notes_say_what_to_do(kit) -> None:
     out, manifest = kit
     for part in manifest["parts"]:
-        assert part["filament_g"] == pytest.approx(part["volume_mm3"] * 1.24e-3, abs=0.01)
+        assert part["filament_g_solid"] == pytest.approx(part["volume_mm3"] * 1.24e-3, abs=0.01)
+        assert 0.3 * part["filament_g_solid"] < part["filament_g"] < part["filament_g_solid"]
         assert (out / part["preview"]).stat().st_size > 5_000
     for plate in manifest["plates"]:
         assert (out / plate["preview"]).stat().st_size > 5_000
@@ -194,6 +195,15 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
     assert "--scale 0.91 or less fits" in str(info.value)
     assert "needs a bed of at least 196 x 136 mm" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_filament_estimate_is_shell_plus_infill_and_never_more_than_solid() -> None:
+    from cad.kit import filament_grams
+
+    # a 10 mm cube: 0.8 mm shell under 600 mm^2 = 480 mm^3, 15 % of the other 520 mm^3
+    assert filament_grams(1000.0, 600.0) == pytest.approx((480 + 0.15 * 520) * 1.24e-3)
+    # a thin plate is all shell: no more than solid
+    assert filament_grams(100.0, 1000.0) == pytest.approx(100 * 1.24e-3)
 
 
 def test_zip_entries_carry_a_valid_date(kit) -> None:

@@ -75,4 +75,7 @@ def test_colour_change_m600_comes_right_before_the_last_layer(
         z_of_change = float(re.findall(r"^;Z:([\d.]+)", before, flags=re.M)[-1])
         assert z_of_change == pytest.approx(plate["colour_change"]["height_mm"], abs=1e-6)
         top = float(re.findall(r"^;Z:([\d.]+)", body, flags=re.M)[-1])
+        used_cm3 = float(re.search(r"filament used \[cm3\] = ([\d.]+)", gcode).group(1))
+        # our estimate (0.8 mm shells, 15 % infill) agrees with the slicer's defaults
+        assert plate["filament_g"] / 1.24 == pytest.approx(used_cm3, rel=0.2)
         assert top == pytest.approx(plate["height_mm"], abs=1e-6)  # ... which is the last layer
