@@ -29,13 +29,14 @@ from printables.layout import (
     BackAdjust,
     CardSize,
     Duplex,
-    LayoutError,
+    SettingError,
     SheetSpec,
     flip_point,
     layout_sheet,
     mirrors_left_right,
 )
-from printables.render import atomic_outputs, backs_path, draw_furniture, new_canvas
+from printables.outputs import atomic_outputs
+from printables.render import backs_path, draw_furniture, new_canvas
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -127,11 +128,14 @@ def render_calibration(
         The files written.
 
     Raises:
-        LayoutError: duplex ``none`` (nothing to calibrate) or a bad paper name.
+        SettingError: duplex ``none`` (nothing to calibrate) or a bad paper name.
+        OutputError: the file cannot be written.
     """
     if duplex is Duplex.NONE:
-        raise LayoutError(
-            "the calibration sheet needs a duplex mode: long-edge, short-edge or separate"
+        raise SettingError(
+            setting="duplex",
+            allowed="long-edge, short-edge or separate (the calibration sheet has a back)",
+            found=duplex.value,
         )
     adjust = adjust or BackAdjust()
     layout = layout_sheet(
@@ -140,6 +144,7 @@ def render_calibration(
         )
     )
     w, h = layout.page_width, layout.page_height
+    paper = layout.spec.paper
     refs = references(w, h, duplex, landscape)
     separate = duplex is Duplex.SEPARATE
     paths = [out, backs_path(out)] if separate else [out]

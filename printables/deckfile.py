@@ -3,7 +3,7 @@
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
 shipped demo deck (``printables/demo/NAME.yaml``). Files are decoded as UTF-8; a byte-order
 mark is dropped. Image paths inside a deck are relative to the deck file's folder and must
-exist (checked here, reported with the card's name).
+exist and be readable PNG or JPEG images (checked here, reported with the card's name).
 """
 
 from __future__ import annotations
@@ -68,13 +68,17 @@ def read_deck(argument: str) -> LoadedDeck:
     try:
         data = path.read_bytes()
     except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
         raise DeckError(
             argument,
             [
                 (
-                    "file",
+                    "",
                     FieldError(
-                        field="file", allowed="a readable deck file", found=exc.strerror or str(exc)
+                        field="file",
+                        allowed="a readable deck file",
+                        found=reason,
+                        message=f"cannot read the deck file: {reason}",
                     ),
                 )
             ],
@@ -107,6 +111,7 @@ def read_deck(argument: str) -> LoadedDeck:
     ]
     if deck.back.image:
         images.append(("header", "back.image", deck.back.image))
+    checked: dict[Path, str | None] = {}
     for where, field_name, value in images:
         target = base_dir / value
         if not (target.is_file() and target.suffix.lower() in IMAGE_SUFFIXES):
@@ -120,6 +125,41 @@ def read_deck(argument: str) -> LoadedDeck:
                     ),
                 )
             )
+            continue
+        if target not in checked:
+            checked[target] = _image_problem(target)
+        unreadable = checked[target]
+        if unreadable:
+            problems.append(
+                (
+                    where,
+                    FieldError(
+                        field=field_name,
+                        allowed="a readable PNG or JPEG image",
+                        found=value,
+                        message=f"field '{field_name}': {value!r} is not a readable PNG or "
+                        f"JPEG image ({unreadable})",
+                    ),
+                )
+            )
     if problems:
         raise DeckError(argument, problems)
     return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
+
+
+def _image_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be used as card art (None if it can): Pillow must identify it as
+    PNG or JPEG and find its data complete."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            kind = image.format
+            image.verify()
+    except OSError as exc:
+        return exc.strerror or "not an image Pillow can read"
+    except Exception:  # Pillow raises assorted errors for damaged files
+        return "damaged image data"
+    if kind not in ("PNG", "JPEG"):
+        return f"the file is {kind or 'an unknown format'}"
+    return None

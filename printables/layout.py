@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 CARD_SIZES = MappingProxyType(
@@ -62,6 +62,55 @@ EPSILON = 1e-6
 
 class LayoutError(ValueError):
     """A sheet or card size is out of range or the card does not fit the paper."""
+
+
+def _shown(value: object, unit: str) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g} {unit}".rstrip() if math.isfinite(value) else f"{value}"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+class SettingError(LayoutError):
+    """One setting is out of range.
+
+    The message is ``<setting> must be <allowed>, got <found>``; a command line re-words it
+    with its option name (``--page-margin`` for ``page_margin``).
+
+    Attributes:
+        setting: the attribute name (``paper``, ``bleed``, ``page_margin``, ``dx``, ...).
+        allowed: the allowed values, with units.
+        found: the value found.
+    """
+
+    def __init__(self, *, setting: str, allowed: str, found: object, unit: str = "") -> None:
+        self.setting = setting
+        self.allowed = allowed
+        self.found = found
+        self.found_text = _shown(found, unit)
+        super().__init__(f"{setting} must be {allowed}, got {self.found_text}")
+
+
+class DoesNotFitError(LayoutError):
+    """Not even one card fits the sheet.
+
+    Attributes:
+        problem: the message without the "it fits on" hint.
+        paper: the paper it does not fit.
+        landscape: the orientation it does not fit.
+        fits_on: ``(paper, landscape)`` combinations on which the card would fit, best first
+            (same paper turned, then larger papers); empty if none.
+    """
+
+    def __init__(
+        self, problem: str, *, paper: str, landscape: bool, fits_on: tuple[tuple[str, bool], ...]
+    ) -> None:
+        self.problem = problem
+        self.paper = paper
+        self.landscape = landscape
+        self.fits_on = fits_on
+        hint = " or ".join(f"{p} {'landscape' if land else 'portrait'}" for p, land in fits_on)
+        super().__init__(problem + (f"; it fits on {hint}" if hint else ""))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,7 +162,7 @@ class CardSize:
     """A card's trim size in mm.
 
     Raises:
-        LayoutError: a side is not within 20..300 mm.
+        SettingError: a side is not within 20..300 mm.
     """
 
     width: float
@@ -123,15 +172,17 @@ class CardSize:
     def __post_init__(self) -> None:
         for side in ("width", "height"):
             value = getattr(self, side)
-            if not 20.0 <= value <= 300.0:
-                raise LayoutError(f"card {side} must be 20..300 mm, got {value} mm")
+            if not (isinstance(value, (int, float)) and 20.0 <= value <= 300.0):
+                raise SettingError(
+                    setting=f"card {side}", allowed="20..300 mm", found=value, unit="mm"
+                )
 
 
 def parse_card_size(text: str) -> CardSize:
     """A preset name (``poker``, ``tcg``, ``mini``, ``tarot``, ``tf-character``) or ``WxH`` in mm.
 
     Raises:
-        LayoutError: neither a preset nor ``WxH`` with numbers.
+        SettingError: neither a preset nor ``WxH`` with numbers, or a side out of range.
     """
     key = text.strip().lower()
     if key in CARD_SIZES:
@@ -141,8 +192,10 @@ def parse_card_size(text: str) -> CardSize:
     try:
         width, height = (float(part) for part in parts)
     except ValueError:
-        raise LayoutError(
-            f"card size must be one of {', '.join(CARD_SIZES)} or WIDTHxHEIGHT in mm, got {text!r}"
+        raise SettingError(
+            setting="card size",
+            allowed=f"one of {', '.join(CARD_SIZES)} or WIDTHxHEIGHT in mm",
+            found=text,
         ) from None
     return CardSize(width=width, height=height)
 
@@ -153,7 +206,7 @@ class SheetSpec:
 
     Attributes:
         card: trim size of the cards.
-        paper: ``a4``, ``letter`` or ``a3``.
+        paper: ``a4``, ``letter`` or ``a3`` (any case; stored in lower case).
         landscape: turn the paper to landscape.
         bleed: artwork beyond the trim on each side, 0..10 mm.
         gutter: gap between neighbouring bleed boxes, 0..30 mm.
@@ -163,7 +216,7 @@ class SheetSpec:
         crop_mark_length: longest crop mark, 2..20 mm.
 
     Raises:
-        LayoutError: a value is out of range (the message names field, range and value).
+        SettingError: a value is out of range (the message names field, range and value).
     """
 
     card: CardSize
@@ -177,8 +230,12 @@ class SheetSpec:
     crop_mark_length: float = 5.0
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPER_SIZES:
-            raise LayoutError(f"paper must be one of {', '.join(PAPER_SIZES)}, got {self.paper!r}")
+        paper = self.paper.strip().lower() if isinstance(self.paper, str) else self.paper
+        if paper not in PAPER_SIZES:
+            raise SettingError(
+                setting="paper", allowed="one of " + ", ".join(PAPER_SIZES), found=self.paper
+            )
+        object.__setattr__(self, "paper", paper)
         for name, low, high in (
             ("bleed", 0, 10),
             ("gutter", 0, 30),
@@ -188,7 +245,9 @@ class SheetSpec:
         ):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and low <= value <= high):
-                raise LayoutError(f"{name} must be {low}..{high} mm, got {value!r}")
+                raise SettingError(
+                    setting=name, allowed=f"{low}..{high} mm", found=value, unit="mm"
+                )
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -271,6 +330,39 @@ def _count(available: float, cell: float, gutter: float) -> int:
     return max(0, math.floor((available + gutter) / (cell + gutter) + EPSILON))
 
 
+def _grid(spec: SheetSpec) -> tuple[int, int, float, float]:
+    """(columns, rows, free width, free height) of a sheet, mm."""
+    page_w, page_h = spec.page_size
+    cell_w = spec.card.width + 2 * spec.bleed
+    cell_h = spec.card.height + 2 * spec.bleed
+    reserve = spec.crop_mark_offset + MIN_CROP_MARK_LENGTH if spec.crop_marks else 0.0
+    avail_w = page_w - 2 * (spec.page_margin + reserve)
+    avail_h = page_h - 2 * (spec.page_margin + reserve + FURNITURE_HEIGHT)
+    return (
+        _count(avail_w, cell_w, spec.gutter),
+        _count(avail_h, cell_h, spec.gutter),
+        avail_w,
+        avail_h,
+    )
+
+
+def fits_on(spec: SheetSpec) -> tuple[tuple[str, bool], ...]:
+    """The ``(paper, landscape)`` sheets other than ``spec``'s on which at least one card fits:
+    the same paper turned first, then papers of larger area (each orientation)."""
+    area = PAPER_SIZES[spec.paper][0] * PAPER_SIZES[spec.paper][1]
+    candidates = [(spec.paper, not spec.landscape)] + [
+        (paper, landscape)
+        for paper, (w, h) in sorted(PAPER_SIZES.items(), key=lambda item: item[1][0] * item[1][1])
+        if w * h > area
+        for landscape in (spec.landscape, not spec.landscape)
+    ]
+    return tuple(
+        (paper, landscape)
+        for paper, landscape in candidates
+        if min(_grid(replace(spec, paper=paper, landscape=landscape))[:2]) >= 1
+    )
+
+
 def layout_sheet(spec: SheetSpec) -> SheetLayout:
     """Compute the card grid, crop marks and furniture of a sheet.
 
@@ -278,20 +370,21 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     its last column or row (``EPSILON`` tolerance).
 
     Raises:
-        LayoutError: not even one card (with bleed and room for crop marks) fits.
+        DoesNotFitError: not even one card (with bleed and room for crop marks) fits; it
+            lists the sheets where it would.
     """
     page_w, page_h = spec.page_size
     cell_w = spec.card.width + 2 * spec.bleed
     cell_h = spec.card.height + 2 * spec.bleed
-    reserve = spec.crop_mark_offset + MIN_CROP_MARK_LENGTH if spec.crop_marks else 0.0
-    avail_w = page_w - 2 * (spec.page_margin + reserve)
-    avail_h = page_h - 2 * (spec.page_margin + reserve + FURNITURE_HEIGHT)
-    columns, rows = _count(avail_w, cell_w, spec.gutter), _count(avail_h, cell_h, spec.gutter)
+    columns, rows, avail_w, avail_h = _grid(spec)
     if columns < 1 or rows < 1:
-        raise LayoutError(
-            f"a {spec.card.width} x {spec.card.height} mm card with {spec.bleed} mm bleed does "
-            f"not fit on {spec.paper} {'landscape' if spec.landscape else 'portrait'}: "
-            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks"
+        raise DoesNotFitError(
+            f"a {spec.card.width:g} x {spec.card.height:g} mm card with {spec.bleed:g} mm bleed "
+            f"does not fit on {spec.paper} {'landscape' if spec.landscape else 'portrait'}: "
+            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks",
+            paper=spec.paper,
+            landscape=spec.landscape,
+            fits_on=fits_on(spec),
         )
     grid_w = columns * cell_w + (columns - 1) * spec.gutter
     grid_h = rows * cell_h + (rows - 1) * spec.gutter
@@ -371,7 +464,7 @@ class BackAdjust:
         rotation_deg: counter-clockwise rotation, -5..5 degrees.
 
     Raises:
-        LayoutError: a value is out of range.
+        SettingError: a value is out of range or not a finite number.
     """
 
     dx: float = 0.0
@@ -382,7 +475,10 @@ class BackAdjust:
         for name, limit in (("dx", 20.0), ("dy", 20.0), ("rotation_deg", 5.0)):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and -limit <= value <= limit):
-                raise LayoutError(f"back {name} must be -{limit}..{limit}, got {value!r}")
+                unit = "mm" if name != "rotation_deg" else "degrees"
+                raise SettingError(
+                    setting=name, allowed=f"-{limit:g}..{limit:g} {unit}", found=value, unit=unit
+                )
 
 
 def mirrors_left_right(duplex: Duplex, landscape: bool) -> bool:

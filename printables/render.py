@@ -7,7 +7,8 @@ as a card of its own right after its alt side). Cards of different sizes (Transf
 characters vs. battle cards) go on different sheets, each size with its own grid.
 
 Files are written to a temporary file beside the target and moved into place with
-``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF.
+``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF
+(:func:`printables.outputs.atomic_outputs`).
 
 Decisions: crop marks, the 100 % note and the ruler are printed on front pages only (cutting
 happens from the front; marks on a misregistered back would only mislead). Every generated
@@ -17,14 +18,11 @@ cards use it.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
@@ -46,12 +44,14 @@ from printables.layout import (
     Duplex,
     LayoutError,
     Rect,
+    SettingError,
     SheetLayout,
     SheetSpec,
     back_slot_index,
     layout_sheet,
     mirrors_left_right,
 )
+from printables.outputs import atomic_outputs
 from printables.text import Overflow
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class RenderOptions:
     """How a deck is put on paper (lengths in mm).
 
     Attributes:
-        paper: ``a4`` (default), ``letter`` or ``a3``.
+        paper: ``a4`` (default), ``letter`` or ``a3`` (any case; stored in lower case).
         landscape: landscape sheets.
         card_size: size of standard cards (default: TCG 63 x 88 mm, PM-3, TF-2).
         character_size: size of Transformers characters (default 88 x 126 mm, TF-1).
@@ -92,11 +92,11 @@ class RenderOptions:
         duplex: how backs are printed.
         adjust: printer correction applied to every back page.
         qr: print QR codes (cards can still opt out with ``qr: no``).
-        qr_base: companion base URL, ``http://`` or ``https://``.
+        qr_base: companion base URL, ``http://`` or ``https://`` with a host.
 
     Raises:
-        LayoutError: a sheet value is out of range.
-        ValueError: ``qr_base`` is not an http(s) URL.
+        SettingError: a sheet value is out of range, or ``qr_base`` is not an http(s) URL
+            with a host (setting ``qr_base``).
     """
 
     paper: str = "a4"
@@ -113,9 +113,8 @@ class RenderOptions:
     qr_base: str = DEFAULT_QR_BASE
 
     def __post_init__(self) -> None:
-        self.sheet(CardSize(width=63, height=88))
-        if not self.qr_base.startswith(("http://", "https://")) or " " in self.qr_base:
-            raise ValueError(f"qr_base must be an http:// or https:// URL, got {self.qr_base!r}")
+        object.__setattr__(self, "paper", self.sheet(CardSize(width=63, height=88)).paper)
+        check_qr_base(self.qr_base)
 
     def sheet(self, card: CardSize) -> SheetSpec:
         """The :class:`SheetSpec` for cards of size ``card``."""
@@ -136,6 +135,28 @@ class RenderOptions:
             return self.character_size or CardSize(width=w, height=h, name="tf-character")
         w, h = CARD_SIZES["tcg"]
         return self.card_size or CardSize(width=w, height=h, name="tcg")
+
+
+def check_qr_base(base: str) -> None:
+    """Check a companion base URL: ``http`` or ``https``, a host, no spaces, no query.
+
+    Raises:
+        SettingError: setting ``qr_base``, with the value found.
+    """
+    allowed = "an http:// or https:// URL with a host, e.g. http://192.168.1.20:5000"
+    try:
+        parts = urlsplit(base)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not 0..65535
+        valid = (
+            parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and not (parts.query or parts.fragment)
+            and not any(ch.isspace() for ch in base)
+        )
+    except ValueError:
+        valid = False
+    if not valid:
+        raise SettingError(setting="qr_base", allowed=allowed, found=base)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -227,26 +248,6 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
 def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str:
     key = f"{back.colour}|{back.text}|{deck_title}|{size.width}|{size.height}|{bleed}"
     return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
-
-
-@contextlib.contextmanager
-def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
-    """Temporary files beside ``paths``; moved into place only if the block succeeds."""
-    temps = []
-    try:
-        for path in paths:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(
-                prefix=f".{path.name}.", suffix=".part", dir=path.parent
-            )
-            os.close(handle)
-            temps.append(Path(name))
-        yield temps
-        for temp, path in zip(temps, paths, strict=True):
-            os.replace(temp, path)
-    finally:
-        for temp in temps:
-            temp.unlink(missing_ok=True)
 
 
 def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:

@@ -10,11 +10,16 @@ Deck file formats (docs/cards.md):
 * YAML: a mapping with ``game``, optional ``deck`` (slug), ``title``, ``back`` (a mapping with
   ``image`` or ``text`` and ``colour``) and ``cards`` (a list of card mappings, each with a
   ``kind`` unless the game has one kind). Scalars are read as text (no YAML type guessing:
-  ``007`` stays ``"007"``, ``no`` stays ``"no"``) and converted by the field specs.
+  ``007`` stays ``"007"``, ``no`` stays ``"no"``) and converted by the field specs. A key
+  given twice in one mapping is an error, and so are aliases (``*name``): a card is repeated
+  with ``copies``, and refusing aliases keeps a small file from expanding into a huge one.
 * CSV: UTF-8 with or without a byte-order mark, ``,`` or ``;`` as delimiter (decided by the
   header line: whichever occurs more often; a tie means ``,``), a header row of field names,
   one card per record; quoted fields may contain real line breaks. A ``game`` column is
-  required (same value in every row); an optional ``deck`` column sets the deck slug.
+  required (same value in every row); an optional ``deck`` column sets the deck slug. Each
+  column name may appear once. A quote that is never closed is an error: the reader runs in
+  strict mode, and a quoted cell whose later lines hold as many delimiters as a whole row
+  (a row swallowed by a missing closing quote) is reported too.
 """
 
 from __future__ import annotations
@@ -31,7 +36,14 @@ from urllib.parse import quote
 import yaml
 
 from games.cards import pocketmodel, toy_battle, transformers
-from games.cards.fields import FieldError, FieldSpec, Kind, ValidatedCard, parse_fields, slugify
+from games.cards.fields import (
+    FieldError,
+    FieldSpec,
+    Kind,
+    ValidatedCard,
+    parse_fields,
+    slugify,
+)
 
 Card = (
     pocketmodel.PocketModelUnit
@@ -101,6 +113,12 @@ _GAME = FieldSpec(name="game", kind=Kind.CHOICE, required=True, choices=tuple(GA
 _DECK = FieldSpec(name="deck", kind=Kind.SLUG)
 _TITLE = FieldSpec(name="title", max_length=60)
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_BACK_FIELDS = (
+    FieldSpec(name="image", max_length=300),
+    FieldSpec(name="text", max_length=40),
+    FieldSpec(name="colour", max_length=7),
+)
+_BACK_ALLOWED = {"colour": "#RRGGBB", "image": "a .png/.jpg file name (text)"}
 
 
 class DeckError(ValueError):
@@ -108,14 +126,18 @@ class DeckError(ValueError):
 
     Attributes:
         source: the file name as given by the caller.
-        problems: ``(location, FieldError)`` pairs, location like ``"row 3"`` or ``"line 12"``.
+        problems: ``(location, FieldError)`` pairs, location like ``"header"`` or
+            ``"line 12"``; an empty location means the whole file.
     """
 
     def __init__(self, source: str, problems: list[tuple[str, FieldError]]) -> None:
         self.source = source
         self.problems = tuple(problems)
         super().__init__(
-            "\n".join(f"{source}: {where}: {problem}" for where, problem in self.problems)
+            "\n".join(
+                f"{source}: {where}: {problem}" if where else f"{source}: {problem}"
+                for where, problem in self.problems
+            )
         )
 
 
@@ -129,7 +151,8 @@ class BackSpec:
         colour: background colour of a generated back, ``#RRGGBB``.
 
     Raises:
-        FieldError: ``colour`` is not ``#RRGGBB`` or ``text`` is longer than 40 characters.
+        FieldError: ``colour`` is not ``#RRGGBB``, ``text`` is longer than 40 characters, or
+            a value is not text.
     """
 
     image: str | None = None
@@ -137,7 +160,11 @@ class BackSpec:
     colour: str = "#22313f"
 
     def __post_init__(self) -> None:
-        if not _COLOUR.match(self.colour):
+        for name, allowed in (("image", "a file name"), ("text", "text")):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise FieldError(field=f"back.{name}", allowed=allowed, found=value)
+        if not (isinstance(self.colour, str) and _COLOUR.match(self.colour)):
             raise FieldError(field="back.colour", allowed="#RRGGBB", found=self.colour)
         if self.text is not None and len(self.text) > 40:
             raise FieldError(field="back.text", allowed="at most 40 characters", found=self.text)
@@ -197,19 +224,73 @@ def card_url(base: str, game: str, deck: str, card: str) -> str:
     return base.rstrip("/") + card_path(game, deck, card)
 
 
+class _Mapping(dict[str, Any]):
+    """A YAML mapping that knows the (1-based) line it starts on and the line of each key."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+
+class _AliasError(yaml.YAMLError):
+    """A YAML alias (``*name``) was found; ``line`` is where (1-based)."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        super().__init__(f"alias on line {line}")
+
+
 class _TextLoader(yaml.BaseLoader):
-    """PyYAML loader that keeps every scalar as text and records each mapping's line."""
+    """PyYAML loader that keeps every scalar as text, records each mapping's line, refuses
+    aliases and collects keys given twice (``problems``) instead of keeping the last one."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.problems: list[tuple[str, FieldError]] = []
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise _AliasError(event.start_mark.line + 1)
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        mapping = super().construct_mapping(node, deep=deep)
-        mapping["__line__"] = str(node.start_mark.line + 1)
+        mapping = _Mapping()
+        mapping.line = node.start_mark.line + 1
+        first: dict[str, int] = {}
+        mapping.key_lines = first
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if not isinstance(key, str):
+                self.problems.append(
+                    (
+                        f"line {line}",
+                        FieldError(field="key", allowed="a field name (text)", found=key),
+                    )
+                )
+                continue
+            if key in first:
+                self.problems.append(
+                    (
+                        f"line {line}",
+                        FieldError(
+                            field=key,
+                            allowed="each key once",
+                            found=key,
+                            message=f"field '{key}' is given twice (first on line {first[key]})",
+                        ),
+                    )
+                )
+                continue
+            first[key] = line
+            mapping[key] = self.construct_object(value_node, deep=deep)
         return mapping
 
 
 def _parse_cards(
     game: GameCards, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
-) -> list[Card]:
-    cards: list[Card] = []
+) -> list[tuple[str, Card]]:
+    cards: list[tuple[str, Card]] = []
     kinds = tuple(game.kinds)
     kind_spec = FieldSpec(
         name="kind", kind=Kind.CHOICE, required=len(kinds) > 1, choices=kinds, default=kinds[0]
@@ -221,7 +302,8 @@ def _parse_cards(
             problems.append((where, exc))
             continue
         cls = game.kinds[kind]
-        given = str(row.get("type") or "").strip()
+        given = row.get("type")
+        given = given.strip() if isinstance(given, str) else given
         fields = dict(row)
         errors: list[FieldError] = []
         if "type" in {spec.name for spec in cls.FIELDS}:
@@ -234,7 +316,7 @@ def _parse_cards(
         errors.extend(field_errors)
         if not errors:
             try:
-                cards.append(cls(**values))  # type: ignore[arg-type]
+                cards.append((where, cls(**values)))  # type: ignore[arg-type]
             except FieldError as exc:
                 errors.append(exc)
         problems.extend((where, error) for error in errors)
@@ -266,7 +348,7 @@ def _finish(
         problems.append((where, exc))
     cards = _parse_cards(GAMES[game_slug], rows, problems)
     ids: dict[str, str] = {}
-    for (row_where, _), card in zip(rows, cards, strict=False):
+    for row_where, card in cards:
         if card.id in ids:
             problems.append(
                 (
@@ -279,15 +361,27 @@ def _finish(
                 )
             )
         ids.setdefault(card.id, row_where)
-    if not rows:
-        problems.append(
-            (where, FieldError(field="cards", allowed="at least one card", found="none"))
-        )
+    if not rows and not problems:
+        problems.append((where, _no_cards("the deck needs at least one card")))
     if problems:
         raise DeckError(source, problems)
     return Deck(
-        game=game_slug, slug=slug, title=title or slug, cards=tuple(cards), back=back or BackSpec()
+        game=game_slug,
+        slug=slug,
+        title=title or slug,
+        cards=tuple(card for _, card in cards),
+        back=back or BackSpec(),
     )
+
+
+def _no_cards(why: str) -> FieldError:
+    return FieldError(
+        field="cards", allowed="at least one card", found="none", message=f"no cards: {why}"
+    )
+
+
+def _one(source: str, where: str, problem: FieldError) -> DeckError:
+    return DeckError(source, [(where, problem)])
 
 
 def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
@@ -302,49 +396,75 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
         The validated :class:`Deck`.
 
     Raises:
-        DeckError: the YAML is malformed or any card or header field is invalid (all at once).
+        DeckError: the YAML is malformed or empty, uses an alias, repeats a key, or any card
+            or header field is invalid (all at once).
     """
-    problems: list[tuple[str, FieldError]] = []
+    loader = _TextLoader(text)
     try:
-        data = yaml.load(text, Loader=_TextLoader)
+        data = loader.get_single_data()
+    except _AliasError as exc:
+        raise _one(
+            source,
+            f"line {exc.line}",
+            FieldError(
+                field="yaml",
+                allowed="no aliases",
+                found="*",
+                message="YAML aliases (*name) are not supported; "
+                "write the value out, or repeat a card with copies",
+            ),
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"
-        raise DeckError(
-            source,
-            [
-                (
-                    where,
-                    FieldError(field="yaml", allowed="valid YAML", found=str(exc).splitlines()[0]),
-                )
-            ],
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise _one(
+            source, where, FieldError(field="yaml", allowed="valid YAML", found=problem)
         ) from None
-    if not isinstance(data, dict):
-        raise DeckError(
+    finally:
+        loader.dispose()
+    problems = loader.problems
+    if data is None or data == "":  # nothing, or a bare "---"
+        raise _one(
             source,
-            [
-                (
-                    "file",
-                    FieldError(
-                        field="file",
-                        allowed="a mapping with game and cards",
-                        found=type(data).__name__,
-                    ),
-                )
-            ],
+            "",
+            FieldError(
+                field="file",
+                allowed="a mapping with game and cards",
+                found="",
+                message="the file is empty (a deck needs game: and cards:)",
+            ),
         )
+    if not isinstance(data, dict):
+        raise _one(
+            source,
+            "line 1",
+            FieldError(
+                field="file",
+                allowed="a mapping with game and cards",
+                found=data,
+            ),
+        )
+    for key in data:
+        if key not in ("game", "deck", "title", "back", "cards"):
+            problems.append(
+                (
+                    f"line {data.key_lines[key]}" if isinstance(data, _Mapping) else "header",
+                    FieldError(field=key, allowed="game, deck, title, back, cards", found=key),
+                )
+            )
     cards = data.get("cards")
     rows: list[tuple[str, dict[str, Any]]] = []
     if not isinstance(cards, list):
         problems.append(
             (
                 "header",
-                FieldError(field="cards", allowed="a list of card mappings", found=str(cards)),
+                FieldError(field="cards", allowed="a list of card mappings", found=cards),
             )
         )
     else:
         for number, item in enumerate(cards, start=1):
-            if not isinstance(item, dict):
+            if not isinstance(item, _Mapping):
                 problems.append(
                     (
                         f"card {number}",
@@ -352,8 +472,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                     )
                 )
                 continue
-            line = item.pop("__line__")
-            rows.append((f"line {line} (card {number})", item))
+            rows.append((f"line {item.line} (card {number})", item))
     back = None
     raw_back = data.get("back")
     if raw_back is not None:
@@ -369,8 +488,8 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 )
             )
         else:
-            raw_back.pop("__line__", None)
-            unknown = set(raw_back) - {"image", "text", "colour"}
+            unknown = set(raw_back) - {spec.name for spec in _BACK_FIELDS}
+            values: dict[str, Any] = {}
             if unknown:
                 problems.append(
                     (
@@ -380,9 +499,26 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                         ),
                     )
                 )
-            else:
+            for spec in _BACK_FIELDS:
                 try:
-                    back = BackSpec(**raw_back)
+                    value = spec.parse(raw_back.get(spec.name))
+                except FieldError as exc:
+                    problems.append(
+                        (
+                            "header",
+                            FieldError(
+                                field=f"back.{spec.name}",
+                                allowed=_BACK_ALLOWED.get(spec.name, exc.allowed),
+                                found=exc.found,
+                            ),
+                        )
+                    )
+                    continue
+                if value is not None:
+                    values[spec.name] = value
+            if not unknown:
+                try:
+                    back = BackSpec(**values)
                 except FieldError as exc:
                     problems.append(("header", exc))
     return _finish(source, data, rows, problems, default_slug, back)
@@ -391,6 +527,14 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
 def sniff_delimiter(header_line: str) -> str:
     """``;`` if the header line has more semicolons than commas, else ``,``."""
     return ";" if header_line.count(";") > header_line.count(",") else ","
+
+
+def _swallowed_rows(cell: str, delimiter: str, columns: int) -> bool:
+    """True if a quoted multi-line ``cell`` holds a line with a whole row's delimiters: the
+    sign of a missing closing quote that swallowed the rows below."""
+    if columns < 3 or "\n" not in cell:
+        return False
+    return any(line.count(delimiter) >= columns - 1 for line in cell.splitlines()[1:])
 
 
 def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
@@ -405,24 +549,50 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
         The validated :class:`Deck`; its back is the default generated back.
 
     Raises:
-        DeckError: any header or card problem (all at once). Locations are ``line N``, the
-            physical line where the record starts (the header is line 1).
+        DeckError: any header or card problem (all at once); a header repeating a column
+            name, an empty file, no card rows or an unterminated quote stop at once.
+            Locations are ``line N``, the physical line where the record starts (the header
+            is line 1).
     """
     text = text.removeprefix("\ufeff")
     first = text.split("\n", 1)[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(first))
+    delimiter = sniff_delimiter(first)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:
-        raise DeckError(
+        raise _one(
             source,
-            [
+            "",
+            FieldError(
+                field="header",
+                allowed="a header row of field names",
+                found="",
+                message="the file is empty (a deck needs a header row and card rows)",
+            ),
+        ) from None
+    except csv.Error as exc:
+        raise _one(
+            source, "line 1", FieldError(field="csv", allowed="well-formed CSV", found=str(exc))
+        ) from None
+    columns: dict[str, int] = {}
+    header_problems = []
+    for number, name in enumerate(header, start=1):
+        if name and name in columns:
+            header_problems.append(
                 (
                     "line 1",
-                    FieldError(field="header", allowed="a header row of field names", found=""),
+                    FieldError(
+                        field=name,
+                        allowed="each column name once",
+                        found=name,
+                        message=f"columns {columns[name]} and {number} are both named '{name}'",
+                    ),
                 )
-            ],
-        ) from None
+            )
+        columns.setdefault(name, number)
+    if header_problems:
+        raise DeckError(source, header_problems)
     problems: list[tuple[str, FieldError]] = []
     rows: list[tuple[str, dict[str, Any]]] = []
     games: set[str] = set()
@@ -431,9 +601,23 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
     try:
         for record in reader:
             where = f"line {start}"
-            start = reader.line_num + 1
+            first_line, start = start, reader.line_num + 1
             if not any(cell.strip() for cell in record):
                 continue
+            swallowing = [
+                name
+                for name, cell in zip(header, record, strict=False)
+                if _swallowed_rows(cell, delimiter, len(header))
+            ]
+            if swallowing:
+                raise _one(
+                    source,
+                    where,
+                    _unterminated(
+                        f"the quoted '{swallowing[0] or '?'}' cell runs over lines "
+                        f"{first_line}-{reader.line_num} and holds whole rows"
+                    ),
+                )
             if len(record) > len(header):
                 problems.append(
                     (
@@ -451,12 +635,24 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
             decks.add(row.get("deck", "").strip())
             rows.append((where, row))
     except csv.Error as exc:
-        problems.append(
-            (
-                f"line {reader.line_num}",
-                FieldError(field="csv", allowed="well-formed CSV", found=str(exc)),
-            )
-        )
+        if "end of data" in str(exc) or reader.line_num > start:
+            raise _one(
+                source,
+                f"line {start}",
+                _unterminated(f"a '\"' opened here is not closed properly ({exc})"),
+            ) from None
+        raise _one(
+            source,
+            f"line {reader.line_num}",
+            FieldError(
+                field="csv",
+                allowed="well-formed CSV",
+                found=str(exc),
+                message=f'malformed CSV: {exc} (a quote inside a quoted cell is written "")',
+            ),
+        ) from None
+    if not rows and not problems:
+        raise _one(source, "line 2", _no_cards("the file has a header row and no card rows"))
     meta: dict[str, Any] = {}
     for key, values in (("game", games), ("deck", decks)):
         if len(values) > 1:
@@ -474,6 +670,15 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
     return _finish(source, meta, rows, problems, default_slug, None)
 
 
+def _unterminated(detail: str) -> FieldError:
+    return FieldError(
+        field="csv",
+        allowed="closed quotes",
+        found=detail,
+        message=f"unterminated quoted field: {detail}",
+    )
+
+
 def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) -> Deck:
     """Parse a deck file's text, choosing YAML or CSV by the extension of ``source``.
 
@@ -487,7 +692,7 @@ def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) 
     """
     name = source.replace("\\", "/").rsplit("/", 1)[-1]
     stem, _, ext = name.rpartition(".")
-    slug = default_slug or slugify(stem or name)
+    slug = default_slug or slugify(stem or name, fallback="deck")
     if ext.lower() in ("yaml", "yml"):
         return parse_yaml_deck(text, source=source, default_slug=slug)
     if ext.lower() == "csv":

@@ -8,10 +8,32 @@ resolution), so ``"007"`` stays ``"007"`` until a field spec converts it.
 from __future__ import annotations
 
 import enum
+import hashlib
 import re
+import reprlib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+FOUND_LIMIT = 60
+"""Longest rendering of a found value in an error message, characters (ellipsis included)."""
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 2, 4, 4, 4
+_REPR.maxstring = _REPR.maxother = FOUND_LIMIT
+
+
+def short_repr(value: object, limit: int = FOUND_LIMIT) -> str:
+    """``repr(value)`` on one line of at most about ``limit`` characters, cut with an ellipsis.
+
+    Text is cut before quoting (``'abc…'``); nested lists and mappings are abbreviated without
+    being expanded first, so even a huge value costs little.
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit - 2 else value[: limit - 3] + "…")
+    text = _REPR.repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class FieldError(ValueError):
@@ -20,14 +42,21 @@ class FieldError(ValueError):
     Attributes:
         field: the field name as written in a deck file.
         allowed: a human description of the allowed values.
-        found: the value that was found (as text).
+        found: the value that was found (as given; the message shows it cut to
+            :data:`FOUND_LIMIT` characters).
+        message: overrides the standard message ``field 'F': allowed A; found V`` where that
+            reads badly (``the file is empty``).
     """
 
-    def __init__(self, *, field: str, allowed: str, found: object) -> None:
+    def __init__(
+        self, *, field: str, allowed: str, found: object, message: str | None = None
+    ) -> None:
         self.field = field
         self.allowed = allowed
         self.found = found
-        super().__init__(f"field '{field}': allowed {allowed}; found {found!r}")
+        super().__init__(
+            message or f"field '{field}': allowed {allowed}; found {short_repr(found)}"
+        )
 
 
 class Kind(enum.Enum):
@@ -47,18 +76,38 @@ _TRUE = {"yes", "true", "1", "y", "on"}
 _FALSE = {"no", "false", "0", "n", "off"}
 
 
-def slugify(text: str) -> str:
+_LATIN_EXTRA = str.maketrans(
+    {"ł": "l", "Ł": "L", "ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe"}
+    | {"Œ": "OE", "đ": "d", "Đ": "D", "þ": "th", "Þ": "TH", "ð": "d", "Ð": "D", "ı": "i"}
+)
+
+
+def slugify(text: str, fallback: str = "card") -> str:
     """Lower-case ASCII slug of ``text`` (letters, digits, hyphens), used in card URLs.
 
-    Non-ASCII letters are transliterated by dropping their accents where Unicode allows it
-    (``"Łódź"`` -> ``"lodz"`` for the common cases), everything else becomes a hyphen.
-    """
-    import unicodedata
+    Latin letters lose their accents (``"Łódź"`` -> ``"lodz"``, ``"Größe"`` -> ``"grosse"``);
+    other characters become hyphens. Letters and digits that have no ASCII form (Cyrillic,
+    Greek, CJK, ...) are not dropped silently: a stable 6-digit hash of the whole text is
+    appended, so different names keep different slugs (``"Звезда"`` -> ``"card-" + hash``,
+    ``"Звезда 2"`` -> ``"2-" + hash``); so is a name of symbols only (``"★"``).
 
-    text = text.replace("ł", "l").replace("Ł", "L")
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-    return slug[:64].strip("-") or "card"
+    Args:
+        text: the name.
+        fallback: the slug's start when nothing of ``text`` is ASCII.
+
+    Returns:
+        A slug of 1..64 characters.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LATIN_EXTRA))
+    ascii_text = decomposed.encode("ascii", "ignore").decode()
+    lost = any(ord(ch) > 127 and unicodedata.category(ch)[0] in "LN" for ch in decomposed)
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:64].strip("-")
+    if slug and not lost:
+        return slug
+    if not text.strip():
+        return fallback
+    digest = hashlib.sha256(unicodedata.normalize("NFC", text).encode()).hexdigest()[:6]
+    return f"{slug[:57].strip('-') or fallback}-{digest}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -231,3 +231,209 @@ def test_games_cards_is_pure() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+# --- QA regressions (items H and I): odd YAML, CSV quoting, ids of non-Latin names ---
+
+TROOP = "{troop: Star, name: A, colour: blue}"
+
+
+@pytest.mark.parametrize(
+    ("back", "field", "found"),
+    [
+        ("{colour: [1, 2]}", "back.colour", "['1', '2']"),
+        ("{image: [a.png]}", "back.image", "['a.png']"),
+        ("{text: [a, b]}", "back.text", "['a', 'b']"),
+        ("{text: {a: b}}", "back.text", "{'a': 'b'}"),
+        ("{colour: red}", "back.colour", "'red'"),
+    ],
+)
+def test_back_fields_must_be_text(back: str, field: str, found: str) -> None:
+    text = f"game: toy-battle\nback: {back}\ncards:\n  - {TROOP}\n"
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="b.yaml")
+    assert str(info.value).startswith(f"b.yaml: header: field '{field}': allowed ")
+    assert str(info.value).endswith(f"; found {found}")
+
+
+def test_back_built_in_code_checks_types() -> None:
+    from games.cards import BackSpec
+
+    with pytest.raises(FieldError, match=r"field 'back.colour': allowed #RRGGBB; found \[1, 2\]"):
+        BackSpec(colour=[1, 2])  # type: ignore[arg-type]
+    with pytest.raises(FieldError, match="field 'back.text'"):
+        BackSpec(text={"a": "b"})  # type: ignore[arg-type]
+
+
+def test_a_yaml_alias_is_refused_with_its_line() -> None:
+    text = f"game: toy-battle\ncards:\n  - &star {TROOP}\n  - *star\n"
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="a.yaml")
+    assert str(info.value) == (
+        "a.yaml: line 4: YAML aliases (*name) are not supported; "
+        "write the value out, or repeat a card with copies"
+    )
+
+
+def test_billion_laughs_is_refused_quickly_with_a_short_message() -> None:
+    import time
+
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    text = "\n".join(lines) + "\ngame: *a9\ncards: []\n"
+    started = time.perf_counter()
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="lol.yaml")
+    assert time.perf_counter() - started < 1.0
+    assert str(info.value).startswith("lol.yaml: line 2: YAML aliases (*name) are not supported")
+
+
+def test_duplicate_yaml_keys_are_errors_naming_both_lines() -> None:
+    text = (
+        "game: toy-battle\ngame: pocketmodel\ncards:\n"
+        "  - {troop: Star, name: A, colour: blue, colour: red}\n"
+    )
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="d.yaml")
+    assert str(info.value).splitlines() == [
+        "d.yaml: line 2: field 'game' is given twice (first on line 1)",
+        "d.yaml: line 4: field 'colour' is given twice (first on line 4)",
+    ]
+
+
+def test_internal_names_are_ordinary_unknown_fields() -> None:
+    text = "game: toy-battle\n__line__: 9\ncards:\n  - {troop: Star, name: A, colour: blue, __line__: x}\n"
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="u.yaml")
+    problems = {(where, p.field) for where, p in info.value.problems}
+    assert problems == {("line 2", "__line__"), ("line 4 (card 1)", "__line__")}
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n"])
+def test_an_empty_yaml_file_says_so(text: str) -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="e.yaml")
+    assert str(info.value) == "e.yaml: the file is empty (a deck needs game: and cards:)"
+
+
+def test_found_values_are_cut_to_60_characters() -> None:
+    name = "Gorgeous " * 30
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(
+            f"game: toy-battle\ncards:\n  - {{troop: Star, name: '{name}', colour: blue}}\n",
+            source="n.yaml",
+        )
+    (problem,) = info.value.problems
+    assert problem[1].found == name.strip()  # the attribute keeps the whole value
+    message = str(info.value)
+    assert message.endswith("found 'Gorgeous Gorgeous Gorgeous Gorgeous Gorgeous Gorgeous Gor…'")
+    assert len(message.split("found ", 1)[1]) == 60
+
+
+def test_short_repr_abbreviates_nested_values() -> None:
+    from games.cards.fields import short_repr
+
+    assert short_repr("abc") == "'abc'"
+    assert short_repr(["x"] * 100) == "['x', 'x', 'x', 'x', ...]"
+    assert len(short_repr([[["lol"] * 9] * 9] * 9)) <= 60
+
+
+@pytest.mark.parametrize(
+    ("csv_text", "where"),
+    [
+        # The closing quote is missing: the rest of the file would become one cell.
+        (
+            'game,kind,name,troop,colour,text\ntoy-battle,troop,A,Star,blue,"oops\n'
+            "toy-battle,troop,B,Star,red,x\ntoy-battle,troop,C,Star,red,y\n",
+            "line 2",
+        ),
+        # A later opening quote closes the open one, followed by text.
+        (
+            'game,kind,name,troop,colour,text\ntoy-battle,troop,A,Star,blue,"oops\n'
+            'toy-battle,troop,B,Star,red,"x"\n',
+            "line 2",
+        ),
+        # A stray quote at the end of a later row closes it: rows 3 and 4 are swallowed.
+        (
+            'game,kind,name,troop,colour,text\ntoy-battle,troop,A,Star,blue,"oops\n'
+            'toy-battle,troop,B,Star,red,x\ntoy-battle,troop,C,Star,red,y"\n'
+            "toy-battle,troop,D,Star,red,z\n",
+            "line 2",
+        ),
+    ],
+)
+def test_csv_unterminated_quote_is_an_error(csv_text: str, where: str) -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(csv_text, source="q.csv")
+    assert str(info.value).startswith(f"q.csv: {where}: unterminated quoted field: ")
+
+
+def test_csv_text_after_a_closing_quote_is_an_error() -> None:
+    text = 'game,kind,name,troop,colour\ntoy-battle,troop,"A"x,Star,blue\n'
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="x.csv")
+    assert str(info.value) == (
+        "x.csv: line 2: malformed CSV: ',' expected after '\"' "
+        '(a quote inside a quoted cell is written "")'
+    )
+
+
+def test_csv_multi_line_text_with_a_few_commas_is_fine() -> None:
+    text = 'game,kind,name,troop,colour,text\ntoy-battle,troop,A,Star,blue,"Draw 1, then\nplay 1, if you can."\n'
+    (card,) = parse_deck_text(text, source="ok.csv").cards
+    assert card.text == "Draw 1, then\nplay 1, if you can."
+
+
+def test_csv_duplicate_column_names_both_columns() -> None:
+    text = "game,kind,name,troop,colour,Name\ntoy-battle,troop,A,Star,blue,B\n"
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="dup.csv")
+    assert str(info.value) == "dup.csv: line 1: columns 3 and 6 are both named 'name'"
+
+
+def test_csv_without_card_rows_says_no_cards() -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck_text("game,kind,name,troop,colour\n\n", source="h.csv")
+    assert str(info.value) == "h.csv: line 2: no cards: the file has a header row and no card rows"
+    with pytest.raises(DeckError) as empty:
+        parse_deck_text("\ufeff", source="e.csv")
+    assert str(empty.value) == "e.csv: the file is empty (a deck needs a header row and card rows)"
+
+
+def test_yaml_without_cards_says_no_cards() -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck_text("game: toy-battle\ncards: []\n", source="n.yaml")
+    assert str(info.value) == "n.yaml: header: no cards: the deck needs at least one card"
+
+
+def test_default_ids_of_non_latin_names_differ_and_are_stable() -> None:
+    from games.cards import slugify
+
+    names = ["Звезда", "Луна", "Αστέρι", "星", "星星", "★"]
+    deck = parse_deck_text(
+        "game: toy-battle\ncards:\n"
+        + "".join(f"  - {{troop: Star, name: '{n}', colour: blue}}\n" for n in names),
+        source="w.yaml",
+    )
+    ids = [card.id for card in deck.cards]
+    assert len(set(ids)) == len(names)
+    assert ids[0] == "card-638a9a"  # sha256("Звезда") starts 638a9a: stable across runs
+    assert all(i.startswith("card-") and len(i) == 11 for i in ids)
+    assert slugify("Звезда 2") == "2-b2d126"
+    assert slugify("Łódź") == "lodz" and slugify("Größe") == "grosse"
+    assert slugify("Comet Lancer") == "comet-lancer"
+    assert parse_deck_text(
+        f"game: toy-battle\ncards:\n  - {TROOP}\n", source="колода.yaml"
+    ).slug.startswith("deck-")
+
+
+def test_duplicate_id_names_the_line_of_the_second_card_after_a_bad_card() -> None:
+    text = (
+        "game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red}\n"
+        "  - {troop: Zap, name: T, colour: red}\n"
+        "  - {troop: Star, name: S, colour: blue}\n"
+    )
+    with pytest.raises(DeckError) as info:
+        parse_deck_text(text, source="x.yaml")
+    where = {p.field: w for w, p in info.value.problems}
+    assert where == {"troop": "line 4 (card 2)", "id": "line 5 (card 3)"}

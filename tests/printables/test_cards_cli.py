@@ -8,6 +8,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
+from printables.outputs import shown
 from tablesmith import cli
 
 
@@ -63,11 +64,14 @@ def test_default_output_name_and_no_qr(run, tmp_path: Path) -> None:
         ),
         (
             ["demo:pocketmodel", "--paper", "b5"],
-            "Error: paper must be one of a4, letter, a3, got 'b5'",
+            "Error: --paper must be one of a4, letter, a3, got 'b5'",
         ),
         (["demo:pocketmodel", "--back-offset", "1"], "Error: --back-offset must be DX,DY in mm"),
         (["demo:pocketmodel", "--duplex", "sideways"], "Error: --duplex must be one of"),
-        (["demo:pocketmodel", "--card-size", "10x10"], "Error: card width must be 20..300 mm"),
+        (
+            ["demo:pocketmodel", "--card-size", "10x10"],
+            "Error: --card-size '10x10': card width must be 20..300 mm, got 10 mm",
+        ),
         (["demo:pocketmodel", "--printer", "office"], "Error: printer profile 'office' not found"),
         ([], "Error: give a DECKFILE"),
     ],
@@ -89,12 +93,12 @@ def test_a_bad_deck_reports_all_problems_on_one_line_and_writes_nothing(
         "game,kind,name,troop,colour\ntoy-battle,troop,A,Star,green\ntoy-battle,troop,B,Zap,red\n",
         encoding="utf-8",
     )
-    (tmp_path / "x.pdf").write_bytes(b"old")
+    (tmp_path / "x.pdf").write_bytes(b"%PDF-old")
     result = run("bad.csv", "--out", "x.pdf")
     assert result.exit_code == 2
     assert result.output.startswith("Error: 2 problems: bad.csv: line 2: field 'colour'")
     assert "bad.csv: line 3: field 'troop'" in result.output
-    assert (tmp_path / "x.pdf").read_bytes() == b"old"  # untouched, no half-written file
+    assert (tmp_path / "x.pdf").read_bytes() == b"%PDF-old"  # untouched, no half-written file
     assert list(tmp_path.glob("*.part")) == []
 
 
@@ -148,3 +152,231 @@ def test_calibration_sheet(run, tmp_path: Path) -> None:
     assert float(reader.pages[1].mediabox.height) == pytest.approx(1190.551, abs=0.01)
     back = reader.pages[1].extract_text()
     assert "YL" in back and "YR" in back and "D = 237 mm" in back
+
+
+# --- QA regressions (items G, J, K): outputs, option checks, option names in errors ---
+
+TROOPS_CSV = "game,kind,name,troop,colour\ntoy-battle,troop,A,Star,blue\n"
+
+
+def _one_error_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "Errno" not in result.output
+    lines = [line for line in result.output.splitlines() if not line.startswith("warning:")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_out_may_not_be_the_deck_file(run, tmp_path: Path) -> None:
+    deck = tmp_path / "mydeck.csv"
+    deck.write_text(TROOPS_CSV, encoding="utf-8")
+    (tmp_path / "alias.pdf").symlink_to(deck)
+    for out in ("mydeck.csv", "./mydeck.csv", str(deck), "alias.pdf"):
+        line = _one_error_line(run("mydeck.csv", "--out", out))
+        assert (
+            line
+            == f"Error: --out: {shown(Path(out))} is the deck file itself; choose another .pdf name"
+        )
+    assert deck.read_text(encoding="utf-8") == TROOPS_CSV
+
+
+@pytest.mark.parametrize("out", ["some.yaml", "deck.csv", "noext", "x.pdf.bak"])
+def test_out_must_end_in_pdf(run, tmp_path: Path, out: str) -> None:
+    line = _one_error_line(run("demo:toy-battle", "--out", out))
+    assert line == f"Error: --out: must be a file name ending in .pdf, got '{out}'"
+    assert not (tmp_path / out).exists()
+
+
+def test_out_pdf_suffix_is_case_insensitive(run, tmp_path: Path) -> None:
+    result = run("demo:toy-battle", "--out", "TB.PDF")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "TB.PDF").read_bytes().startswith(b"%PDF-")
+
+
+def test_an_existing_file_that_is_no_pdf_is_not_overwritten(run, tmp_path: Path) -> None:
+    (tmp_path / "notes.pdf").write_text("my notes", encoding="utf-8")
+    line = _one_error_line(run("demo:toy-battle", "--out", "notes.pdf"))
+    assert line == (
+        "Error: --out: notes.pdf exists and is not a PDF (it does not start with %PDF-); "
+        "not overwriting it"
+    )
+    assert (tmp_path / "notes.pdf").read_text(encoding="utf-8") == "my notes"
+    # The backs file of --duplex separate is protected the same way.
+    (tmp_path / "tb-backs.pdf").write_text("keep", encoding="utf-8")
+    line = _one_error_line(run("demo:toy-battle", "--out", "tb.pdf", "--duplex", "separate"))
+    assert line.startswith("Error: --out: tb-backs.pdf exists and is not a PDF")
+    assert not (tmp_path / "tb.pdf").exists()
+    assert (tmp_path / "tb-backs.pdf").read_text(encoding="utf-8") == "keep"
+
+
+def test_an_existing_pdf_is_replaced(run, tmp_path: Path) -> None:
+    (tmp_path / "old.pdf").write_bytes(b"%PDF-1.4 old")
+    assert run("demo:toy-battle", "--out", "old.pdf").exit_code == 0
+    assert len(pypdf.PdfReader(tmp_path / "old.pdf").pages) == 12
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--png-dpi", "0", "--png", "png"], "Error: --png-dpi must be 30..600, got 0"),
+        (["--png", "afile/sub"], "Error: --png: cannot use folder afile/sub: afile is a file"),
+    ],
+)
+def test_preview_options_are_checked_before_the_pdf_is_written(
+    run, tmp_path: Path, args: list[str], message: str
+) -> None:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    line = _one_error_line(run("demo:toy-battle", "--out", "tb.pdf", *args))
+    assert line == message
+    assert not (tmp_path / "tb.pdf").exists() and not (tmp_path / "png").exists()
+
+
+def test_a_failed_run_leaves_no_new_folder_behind(run, tmp_path: Path) -> None:
+    (tmp_path / "glyph.yaml").write_text(
+        "game: toy-battle\ncards:\n  - {troop: Star, name: '星 A', colour: blue}\n",
+        encoding="utf-8",
+    )
+    line = _one_error_line(run("glyph.yaml", "--out", "new/sub/g.pdf", "--png", "previews/p"))
+    # The missing-glyph error names the deck file.
+    assert (
+        line
+        == "Error: glyph.yaml: card '星 A', field 'name': glyph(s) not in the font: U+661F '星'"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["glyph.yaml"]
+    ok = run("demo:toy-battle", "--out", "new/sub/tb.pdf", "--png", "previews/p", "--png-dpi", "30")
+    assert ok.exit_code == 0, ok.output
+    assert (tmp_path / "new" / "sub" / "tb.pdf").is_file()
+    assert len(list((tmp_path / "previews" / "p").glob("tb-p*.png"))) == 12
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--paper", "B5"], "Error: --paper must be one of a4, letter, a3, got 'B5'"),
+        (["--bleed", "20"], "Error: --bleed must be 0..10 mm, got 20 mm"),
+        (["--gutter", "-1"], "Error: --gutter must be 0..30 mm, got -1 mm"),
+        (["--page-margin", "-1"], "Error: --page-margin must be 0..40 mm, got -1 mm"),
+        (["--page-margin", "nan"], "Error: --page-margin must be 0..40 mm, got nan"),
+        (
+            ["--back-offset", "nan,0"],
+            "Error: --back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got 'nan,0'",
+        ),
+        (
+            ["--back-offset", "0,inf"],
+            "Error: --back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got '0,inf'",
+        ),
+        (["--back-offset", "0,-25"], "Error: --back-offset DY must be -20..20 mm, got -25 mm"),
+        (["--back-rotation", "9"], "Error: --back-rotation must be -5..5 degrees, got 9 degrees"),
+        (["--back-rotation", "nan"], "Error: --back-rotation must be -5..5 degrees, got nan"),
+        (
+            ["--card-size", "huge"],
+            "Error: --card-size must be one of poker, tcg, mini, tarot, tf-character or "
+            "WIDTHxHEIGHT in mm, got 'huge'",
+        ),
+        (
+            ["--character-size", "88x400"],
+            "Error: --character-size '88x400': card height must be 20..300 mm, got 400 mm",
+        ),
+        (
+            ["--qr-base", "http://"],
+            "Error: --qr-base must be an http:// or https:// URL with a host, "
+            "e.g. http://192.168.1.20:5000, got 'http://'",
+        ),
+        (["--qr-base", "ftp://host"], "Error: --qr-base must be an http:// or https:// URL"),
+        (["--png-dpi", "5000"], "Error: --png-dpi must be 30..600, got 5000"),
+        (["--duplex", "sideways"], "Error: --duplex must be one of long-edge, short-edge"),
+        (
+            ["--paper", "x" * 200],
+            "Error: --paper must be one of a4, letter, a3, got "
+            "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
+        ),
+    ],
+)
+def test_errors_name_the_option_the_allowed_values_and_the_value(
+    run, tmp_path: Path, args: list[str], message: str
+) -> None:
+    line = _one_error_line(run("demo:toy-battle", "--out", "x.pdf", *args))
+    assert line.startswith(message), line
+    assert "_" not in line.split(" got ")[0]  # no internal names such as page_margin
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_paper_is_case_insensitive(run, tmp_path: Path) -> None:
+    result = run("demo:toy-battle", "--paper", "A4", "--out", "a4.pdf")
+    assert result.exit_code == 0, result.output
+    assert float(pypdf.PdfReader(tmp_path / "a4.pdf").pages[0].mediabox.width) == pytest.approx(
+        595.276, abs=0.01
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_os_errors_are_one_line_without_errno_or_temporary_names(run) -> None:
+    line = _one_error_line(run("demo:toy-battle", "--out", "/proc/x.pdf"))
+    assert line in (
+        "Error: --out: cannot write /proc/x.pdf: No such file or directory",
+        "Error: --out: cannot write into folder /proc: not writable",
+    )
+    line = _one_error_line(run("demo:toy-battle", "--out", "/proc/new/x.pdf"))
+    assert line.startswith("Error: --out: cannot create folder /proc/new: ")
+
+
+def test_a_header_only_csv_and_an_empty_yaml(run, tmp_path: Path) -> None:
+    (tmp_path / "h.csv").write_text("game,kind,name,troop,colour\n", encoding="utf-8")
+    (tmp_path / "e.yaml").write_text("", encoding="utf-8")
+    assert _one_error_line(run("h.csv")) == (
+        "Error: h.csv: line 2: no cards: the file has a header row and no card rows"
+    )
+    assert _one_error_line(run("e.yaml")) == (
+        "Error: e.yaml: the file is empty (a deck needs game: and cards:)"
+    )
+    assert _one_error_line(run("missing.yaml")) == (
+        "Error: missing.yaml: cannot read the deck file: No such file or directory"
+    )
+
+
+def test_many_problems_show_the_first_three_and_a_count(run, tmp_path: Path) -> None:
+    rows = "".join(f"toy-battle,troop,N{i},Zap,blue\n" for i in range(7))
+    (tmp_path / "m.csv").write_text("game,kind,name,troop,colour\n" + rows, encoding="utf-8")
+    line = _one_error_line(run("m.csv", "--out", "m.pdf"))
+    assert line.startswith("Error: 7 problems: m.csv: line 2: field 'troop'")
+    assert line.count("m.csv: ") == 3 and line.endswith("; and 4 more")
+
+
+def test_a_card_too_big_for_the_paper_suggests_what_fits(run) -> None:
+    line = _one_error_line(run("demo:toy-battle", "--card-size", "250x150", "--out", "x.pdf"))
+    assert line.startswith("Error: a 250 x 150 mm card with 0 mm bleed does not fit on a4 portrait")
+    assert line.endswith("; try --landscape or --paper a3 or --paper a3 --landscape")
+    line = _one_error_line(run("demo:toy-battle", "--card-size", "280x280", "--out", "x.pdf"))
+    assert line.endswith("; try --paper a3")
+    line = _one_error_line(run("demo:toy-battle", "--card-size", "300x300", "--out", "x.pdf"))
+    assert "try" not in line
+
+
+def test_a_damaged_image_is_a_deck_error(run, tmp_path: Path) -> None:
+    (tmp_path / "art.png").write_text("not a png", encoding="utf-8")
+    (tmp_path / "im.yaml").write_text(
+        "game: toy-battle\ncards:\n  - {troop: Star, name: A, colour: blue, image: art.png}\n",
+        encoding="utf-8",
+    )
+    line = _one_error_line(run("im.yaml", "--out", "im.pdf"))
+    assert line.startswith(
+        "Error: im.yaml: card 'A': field 'image': 'art.png' is not a readable PNG or JPEG image"
+    )
+
+
+def test_new_files_get_the_umask_mode_and_replaced_files_keep_theirs(run, tmp_path: Path) -> None:
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        assert run("demo:toy-battle", "--out", "new.pdf").exit_code == 0
+        assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o644
+        (tmp_path / "new.pdf").chmod(0o640)
+        assert run("demo:toy-battle", "--out", "new.pdf").exit_code == 0
+        assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o640
+        os.umask(0o077)
+        assert run("--calibration", "--out", "cal.pdf").exit_code == 0
+        assert stat.S_IMODE((tmp_path / "cal.pdf").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)

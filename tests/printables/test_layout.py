@@ -49,7 +49,7 @@ def test_presets_and_custom_sizes() -> None:
     assert parse_card_size("70x120mm") == CardSize(width=70, height=120)
     with pytest.raises(LayoutError, match="card size must be one of"):
         parse_card_size("huge")
-    with pytest.raises(LayoutError, match=r"card width must be 20..300 mm, got 5.0 mm"):
+    with pytest.raises(LayoutError, match=r"card width must be 20..300 mm, got 5 mm"):
         parse_card_size("5x80")
     with pytest.raises(LayoutError, match=r"bleed must be 0..10 mm, got 11"):
         SheetSpec(card=parse_card_size("tcg"), bleed=11)
@@ -195,7 +195,7 @@ def test_back_adjust_shifts_and_rotates_about_the_page_centre() -> None:
     assert x == pytest.approx(105 + 100 * 0.9998477) and y == pytest.approx(
         148.5 + 1.745241, abs=1e-5
     )
-    with pytest.raises(LayoutError, match="back dx must be -20.0..20.0"):
+    with pytest.raises(LayoutError, match="dx must be -20..20 mm"):
         BackAdjust(dx=25)
 
 
@@ -205,3 +205,30 @@ def test_layout_imports_no_reportlab() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_a_card_that_does_not_fit_lists_the_sheets_it_fits() -> None:
+    from printables.layout import DoesNotFitError, fits_on
+
+    spec = SheetSpec(card=CardSize(width=250, height=150))
+    assert fits_on(spec) == (("a4", True), ("a3", False), ("a3", True))
+    with pytest.raises(DoesNotFitError) as info:
+        layout_sheet(spec)
+    assert info.value.fits_on == (("a4", True), ("a3", False), ("a3", True))
+    assert str(info.value).endswith("; it fits on a4 landscape or a3 portrait or a3 landscape")
+    assert fits_on(SheetSpec(card=CardSize(width=300, height=300), paper="a3")) == ()
+
+
+def test_setting_errors_name_the_setting_and_paper_is_case_insensitive() -> None:
+    from printables.layout import SettingError
+
+    assert SheetSpec(card=CardSize(width=63, height=88), paper=" A4 ").paper == "a4"
+    with pytest.raises(SettingError) as info:
+        SheetSpec(card=CardSize(width=63, height=88), page_margin=float("nan"))
+    assert (info.value.setting, info.value.allowed, info.value.found_text) == (
+        "page_margin",
+        "0..40 mm",
+        "nan",
+    )
+    with pytest.raises(SettingError, match=r"rotation_deg must be -5..5 degrees, got inf"):
+        BackAdjust(rotation_deg=float("inf"))

@@ -289,3 +289,16 @@ def test_shared_image_is_embedded_once(tmp_path: Path, write_deck) -> None:
     render_deck(loaded.deck, RenderOptions(), out, base_dir=loaded.base_dir)
     raw = out.read_bytes()
     assert raw.count(b"/Subtype /Image") == 2  # the art and the back, once each
+
+
+@pytest.mark.parametrize(
+    "base",
+    ["http://", "https:///x", "ftp://host", "http://host name", "host:5000", "http://h:99999"],
+)
+def test_qr_base_needs_http_or_https_and_a_host(base: str) -> None:
+    from printables.layout import SettingError
+
+    with pytest.raises(SettingError) as info:
+        RenderOptions(qr_base=base)
+    assert info.value.setting == "qr_base" and info.value.found == base
+    assert RenderOptions(qr_base="https://cards.example:8443/app").qr_base.endswith("/app")
