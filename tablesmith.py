@@ -235,23 +235,96 @@ class CommandError(click.ClickException):
     exit_code = 2
 
 
+MAX_PROBLEMS_SHOWN = 3
+"""A multi-problem error line shows this many problems, then ``and N more``."""
+
+
 def _one_line(exc: BaseException) -> str:
     lines = [line for line in str(exc).splitlines() if line.strip()]
     if len(lines) <= 1:
         return lines[0] if lines else type(exc).__name__
-    return f"{len(lines)} problems: " + "; ".join(lines)
+    more = len(lines) - MAX_PROBLEMS_SHOWN
+    return (
+        f"{len(lines)} problems: "
+        + "; ".join(lines[:MAX_PROBLEMS_SHOWN])
+        + (f"; and {more} more" if more > 0 else "")
+    )
 
 
 def _offset(text: str | None) -> tuple[float, float] | None:
+    import math
+
     if text is None:
         return None
     try:
         dx, dy = (float(part) for part in text.split(","))
     except ValueError:
+        dx = dy = float("nan")
+    if not (math.isfinite(dx) and math.isfinite(dy)):
         raise CommandError(
-            f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {text!r}"
+            f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {_short(text)}"
         ) from None
     return dx, dy
+
+
+def _short(text: str) -> str:
+    """``repr(text)`` cut to about 60 characters."""
+    return repr(text if len(text) <= 58 else text[:57] + "…")
+
+
+_CARD_OPTIONS = {
+    "paper": "--paper",
+    "bleed": "--bleed",
+    "gutter": "--gutter",
+    "page_margin": "--page-margin",
+    "dx": "--back-offset DX",
+    "dy": "--back-offset DY",
+    "rotation_deg": "--back-rotation",
+    "qr_base": "--qr-base",
+    "dpi": "--png-dpi",
+    "duplex": "--duplex",
+}
+"""``cards``: library setting name -> the option the user typed."""
+
+
+def _fits_hint(exc: Exception) -> str:
+    """The message of a card that does not fit, ending ``; try --landscape or --paper a3``."""
+    from printables.layout import DoesNotFitError
+
+    if not isinstance(exc, DoesNotFitError) or not exc.fits_on:
+        return str(exc)
+    tries = []
+    for paper, landscape in exc.fits_on:
+        words = [f"--paper {paper}"] if paper != exc.paper else []
+        if landscape != exc.landscape:
+            words.append("--landscape" if landscape else "portrait (no --landscape)")
+        tries.append(" ".join(words))
+    return f"{exc.problem}; try {' or '.join(tries)}"
+
+
+def _size_message(option: str, text: str, exc: Exception) -> str:
+    """``--card-size must be ...`` for a card size that is no size or out of range."""
+    from printables.layout import SettingError
+
+    if isinstance(exc, SettingError) and exc.setting == "card size":
+        return f"{option} must be {exc.allowed}, got {exc.found_text}"
+    return f"{option} {_short(text)}: {exc}"
+
+
+class _Writing:
+    """Report an output that cannot be written as ``<option>: <why>`` (a context manager)."""
+
+    def __init__(self, option: str) -> None:
+        self.option = option
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
+        from printables.outputs import OutputError
+
+        if isinstance(exc, OutputError):
+            raise CommandError(f"{self.option}: {exc}") from None
 
 
 @cli.command(context_settings={"show_default": True})
@@ -260,7 +333,7 @@ def _offset(text: str | None) -> tuple[float, float] | None:
     "--out",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="PDF to write [default: <deck>.pdf, or calibration.pdf].",
+    help="PDF to write (must end in .pdf) [default: <deck>.pdf, or calibration.pdf].",
 )
 @click.option("--paper", default="a4", help="a4, letter or a3.")
 @click.option("--landscape", is_flag=True, help="Landscape sheets.")
@@ -298,7 +371,7 @@ def _offset(text: str | None) -> tuple[float, float] | None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write PNG previews of every page into this folder.",
 )
-@click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews.")
+@click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews (30..600).")
 @click.option("--calibration", is_flag=True, help="Write the duplex calibration sheet.")
 @click.option("--list-demos", is_flag=True, help="List the shipped demo decks and stop.")
 def cards(
@@ -324,15 +397,28 @@ def cards(
     calibration: bool,
     list_demos: bool,
 ) -> None:
-    """Print-and-play card sheets (PDF) from DECKFILE (.yaml/.csv) or demo:NAME."""
+    """Print-and-play card sheets (PDF) from DECKFILE (.yaml/.csv) or demo:NAME.
+
+    Every option is checked before anything is rendered; a failed run leaves no file and no
+    folder behind.
+    """
     from printables import deckfile as decks
     from printables.calibration import render_calibration
-    from printables.layout import BackAdjust, Duplex, parse_card_size
-    from printables.preview import write_previews
+    from printables.layout import (
+        BackAdjust,
+        CardSize,
+        DoesNotFitError,
+        Duplex,
+        SettingError,
+        parse_card_size,
+    )
+    from printables.outputs import check_pdf_target, os_reason, shown
+    from printables.preview import check_preview_options, write_previews
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
-    from printables.render import RenderOptions, render_deck
+    from printables.render import RenderError, RenderOptions, backs_path, render_deck
 
+    source = deckfile or ""
     try:
         if list_demos:
             for name in decks.demo_names():
@@ -340,35 +426,26 @@ def cards(
             return
         profile = load_profile(printer) if printer else PrinterProfile()
         offset = _offset(back_offset)
-        if duplex is not None and duplex not in {d.value for d in Duplex}:
+        if duplex is not None and duplex.strip().lower() not in {d.value for d in Duplex}:
             raise CommandError(
-                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, got {duplex!r}"
+                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, "
+                f"got {_short(duplex)}"
             )
-        mode = Duplex(duplex) if duplex else profile.duplex
+        mode = Duplex(duplex.strip().lower()) if duplex else profile.duplex
         adjust = BackAdjust(
             dx=offset[0] if offset else profile.adjust.dx,
             dy=offset[1] if offset else profile.adjust.dy,
             rotation_deg=profile.adjust.rotation_deg if back_rotation is None else back_rotation,
         )
-        if save_profile:
-            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
-            click.echo(f"saved printer profile {save_profile!r} to {path}")
-            if deckfile is None and not calibration:
-                return
-        if calibration:
-            files = render_calibration(
-                out or Path("calibration.pdf"),
-                paper=paper,
-                landscape=landscape,
-                duplex=mode,
-                adjust=adjust,
-            )
-        else:
-            if deckfile is None:
-                raise CommandError(
-                    "give a DECKFILE (.yaml/.csv or demo:NAME), --calibration or --list-demos"
-                )
-            loaded = decks.read_deck(deckfile)
+        with _Writing("--png"):
+            check_preview_options(png_dir, png_dpi)
+        sizes: dict[str, CardSize | None] = {}
+        for option, text in (("--card-size", card_size), ("--character-size", character_size)):
+            try:
+                sizes[option] = parse_card_size(text) if text else None
+            except SettingError as exc:
+                raise CommandError(_size_message(option, text or "", exc)) from None
+        if not calibration and deckfile is not None:
             options = RenderOptions(
                 paper=paper,
                 landscape=landscape,
@@ -380,22 +457,62 @@ def cards(
                 adjust=adjust,
                 qr=qr,
                 qr_base=qr_base,
-                card_size=parse_card_size(card_size) if card_size else None,
-                character_size=parse_card_size(character_size) if character_size else None,
+                card_size=sizes["--card-size"],
+                character_size=sizes["--character-size"],
             )
+        if save_profile:
+            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
+            click.echo(f"saved printer profile {save_profile!r} to {path}")
+            if deckfile is None and not calibration:
+                return
+        if calibration:
+            target = out or Path("calibration.pdf")
+            with _Writing("--out"):
+                for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
+                    check_pdf_target(file)
+                files = render_calibration(
+                    target, paper=paper, landscape=landscape, duplex=mode, adjust=adjust
+                )
+        else:
+            if deckfile is None:
+                raise CommandError(
+                    "give a DECKFILE (.yaml/.csv or demo:NAME), --calibration or --list-demos"
+                )
+            target = out or Path(Path(deckfile.removeprefix("demo:")).stem + ".pdf")
+            protect = [] if deckfile.startswith(decks.DEMO_PREFIX) else [Path(deckfile)]
+            with _Writing("--out"):
+                for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
+                    check_pdf_target(file, protect=protect)
+            loaded = decks.read_deck(deckfile)
+            source = loaded.source
             for problem in loaded.deck.legality_problems():
                 click.echo(f"warning: {loaded.source}: {problem}", err=True)
-            target = out or Path(Path(deckfile.removeprefix("demo:")).stem + ".pdf")
-            files = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir).files
+            with _Writing("--out"):
+                files = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir).files
         for file in files:
             click.echo(f"wrote {file}")
             if png_dir is not None:
-                for png in write_previews(file, png_dir, dpi=png_dpi):
-                    click.echo(f"wrote {png}")
+                with _Writing("--png"):
+                    for png in write_previews(file, png_dir, dpi=png_dpi):
+                        click.echo(f"wrote {png}")
     except CommandError:
         raise
-    except (ValueError, OSError) as exc:
+    except SettingError as exc:
+        flag = _CARD_OPTIONS.get(exc.setting)
+        raise CommandError(
+            f"{flag} must be {exc.allowed}, got {exc.found_text}" if flag else str(exc)
+        ) from None
+    except DoesNotFitError as exc:
+        raise CommandError(_fits_hint(exc)) from None
+    except RenderError as exc:
+        raise CommandError(
+            _one_line(ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)))
+        ) from None
+    except ValueError as exc:
         raise CommandError(_one_line(exc)) from None
+    except OSError as exc:
+        where = f"{shown(Path(exc.filename))}: " if exc.filename else ""
+        raise CommandError(f"{where}{os_reason(exc)}") from None
 
 
 def lan_address() -> str:
