@@ -362,7 +362,7 @@ class _Writing:
 @click.option("--qr/--no-qr", default=True, help="QR codes linking each card to the companion.")
 @click.option(
     "--qr-base",
-    default="http://tablesmith.local:5000",
+    default="http://tablesmith.local:8765",
     help="Companion base URL for QR codes: <base>/card/<game>/<deck>/<card>.",
 )
 @click.option(

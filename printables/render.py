@@ -57,7 +57,7 @@ from printables.text import Overflow
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-DEFAULT_QR_BASE = "http://tablesmith.local:5000"
+DEFAULT_QR_BASE = "http://tablesmith.local:8765"
 """Default companion address in card QR codes (override with ``--qr-base``)."""
 VIEWER_DUPLEX = {
     Duplex.LONG_EDGE: "DuplexFlipLongEdge",
@@ -143,7 +143,7 @@ def check_qr_base(base: str) -> None:
     Raises:
         SettingError: setting ``qr_base``, with the value found.
     """
-    allowed = "an http:// or https:// URL with a host, e.g. http://192.168.1.20:5000"
+    allowed = "an http:// or https:// URL with a host, e.g. http://192.168.1.20:8765"
     try:
         parts = urlsplit(base)
         parts.port  # noqa: B018 - raises ValueError for a port that is not 0..65535

@@ -214,7 +214,7 @@ def card_path(game: str, deck: str, card: str) -> str:
     """The companion path of a card: ``/card/<game>/<deck>/<card>`` (percent-encoded).
 
     This is the QR URL scheme: a printed QR code holds ``<base>`` + this path, where base is
-    the companion's address (e.g. ``http://192.168.1.20:5000``). All three parts are slugs.
+    the companion's address (e.g. ``http://192.168.1.20:8765``). All three parts are slugs.
     """
     return "/card/" + "/".join(quote(part, safe="") for part in (game, deck, card))
 

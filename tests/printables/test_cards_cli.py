@@ -280,7 +280,7 @@ def test_a_failed_run_leaves_no_new_folder_behind(run, tmp_path: Path) -> None:
         (
             ["--qr-base", "http://"],
             "Error: --qr-base must be an http:// or https:// URL with a host, "
-            "e.g. http://192.168.1.20:5000, got 'http://'",
+            "e.g. http://192.168.1.20:8765, got 'http://'",
         ),
         (["--qr-base", "ftp://host"], "Error: --qr-base must be an http:// or https:// URL"),
         (["--png-dpi", "5000"], "Error: --png-dpi must be 30..600, got 5000"),

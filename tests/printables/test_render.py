@@ -188,7 +188,7 @@ def test_duplex_none_prints_bot_sides_as_cards(tmp_path: Path) -> None:
 def test_qr_decodes_to_the_card_url_at_300_dpi(tmp_path: Path) -> None:
     import pypdfium2 as pdfium
 
-    out, _ = render("toy-battle", tmp_path, qr_base="http://192.168.1.20:5000")
+    out, _ = render("toy-battle", tmp_path, qr_base="http://192.168.1.20:8765")
     page = pdfium.PdfDocument(str(out))[0]
     png = tmp_path / "page.png"
     page.render(scale=300 / 72).to_pil().save(png)
@@ -196,15 +196,15 @@ def test_qr_decodes_to_the_card_url_at_300_dpi(tmp_path: Path) -> None:
         ["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=False
     )
     urls = set(result.stdout.split())
-    assert card_url("http://192.168.1.20:5000", "toy-battle", "troops", "skully") in urls
-    assert card_url("http://192.168.1.20:5000", "toy-battle", "troops", "kwak") in urls
+    assert card_url("http://192.168.1.20:8765", "toy-battle", "troops", "skully") in urls
+    assert card_url("http://192.168.1.20:8765", "toy-battle", "troops", "kwak") in urls
     assert len(urls) == 3  # 9 cards on the page: 3 x Kwak, 3 x Skully, 3 x Cap'n
 
 
 def test_qr_modules_are_at_least_0_4_mm_inside_the_safe_margin(tmp_path: Path) -> None:
     from printables.qr import QUIET_ZONE_MODULES, qr_matrix, qr_size_mm
 
-    url = card_url("http://tablesmith.local:5000", "pocketmodel", "demo-fleet", "dry-dock")
+    url = card_url("http://tablesmith.local:8765", "pocketmodel", "demo-fleet", "dry-dock")
     modules = len(qr_matrix(url))
     assert qr_size_mm(url) == pytest.approx((modules + 2 * QUIET_ZONE_MODULES) * 0.4)
     assert qr_size_mm(url) < 63 - 2 * 3
