@@ -7,6 +7,8 @@ action: the player to move POSTs a random legal action, then "thinks" for ``--th
 
 * action latency p50/p99: POST sent -> answer received (includes the durable commit);
 * stream delay p50/p99: POST sent -> the OTHER phone's stream has the event;
+* warm-up: before the clock starts, every phone has its page open (connection up, state
+  loaded), as at a real table; the first action of a table is then its setup.
 * memory per table: the server's RSS growth from start to the end, divided by the tables
   (includes the open streams' buffers, not the pre-started worker threads).
 
@@ -149,6 +151,15 @@ def run(
 
         def play(table: dict[str, str]) -> None:
             rng = random.Random(table["id"])
+            # like a phone that has the table page open: connection up, state loaded
+            session = getattr(local, "session", None) or requests.Session()
+            local.session = session
+            session.get(
+                f"{base}/api/t/{table['id']}/state",
+                headers={"X-Seat-Token": table["A"]},
+                timeout=30,
+            ).raise_for_status()
+            ready.wait()
             time.sleep(think * rng.uniform(0, 1))  # tables start at different moments
             view = post(
                 table,
@@ -173,8 +184,10 @@ def run(
                 if think:
                     time.sleep(think * rng.uniform(0.5, 1.5))
 
+        workers = drivers if think == 0 else tables
+        ready = threading.Barrier(min(workers, len(seats)))
         started = time.perf_counter()
-        with ThreadPoolExecutor(drivers if think == 0 else tables) as pool:
+        with ThreadPoolExecutor(workers) as pool:
             list(pool.map(play, seats))
         elapsed = time.perf_counter() - started
         time.sleep(1.0)
