@@ -49,22 +49,30 @@ def test_every_stl_is_watertight_one_body_and_matches_the_cad_volume(kit) -> Non
         assert list(size) == pytest.approx(part["bounding_box_mm"], abs=0.01)
 
 
-def _plate_meshes(path: Path) -> list[trimesh.Trimesh]:
+def _plate_meshes(path: Path) -> list[tuple[str, trimesh.Trimesh]]:
+    """(object name, placed mesh) of every build item of a 3MF plate, read by trimesh."""
     scene = trimesh.load(path, process=False)
-    return [
-        g.copy().apply_transform(scene.graph[node][0])
-        for node in scene.graph.nodes_geometry
-        for g in [scene.geometry[scene.graph[node][1]]]
-    ]
+    placed = []
+    for node in scene.graph.nodes_geometry:
+        transform, name = scene.graph[node]
+        placed.append((name, scene.geometry[name].copy().apply_transform(transform)))
+    return placed
 
 
 def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
     out, manifest = kit
     bed = manifest["settings"]["bed"]
+    cad_volume = {p["name"]: p["volume_mm3"] for p in manifest["parts"]}
     for plate in manifest["plates"]:
-        meshes = _plate_meshes(out / plate["file"])
-        assert len(meshes) == sum(plate["parts"].values())
-        for mesh in meshes:
+        named = _plate_meshes(out / plate["file"])
+        assert sorted(name for name, _ in named) == sorted(
+            name for name, n in plate["parts"].items() for _ in range(n)
+        )
+        meshes = [mesh for _, mesh in named]
+        for name, mesh in named:
+            mesh.merge_vertices()
+            assert mesh.body_count == 1
+            assert mesh.volume == pytest.approx(cad_volume[name], rel=0.002)
             low, high = mesh.bounds
             assert low[0] >= 0 and low[1] >= 0 and low[2] == pytest.approx(0, abs=1e-6)
             assert high[0] <= bed["x"] and high[1] <= bed["y"] and high[2] <= bed["z"]
