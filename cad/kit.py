@@ -442,6 +442,7 @@ def _generate(
                 shaded,
                 root / "preview" / f"{plate.name}.png",
                 view="top",
+                bed=(settings.bed.x, settings.bed.y),
                 title=f"{plate.name} on {settings.bed.label or settings.bed.name} "
                 f"({settings.bed.x:g} x {settings.bed.y:g} mm)",
             )

@@ -35,8 +35,8 @@ class Shaded:
         faces: (m, 3) vertex indices.
         colour: ``#RRGGBB`` of the filament.
         top_colour: the filament after a colour change, or None.
-        change_z: bottom of the first layer in ``top_colour`` (mm); triangles above it are
-            drawn in that colour, so the preview shows the engraved symbols as printed (P3).
+        change_z: bottom of the first layer in ``top_colour`` (mm); triangles wholly above it
+            are drawn in that colour, so the preview shows the engraved symbols as printed (P3).
     """
 
     vertices: np.ndarray
@@ -47,7 +47,13 @@ class Shaded:
 
 
 def render_png(
-    items: Sequence[Shaded], path: Path, *, view: str = "iso", title: str = "", size_px: int = 900
+    items: Sequence[Shaded],
+    path: Path,
+    *,
+    view: str = "iso",
+    title: str = "",
+    size_px: int = 900,
+    bed: tuple[float, float] | None = None,
 ) -> None:
     """Render ``items`` into a square PNG.
 
@@ -57,6 +63,8 @@ def render_png(
         view: ``"iso"`` (parts) or ``"top"`` (plates, slightly tilted).
         title: caption drawn above the picture.
         size_px: width and height of the picture in pixels.
+        bed: (x, y) size in mm of a print bed to draw under the items, its front-left corner
+            at the origin; None draws no bed.
 
     Raises:
         ValueError: unknown ``view``.
@@ -78,11 +86,20 @@ def render_png(
         tri, normals = tri[visible], normals[visible]
         base = np.tile(_rgb(item.colour), (len(tri), 1))
         if item.top_colour is not None:
-            base[tri[:, :, 2].mean(axis=1) > item.change_z + 1e-6] = _rgb(item.top_colour)
+            base[tri[:, :, 2].min(axis=1) > item.change_z + 1e-6] = _rgb(item.top_colour)
         light = 0.35 + 0.65 * np.clip(normals @ _LIGHT, 0, 1)
         polygons.append(np.stack([tri @ right, tri @ up], axis=2))
         colours.append(np.clip(light[:, None] * base, 0, 1))
         depths.append((tri @ forward).mean(axis=1))
+    if bed is not None:
+        corners = np.array(
+            [[0.0, 0.0, 0.0], [bed[0], 0.0, 0.0], [bed[0], bed[1], 0.0], [0.0, bed[1], 0.0]]
+        )
+        plate = np.stack([corners @ right, corners @ up], axis=1)
+        split = [plate[[0, 1, 2]], plate[[0, 2, 3]]]
+        polygons.append(np.array(split))
+        colours.append(np.array([[0.93, 0.93, 0.9]] * 2))
+        depths.append(np.array([np.inf, np.inf]))  # farthest: drawn first
     all_polys = np.concatenate(polygons)
     order = np.argsort(-np.concatenate(depths))
     face_colours = np.concatenate(colours)[order]
