@@ -32,8 +32,6 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "## Slicer settings",
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
-        f"- X-Y compensation is **already in the geometry** ({s['xy_compensation']:g} mm per side): "
-        'leave the slicer\'s "XY size compensation" at 0, or the pieces get it twice.',
         *_compensation_lines(s),
         "- **No supports.** The ships' undersides are 45-degree cones with a short bridge "
         "(under 11 mm) on top; everything else is flat on the bed.",
