@@ -527,6 +527,53 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def _serve_base_url(text: str) -> str:
+    """Check ``--base-url``: http(s), a host, no query or fragment; one trailing slash dropped.
+
+    Raises:
+        CommandError: the URL is unusable, or too long for a QR code.
+    """
+    from urllib.parse import urlsplit
+
+    import segno
+
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise CommandError("--base-url: must not contain spaces or control characters")
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # raises ValueError for a bad port
+    except ValueError as exc:
+        raise CommandError(f"--base-url: not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise CommandError(
+            f"--base-url: must be http://HOST[:PORT][/PATH] or https://..., got {text[:60]!r}"
+        )
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise CommandError("--base-url: must not have a query (?...) or a fragment (#...)")
+    url = text[:-1] if text.endswith("/") else text
+    try:  # the longest link the pages put in a QR code: /j/<32-character join token>
+        segno.make(url + "/j/" + "x" * 32, error="m")
+    except segno.DataOverflowError:
+        raise CommandError(f"--base-url: too long for a QR code ({len(url)} characters)") from None
+    return url
+
+
+def _serve_open_error(option: str, exc: BaseException, value: object) -> CommandError:
+    """A one-line error naming the option for an OS or database error at startup."""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return CommandError(f"{option}: cannot use {value}: {reason}")
+
+
+def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return CommandError(f"--port: port {port} is already in use on {host}")
+    if exc.errno == errno.EACCES:
+        return CommandError(f"--port: no permission to listen on port {port}")
+    return CommandError(f"--host: cannot listen on {host}: {exc.strerror or exc}")
+
+
 @cli.command()
 @click.option(
     "--host",
@@ -544,7 +591,6 @@ def lan_address() -> str:
 @click.option(
     "--db",
     "database",
-    type=click.Path(dir_okay=False),
     help="SQLite database file [default: tablesmith/companion.sqlite in the user's data folder].",
 )
 @click.option(
@@ -556,7 +602,7 @@ def lan_address() -> str:
     "--threads",
     default=256,
     show_default=True,
-    type=click.IntRange(4, 4096),
+    type=click.IntRange(4, 1024),
     help="Worker threads; every open phone holds one for its live stream (7/8 of them at most).",
 )
 @click.option(
@@ -583,30 +629,50 @@ def serve(
     qr: bool,
 ) -> None:
     """Run the phone companion on the local network (waitress WSGI server)."""
-    import waitress
+    import sqlite3
 
-    from companion import create_app
+    from companion import create_app, default_database
+    from companion.server import bound_port, connection_limit, create_server, max_streams
+    from companion.store import StorageUnavailable, StoreError
 
-    durability = "power" if fsync else "crash"
-    max_streams = threads - max(2, threads // 8)  # the other threads answer actions
+    if base_url is not None:
+        base_url = _serve_base_url(base_url)
+    if database is not None and not database.strip():
+        raise CommandError("--db: must be a file path, got an empty string")
+    db_path = Path(database) if database is not None else default_database()
+    if db_path.is_dir():
+        raise CommandError(f"--db: {db_path} is a folder; give a file path")
+    if db_path.exists() and not db_path.is_file():
+        raise CommandError(f"--db: {db_path} is not a regular file")
+    if not host.strip():
+        raise CommandError("--host: must not be empty")
+
+    connections = connection_limit()
     config = {
-        "DATABASE": database,
+        "DATABASE": str(db_path),
         "BASE_URL": base_url,
-        "DURABILITY": durability,
-        "MAX_STREAMS": max_streams,
+        "DURABILITY": "power" if fsync else "crash",
+        "MAX_STREAMS": max_streams(threads, connections),
     }
-    app = create_app(config)
-    server = waitress.create_server(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        channel_timeout=300,
-        connection_limit=4 * threads,
-    )
-    actual_port = server.effective_port
+    try:
+        app = create_app(config)
+    except (OSError, sqlite3.Error, StorageUnavailable, StoreError) as exc:
+        raise _serve_open_error("--db", exc, db_path) from None
+    store = app.extensions["tablesmith.tables"].store
+    try:
+        server = create_server(app, host=host, port=port, threads=threads, connections=connections)
+    except OSError as exc:
+        store.close()
+        raise _serve_listen_error(exc, host, port) from None
+    except ValueError:
+        store.close()
+        raise CommandError(
+            f"--host: not an address or name of this machine: {host[:60]!r}"
+        ) from None
+    actual_port = bound_port(server)
     if base_url is None:
         shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+        shown = f"[{shown}]" if ":" in shown else shown
         base_url = f"http://{shown}:{actual_port}"
         app.config["BASE_URL"] = base_url
     click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
@@ -616,10 +682,22 @@ def serve(
 
         segno.make(base_url + "/", error="m").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.", err=True)
+    tables = app.extensions["tablesmith.tables"]
+
+    def stop(signum: int, _frame: object) -> None:
+        """Ctrl+C / SIGTERM: end the live streams at once, so the workers stop promptly."""
+        tables.close()
+        raise KeyboardInterrupt(f"signal {signum}")  # waitress stops its loop and workers
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         server.run()
     finally:
-        app.extensions["tablesmith.tables"].close()
+        tables.close()
+        server.close()
+        store.close()
+    click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

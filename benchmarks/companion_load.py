@@ -40,21 +40,19 @@ ROOT = Path(__file__).resolve().parents[1]
 def serve_child(database: str, threads: int, durability: str) -> None:
     """Child process: run the companion on a free loopback port and print the port."""
     sys.path.insert(0, str(ROOT))
-    import waitress
-
     from companion import create_app
+    from companion.server import bound_port, connection_limit, create_server, max_streams
 
     config = {
         "DATABASE": database,
         "DURABILITY": durability,
         "JOIN_RATE_LIMIT": (100_000, 60.0),
-        "MAX_STREAMS": threads - max(2, threads // 8),  # as tablesmith serve
+        "LOOKUP_RATE_LIMIT": (100_000, 60.0),
+        "MAX_STREAMS": max_streams(threads, connection_limit()),  # as tablesmith serve
     }
     app = create_app(config)
-    server = waitress.create_server(
-        app, host="127.0.0.1", port=0, threads=threads, connection_limit=4 * threads
-    )
-    print(server.effective_port, flush=True)  # type: ignore[union-attr]
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)  # as tablesmith serve
+    print(bound_port(server), flush=True)
     server.run()
 
 

@@ -23,11 +23,14 @@ from companion.tables import TableService
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,
     "DURABILITY": "power",
+    "BUSY_SECONDS": 3.0,
     "BASE_URL": None,
     "HEARTBEAT_SECONDS": 15.0,
     "MAX_STREAMS": None,
     "STREAM_SECONDS": 600.0,
     "JOIN_RATE_LIMIT": (10, 60.0),
+    "LOOKUP_RATE_LIMIT": (60, 60.0),
+    "MAX_CONTENT_LENGTH": 64 * 1024,
     "DICE_RNG": None,
     "I18N_CACHE": None,
 }
@@ -53,11 +56,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Args:
         test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
-            default, or ``"crash"``, see :mod:`companion.store`), ``BASE_URL`` (the URL put in
+            default, or ``"crash"``, see :mod:`companion.store`), ``BUSY_SECONDS`` (how long a write
+            waits for a database lock held by another program; then 503), ``BASE_URL`` (the URL put in
             QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
             ``MAX_STREAMS`` (live streams
             open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
-            ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``DICE_RNG`` (a
+            ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``LOOKUP_RATE_LIMIT``
+            ((join or watch link lookups, seconds) per client address, found or not),
+            ``MAX_CONTENT_LENGTH`` (request bodies, bytes; 413 above), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.
     """
     app = Flask(__name__)
@@ -67,15 +73,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database = app.config["DATABASE"] or default_database()
     app.config["DATABASE"] = str(database)
 
-    store = EventStore(database, app.config["DURABILITY"])
+    store = EventStore(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
     dice = DiceService(app.config["DICE_RNG"])
     app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"])
     app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
+    app.extensions["tablesmith.lookup_limiter"] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)
     app.before_request(lambda: refuse_cross_site(request))
 
     from companion import api, pages
 
+    api.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app
@@ -90,4 +98,10 @@ def tables() -> TableService:
 def join_limiter() -> RateLimiter:
     """The app's rate limiter for joining and creating tables."""
     limiter: RateLimiter = current_app.extensions["tablesmith.join_limiter"]
+    return limiter
+
+
+def lookup_limiter() -> RateLimiter:
+    """The app's rate limiter for looking up join and watch links (guessing them)."""
+    limiter: RateLimiter = current_app.extensions["tablesmith.lookup_limiter"]
     return limiter

@@ -11,30 +11,111 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events.
 
 Tokens travel in the ``X-Seat-Token`` header (``?token=`` is accepted on GET only, because an
-EventSource cannot set headers). Errors are JSON ``{"error", "message", "view"?}``.
+EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error", "message",
+"view"?}``, whatever raised it (:func:`init_app`): a refused request, 403 cross-site, 404, 405,
+413 (bodies are limited to ``MAX_CONTENT_LENGTH``, 64 KiB), 503 ``storage_unavailable`` and
+500 ``internal``. The pages answer errors with HTML.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    ServiceUnavailable,
+    default_exceptions,
+)
+from werkzeug.wrappers import Response as BaseResponse
 
-from companion import join_limiter, tables
+from companion import join_limiter, lookup_limiter, tables
 from companion.security import token_from
-from companion.tables import Rejected, Seat
+from companion.store import StorageUnavailable
+from companion.tables import Rejected, Seat, brief
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
+SEQUENCE = re.compile(r"[0-9]{1,15}")
+"""``since`` / ``Last-Event-ID``: ASCII digits only (``str.isdigit`` accepts '²' and '١')."""
+RETRY_AFTER_SECONDS = 5
 
 
-@bp.errorhandler(Rejected)
-def rejected(error: Rejected) -> tuple[Response, int]:
+def wants_json() -> bool:
+    """True for the JSON API (``/api/...``); the pages answer errors with HTML."""
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(
+    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
+) -> Response:
+    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
+    body: dict[str, Any] = {"error": reason, "message": message}
+    if view is not None:
+        body["view"] = view
+    response = jsonify(body)
+    response.status_code = status
+    response.headers.extend(headers)
+    return response
+
+
+def rejected(error: Rejected) -> BaseResponse:
     """Answer a refused request with its status, reason code, message and the current view."""
-    body: dict[str, Any] = {"error": error.reason, "message": str(error)}
-    if error.view is not None:
-        body["view"] = error.view
-    return jsonify(body), error.status
+    if not wants_json():
+        page = default_exceptions.get(error.status, InternalServerError)
+        return page(description=str(error)).get_response()
+    return error_response(error.status, error.reason, str(error), error.view)
+
+
+def http_error(error: HTTPException) -> BaseResponse:
+    """404, 405, 413 ... as JSON under ``/api/`` (with their headers, e.g. ``Allow``)."""
+    if not wants_json():
+        return error.get_response()
+    reason = (error.name or "error").lower().replace(" ", "_")
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+    return error_response(error.code or 500, reason, error.description or "", headers=headers)
+
+
+def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
+    """503 at once when the database cannot be used (locked, disk full, read-only)."""
+    current_app.logger.error("storage unavailable: %s", error)
+    message = f"the database is not available now; nothing was changed, try again ({error})"
+    headers = [("Retry-After", str(RETRY_AFTER_SECONDS))]
+    if not wants_json():
+        response = ServiceUnavailable(description=message).get_response()
+        response.headers.extend(headers)
+        return response
+    return error_response(503, "storage_unavailable", message, headers=headers)
+
+
+def internal_error(error: Exception) -> BaseResponse:
+    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
+    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+    if not wants_json():
+        return InternalServerError().get_response()
+    return error_response(500, "internal", "internal server error")
+
+
+def init_app(app: Flask) -> None:
+    """Register the error handlers for the whole app (pages and API)."""
+    app.register_error_handler(Rejected, rejected)
+    app.register_error_handler(StorageUnavailable, storage_unavailable)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, internal_error)
+
+
+def json_body() -> Any:
+    """The request's JSON, None when it is not JSON.
+
+    Raises:
+        Rejected: 400 when it is nested too deeply to parse.
+    """
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise Rejected(400, "malformed", "the JSON body is nested too deeply") from None
 
 
 def base_url() -> str:
@@ -70,7 +151,11 @@ def seat_for(table_id: str) -> Seat:
 def create_table() -> tuple[Response, int]:
     """Create a table; the caller holds seat A."""
     check_rate()
-    body = request.get_json(silent=True) or {}
+    body = json_body()
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise Rejected(400, "malformed", "the body must be a JSON object")
     seat, _, _ = tables().create(body.get("game", "asteroids"))
     return jsonify(
         table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
@@ -80,6 +165,8 @@ def create_table() -> tuple[Response, int]:
 @bp.post("/join/<join_token>")
 def join(join_token: str) -> tuple[Response, int]:
     """Take seat B."""
+    if not lookup_limiter().allow(request.remote_addr or "?"):
+        raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
     check_rate()
     seat = tables().join(join_token)
     return jsonify(
@@ -99,14 +186,14 @@ def state(table_id: str) -> Response:
 def action(table_id: str) -> Response:
     """Apply an action (200), or refuse it (400/403/409/422)."""
     seat = seat_for(table_id)
-    return Response(tables().submit(seat, request.get_json(silent=True)), mimetype=JSON)
+    return Response(tables().submit(seat, json_body()), mimetype=JSON)
 
 
 @bp.post("/t/<table_id>/dice")
 def roll(table_id: str) -> Response:
     """Roll dice for a purpose (logged; cannot be undone)."""
     seat = seat_for(table_id)
-    return Response(tables().roll(seat, request.get_json(silent=True)), mimetype=JSON)
+    return Response(tables().roll(seat, json_body()), mimetype=JSON)
 
 
 @bp.get("/t/<table_id>/dice")
@@ -120,8 +207,12 @@ def events(table_id: str) -> Response:
     """The live stream: Server-Sent Events from ``since`` on (``Last-Event-ID`` also works)."""
     seat = seat_for(table_id)
     since_text = request.args.get("since") or request.headers.get("Last-Event-ID") or "0"
-    if not since_text.isdigit():
-        raise Rejected(400, "malformed", f"since must be a sequence number, got {since_text!r}")
+    if not SEQUENCE.fullmatch(since_text):
+        raise Rejected(
+            400,
+            "malformed",
+            f"since must be a sequence number (1..15 digits 0-9), got {brief(since_text)}",
+        )
     heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
     lifetime = float(current_app.config["STREAM_SECONDS"])
     stream = tables().stream(seat, int(since_text), heartbeat, lifetime)

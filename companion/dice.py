@@ -45,9 +45,12 @@ class RollRequest:
             value = getattr(self, name)
             low = 1 if name == "count" else 2
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise RollError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+                shown = repr(value)[:60]
+                raise RollError(f"{name} must be an integer in {low}..{high}, got {shown}")
         if not isinstance(self.purpose, str) or not 1 <= len(self.purpose.strip()) <= MAX_PURPOSE:
-            raise RollError(f"purpose must be 1..{MAX_PURPOSE} characters, got {self.purpose!r}")
+            shown = repr(self.purpose)
+            shown = shown if len(shown) <= 60 else shown[:59] + "\u2026"
+            raise RollError(f"purpose must be 1..{MAX_PURPOSE} characters, got {shown}")
 
 
 class DiceService:

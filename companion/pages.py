@@ -7,7 +7,9 @@ in the ``X-Seat-Token`` header (see :mod:`companion.security`).
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -22,13 +24,40 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import i18n, join_limiter, tables
+from companion import i18n, join_limiter, lookup_limiter, tables
 from companion.api import links
 from companion.security import SEAT_COOKIE_PREFIX
 from companion.tables import Rejected, Seat
 
 bp = Blueprint("pages", __name__)
 COOKIE_AGE = 30 * 24 * 3600
+MAX_NEXT = 2000
+"""Longest ``next`` path the language switch redirects to."""
+
+
+def local_path(target: str) -> str:
+    """``target`` if it is a path on this site, else ``"/"`` (no open redirect).
+
+    Refused: anything with a scheme or a host (``http://x``, ``//x``), a path not starting
+    with one ``/``, backslashes (browsers read ``/\\x`` as ``//x``), and any whitespace or
+    control character (browsers drop tabs and newlines, so ``/\\t/x`` would become ``//x``).
+    """
+    if len(target) > MAX_NEXT or "\\" in target:
+        return "/"
+    if any(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in target):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/"):
+        return "/"
+    if parts.path.startswith("//"):
+        return "/"
+    return target
+
+
+def check_lookup() -> None:
+    """429 when this client address looks up too many join or watch links (guessing)."""
+    if not lookup_limiter().allow(request.remote_addr or "?"):
+        abort(429)
 
 
 def qr_svg(url: str) -> Markup:
@@ -100,6 +129,7 @@ def table(table_id: str) -> str | Response:
 @bp.route("/j/<join_token>", methods=["GET", "POST"])
 def join(join_token: str) -> str | Response:
     """GET: the "take seat B" page. POST: take it (rate-limited) and go to the table."""
+    check_lookup()
     table_id = tables().table_for_token("join", join_token)
     if table_id is None:
         abort(404)
@@ -119,6 +149,7 @@ def join(join_token: str) -> str | Response:
 @bp.get("/w/<watch_token>")
 def watch(watch_token: str) -> str:
     """The read-only page for people watching."""
+    check_lookup()
     table_id = tables().table_for_token("watch", watch_token)
     if table_id is None:
         abort(404)
@@ -130,10 +161,7 @@ def language(code: str) -> Response:
     """Switch the language (cookie) and go back to ``next`` (a local path only)."""
     if code not in i18n.LANGUAGES:
         abort(404)
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    response = redirect(target, 303)
+    response = redirect(local_path(request.args.get("next", "/")), 303)
     response.set_cookie(i18n.LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
     return response
 

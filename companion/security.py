@@ -3,7 +3,9 @@
 Writes are authorised by the seat token in the ``X-Seat-Token`` header, which a cross-site
 page cannot set without a CORS preflight that the companion never grants; in addition every
 POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403
-(issue 4, "writes are protected against cross-site requests").
+(issue 4, "writes are protected against cross-site requests"). ``Origin: null`` (sandboxed
+frames, ``data:`` pages, cross-site redirects) counts as another site: the companion's own
+pages always send their real origin.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Request, abort
+from flask import Request
+
+from companion.tables import Rejected
 
 TOKEN_HEADER = "X-Seat-Token"
 SEAT_COOKIE_PREFIX = "ts_seat_"
@@ -29,14 +33,20 @@ def token_from(request: Request, *, allow_query: bool) -> str | None:
 
 
 def refuse_cross_site(request: Request) -> None:
-    """Abort with 403 when a state-changing request comes from another site."""
+    """Refuse (403 ``cross_site``) a state-changing request that comes from another site.
+
+    Raises:
+        Rejected: ``Sec-Fetch-Site: cross-site``, ``Origin: null``, or an ``Origin`` whose
+            host is not this server's.
+    """
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
-    if request.headers.get("Sec-Fetch-Site") == "cross-site":
-        abort(403, "cross-site request refused")
+    refused = Rejected(403, "cross_site", "cross-site request refused")
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        raise refused
     origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
-        abort(403, "cross-site request refused")
+    if origin == "null" or (origin and urlsplit(origin).netloc != request.host):
+        raise refused
 
 
 class RateLimiter:

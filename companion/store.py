@@ -14,9 +14,18 @@ before the phone gets its answer, so an acknowledged action survives ``kill -9``
 Seat tokens (which authorise writes) are stored as SHA-256 hashes only; the join and watch
 tokens are kept as they are because seat A's page shows their links again after a reload.
 
-The store is thread-safe: each thread has its own connection, and writers take turns on a
-process-wide lock (SQLite's own busy handler would sleep in steps of up to 100 ms, measured as
-a 1.4 s p99 under load).
+The store is thread-safe and holds few file descriptors whatever the number of worker threads:
+ONE writer connection, on which writers take turns under a process-wide lock (SQLite's own busy
+handler would sleep in steps of up to 100 ms, measured as a 1.4 s p99 under load), and a small
+pool of at most ``READERS`` reader connections that a request borrows and gives back (WAL
+readers never wait for the writer). Each connection holds three descriptors (database, WAL,
+shared memory), and the server multiplexes its sockets with ``select()`` on some systems, whose
+limit is 1024 descriptors (see :mod:`companion.server`).
+
+When the database cannot be used (locked by another program for more than ``BUSY_SECONDS``,
+disk full, read-only, corrupt) the store raises :class:`StorageUnavailable`, which the app
+answers promptly with 503 ``storage_unavailable``; a failed ``COMMIT`` is rolled back, so the
+log and the server's cache stay equal.
 """
 
 from __future__ import annotations
@@ -26,8 +35,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,9 +72,18 @@ CREATE TABLE IF NOT EXISTS events (
 DURABILITY = {"crash": "NORMAL", "power": "FULL"}
 """Durability level -> SQLite ``synchronous`` setting."""
 
+READERS = 4
+"""Reader connections kept at most (each holds three file descriptors)."""
+BUSY_SECONDS = 3.0
+"""How long a write waits for a lock held by another program before giving up (503)."""
+
 
 class StoreError(ValueError):
     """A write the store refuses (duplicate seat, unknown table)."""
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be read or written now (locked, disk full, read-only, corrupt)."""
 
 
 def token_hash(token: str) -> str:
@@ -122,43 +140,109 @@ class EventStore:
     Args:
         path: the database file; its folder is created.
         durability: ``"crash"`` or ``"power"`` (see the module docstring).
+        busy_seconds: how long a write waits for another program's lock (then
+            :class:`StorageUnavailable`).
 
     Raises:
         StoreError: unknown durability.
     """
 
-    def __init__(self, path: str | Path, durability: str = "power") -> None:
+    def __init__(
+        self, path: str | Path, durability: str = "power", busy_seconds: float = BUSY_SECONDS
+    ) -> None:
         if durability not in DURABILITY:
             raise StoreError(f"durability must be one of {list(DURABILITY)}, got {durability!r}")
         self.synchronous = DURABILITY[durability]
+        self.busy_seconds = busy_seconds
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
         self._write_lock = threading.Lock()  # one writer at a time: no SQLite busy-wait sleeps
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        self._readers = threading.BoundedSemaphore(READERS)
+        self._pool_lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._all: list[sqlite3.Connection] = []
+        self._writer = self._open()
+        with self._transaction() as db:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
 
-    def _connect(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA synchronous={self.synchronous}")
-            db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=self.busy_seconds, check_same_thread=False
+            )
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(f"PRAGMA synchronous={self.synchronous}")
+                db.execute("PRAGMA foreign_keys=ON")
+            except BaseException:
+                db.close()
+                raise
+        except sqlite3.Error as exc:
+            raise StorageUnavailable(f"cannot open the database {self.path}: {exc}") from exc
+        with self._pool_lock:
+            self._all.append(db)
         return db
+
+    @property
+    def connections(self) -> int:
+        """SQLite connections open now (the writer plus the pooled readers)."""
+        with self._pool_lock:
+            return len(self._all)
+
+    def close(self) -> None:
+        """Close every connection (the store cannot be used afterwards)."""
+        with self._write_lock, self._pool_lock:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            self._idle.clear()
+
+    def _read(self, query: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``query`` on a pooled reader connection, given back afterwards."""
+        with self._readers:
+            with self._pool_lock:
+                db = self._idle.pop() if self._idle else None
+            if db is None:
+                db = self._open()
+            try:
+                return query(db)
+            except sqlite3.Error as exc:
+                raise StorageUnavailable(f"the database cannot be read: {exc}") from exc
+            finally:
+                with self._pool_lock:
+                    self._idle.append(db)
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self._connect()
-        with self._write_lock:
-            db.execute("BEGIN IMMEDIATE")
+        """One ``BEGIN IMMEDIATE`` .. ``COMMIT`` on the writer; rolled back on any failure.
+
+        Raises:
+            sqlite3.IntegrityError: a constraint failed (the caller turns it into StoreError).
+            StorageUnavailable: any other database error (locked, disk full, read-only ...).
+        """
+        if not self._write_lock.acquire(timeout=self.busy_seconds):
+            raise StorageUnavailable(f"the database stayed busy for {self.busy_seconds:g} s")
+        try:
+            db = self._writer
             try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        # if even this fails, SQLite rolls back on its own or at the next BEGIN
+                        with suppress(sqlite3.Error):
+                            db.execute("ROLLBACK")
+                    raise
+            except sqlite3.IntegrityError:
                 raise
-            db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StorageUnavailable(f"the database cannot be written: {exc}") from exc
+        finally:
+            self._write_lock.release()
 
     def create_table(self, *, table_id: str, game: str, join_token: str, watch_token: str) -> None:
         """Insert a new table with its join and watch tokens (hashed)."""
@@ -186,22 +270,32 @@ class EventStore:
 
     def table(self, table_id: str) -> TableRow | None:
         """The table with its tokens, or None."""
-        db = self._connect()
-        row = db.execute(
-            "SELECT game, join_token, watch_token FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        if row is None:
-            return None
-        seats = db.execute("SELECT seat, token_hash FROM seats WHERE table_id = ?", (table_id,))
-        return TableRow(
-            id=table_id, game=row[0], join_token=row[1], watch_token=row[2], seat_hashes=dict(seats)
-        )
+
+        def query(db: sqlite3.Connection) -> TableRow | None:
+            row = db.execute(
+                "SELECT game, join_token, watch_token FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            seats = db.execute(
+                "SELECT seat, token_hash FROM seats WHERE table_id = ?", (table_id,)
+            ).fetchall()
+            return TableRow(
+                id=table_id,
+                game=row[0],
+                join_token=row[1],
+                watch_token=row[2],
+                seat_hashes=dict(seats),
+            )
+
+        result: TableRow | None = self._read(query)
+        return result
 
     def table_by_token(self, kind: str, token: str) -> str | None:
         """The id of the table whose ``kind`` ("join" or "watch") token this is, or None."""
         column = {"join": "join_token", "watch": "watch_token"}[kind]
         query = f"SELECT id FROM tables WHERE {column} = ?"
-        row = self._connect().execute(query, (token,)).fetchone()
+        row = self._read(lambda db: db.execute(query, (token,)).fetchone())
         return None if row is None else str(row[0])
 
     def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
@@ -249,10 +343,12 @@ class EventStore:
 
     def events(self, table_id: str) -> list[Event]:
         """The whole log of a table, in order."""
-        rows = self._connect().execute(
-            "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
-            "WHERE table_id = ? ORDER BY seq",
-            (table_id,),
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
+                "WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ).fetchall()
         )
         return [
             Event(

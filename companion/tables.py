@@ -12,8 +12,9 @@ its event log (ARCHITECTURE.md, *Companion*):
 * ``roll``: dice, logged with who rolled, the purpose and the faces.
 
 Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``: a
-repeated id is answered with the current view and applied once; a stale revision is refused
-with 409 and the current view. Each table has a lock; the log append is one transaction
+repeated id with the same request (a retry, a double tap) is answered with the current view
+and applied once; the same id with a different request is refused with 409
+``client_action_id_reused``; a stale revision is refused with 409 and the current view. Each table has a lock; the log append is one transaction
 (:mod:`companion.store`) made before the answer, then every stream of the table is woken.
 """
 
@@ -35,10 +36,23 @@ from games.asteroids.spec import ASTEROIDS, Variant
 
 GAMES = ("asteroids",)
 SEATS = ("A", "B")
-CLIENT_ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+CLIENT_ACTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+"""Matched with ``fullmatch`` (``$`` would accept a trailing newline)."""
+MAX_REVISION = 10**15 - 1
+"""Largest ``expected_revision`` / ``since`` accepted (15 digits)."""
+ECHO_CHARS = 60
+"""An error message quotes at most this many characters of what the phone sent."""
+MESSAGE_CHARS = 300
+"""Longer messages (e.g. a rules error quoting a huge value) are cut to this length."""
 PURPOSE_LAYOUT = "layout (AST-4)"
 PURPOSE_FIRST_PLAYER = "starting player (AST-5)"
 """Purposes of the server's own rolls; the phone shows them translated (companion.i18n)."""
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` cut to :data:`ECHO_CHARS` characters (for quoting input in errors)."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 1] + "\u2026"
 
 
 class Rejected(ValueError):
@@ -47,6 +61,7 @@ class Rejected(ValueError):
     Attributes:
         status: 400 malformed, 403 not allowed, 404 unknown, 409 stale or seat taken,
             422 illegal in the rules, 429 too many joins, 503 too many live streams.
+        message: what went wrong, cut to :data:`MESSAGE_CHARS` characters.
         reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
         view: the table's current view when it helps the phone recover (409, 422).
     """
@@ -54,6 +69,8 @@ class Rejected(ValueError):
     def __init__(
         self, status: int, reason: str, message: str, view: Mapping[str, Any] | None = None
     ) -> None:
+        if len(message) > MESSAGE_CHARS:
+            message = message[: MESSAGE_CHARS - 1] + "\u2026"
         super().__init__(message)
         self.status = status
         self.reason = reason
@@ -81,7 +98,7 @@ class Fold:
             self.state = rules.new_game(
                 layout=rules.Layout.from_json(payload["layout"]),
                 first_player=payload["first_player"],
-                variant=Variant(**payload["variant"]),
+                variant=Variant(**payload["variant"]),  # as logged (checked when it was written)
             )
             self._barrier()
         elif event.kind == "roll":
@@ -123,7 +140,8 @@ class Table:
     watch_token: str
     fold: Fold = field(default_factory=Fold)
     messages: list[str] = field(default_factory=list)
-    client_ids: set[str] = field(default_factory=set)
+    client_ids: dict[str, str] = field(default_factory=dict)
+    """client_action_id -> the request it answered (:func:`event_request_key`)."""
     rolls: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     changed: threading.Condition = field(default_factory=threading.Condition)
@@ -139,7 +157,7 @@ class Table:
         self.fold.add(event)  # "join" events only wake the streams
         self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
         if event.client_action_id:
-            self.client_ids.add(event.client_action_id)
+            self.client_ids[event.client_action_id] = event_request_key(event)
         if event.kind == "roll":
             self.rolls.append(
                 {
@@ -165,6 +183,53 @@ class Table:
             "undo_seat": self.fold.undo_seat,
             "rolls": len(self.rolls),
         }
+
+
+def _key(*parts: Any) -> str:
+    return json.dumps(parts, sort_keys=True, separators=(",", ":"))
+
+
+def event_request_key(event: Event) -> str:
+    """What a logged event's request asked for, comparable with :func:`action_request_key`.
+
+    A retry of a request (same ``client_action_id``) must ask for the same thing; the key
+    leaves out what the server decided (dice faces, the layout of a random setup).
+    """
+    payload = event.payload
+    if event.kind == "action":
+        return _key("action", event.seat, payload["action"])
+    if event.kind == "setup":
+        rifts = payload["layout"]["rifts"] if payload.get("mode") == "manual" else None
+        return _key("setup", event.seat, payload.get("mode"), payload["variant"], rifts)
+    if event.kind == "roll":
+        return roll_request_key(event.seat, payload["count"], payload["sides"], payload["purpose"])
+    return _key(event.kind, event.seat)
+
+
+def action_request_key(seat: str, action: Any) -> str:
+    """The key of an incoming ``/actions`` request (see :func:`event_request_key`)."""
+    if not isinstance(action, dict):
+        return _key("invalid")
+    kind = action.get("type")
+    if kind == "undo":
+        return _key("undo", seat)
+    if kind == "setup":
+        mode = action.get("mode")
+        try:
+            variant: Any = rules.variant_to_json(rules.variant_from_json(action.get("variant", {})))
+        except rules.MalformedAction:
+            return _key("invalid")
+        rifts = action.get("rifts") if mode == "manual" else None
+        return _key("setup", seat, mode, variant, rifts)
+    try:
+        return _key("action", seat, rules.action_to_json(rules.action_from_json(action)))
+    except rules.MalformedAction:
+        return _key("invalid")
+
+
+def roll_request_key(seat: str | None, count: Any, sides: Any, purpose: Any) -> str:
+    """The key of a dice request (see :func:`event_request_key`)."""
+    return _key("roll", seat, count, sides, purpose.strip() if isinstance(purpose, str) else None)
 
 
 class Stream:
@@ -233,8 +298,10 @@ class TableService:
         Raises:
             Rejected: 400 unknown game.
         """
-        if game not in GAMES:
-            raise Rejected(400, "malformed", f"game must be one of {list(GAMES)}, got {game!r}")
+        if not isinstance(game, str) or game not in GAMES:
+            raise Rejected(
+                400, "malformed", f"game must be one of {list(GAMES)}, got {brief(game)}"
+            )
         table_id = secrets.token_urlsafe(16)
         join, watch, token = (secrets.token_urlsafe(24) for _ in range(3))
         self.store.create_table(table_id=table_id, game=game, join_token=join, watch_token=watch)
@@ -335,7 +402,10 @@ class TableService:
         if not isinstance(action, dict):
             raise Rejected(400, "malformed", "action must be a JSON object")
         return self._write(
-            seat, client_id, lambda table: self._events_for(table, seat, expected, action)
+            seat,
+            client_id,
+            action_request_key(seat.role, action),
+            lambda table: self._events_for(table, seat, expected, action),
         )
 
     def roll(self, seat: Seat, body: Any) -> str:
@@ -353,9 +423,11 @@ class TableService:
             )
         except RollError as exc:
             raise Rejected(400, "malformed", str(exc)) from exc
+        key = roll_request_key(seat.role, request.count, request.sides, request.purpose)
         return self._write(
             seat,
             client_id,
+            key,
             lambda table: [
                 self._roll_event(
                     table, seat, request.purpose.strip(), request.count, request.sides, 1
@@ -368,27 +440,39 @@ class TableService:
         if not isinstance(body, dict):
             raise Rejected(400, "malformed", "the body must be a JSON object")
         client_id = body.get("client_action_id")
-        if not isinstance(client_id, str) or not CLIENT_ACTION_ID.match(client_id):
+        if not isinstance(client_id, str) or not CLIENT_ACTION_ID.fullmatch(client_id):
             raise Rejected(
                 400,
                 "malformed",
-                f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {client_id!r}",
+                f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {brief(client_id)}",
             )
         expected = body.get("expected_revision", -1)
         if need_revision and (
-            not isinstance(expected, int) or isinstance(expected, bool) or expected < 0
+            not isinstance(expected, int)
+            or isinstance(expected, bool)
+            or not 0 <= expected <= MAX_REVISION
         ):
             raise Rejected(
-                400, "malformed", f"expected_revision must be an integer >= 0, got {expected!r}"
+                400,
+                "malformed",
+                f"expected_revision must be an integer in 0..{MAX_REVISION}, got {brief(expected)}",
             )
         return expected, client_id, body.get("action")
 
-    def _write(self, seat: Seat, client_id: str, make: Any) -> str:
+    def _write(self, seat: Seat, client_id: str, key: str, make: Any) -> str:
         if seat.role not in SEATS:
             raise Rejected(403, "forbidden", "watchers cannot write")
         table = self.table(seat.table_id)
         with table.lock:
             duplicate = client_id in table.client_ids
+            if duplicate and table.client_ids[client_id] != key:
+                raise Rejected(
+                    409,
+                    "client_action_id_reused",
+                    f"client_action_id {client_id} was already used for a different request; "
+                    "nothing was applied",
+                    table.view(),
+                )
             if not duplicate:
                 events: list[Event] = make(table)
                 events[-1] = replace(events[-1], client_action_id=client_id)
@@ -469,9 +553,9 @@ class TableService:
     def _setup_events(self, table: Table, seat: Seat, action: dict[str, Any]) -> list[Event]:
         mode = action.get("mode")
         try:
-            variant = Variant(**action.get("variant", {}))
-        except (TypeError, ValueError) as exc:
-            raise Rejected(400, "malformed", f"variant: {exc}") from exc
+            variant = rules.variant_from_json(action.get("variant", {}))
+        except rules.MalformedAction as exc:
+            raise Rejected(400, "malformed", str(exc)) from exc
         events = []
         if mode == "random":
             roll = self._roll_event(
@@ -490,12 +574,12 @@ class TableService:
             except rules.LayoutError as exc:
                 raise Rejected(422, "illegal", str(exc), table.view()) from exc
         else:
-            raise Rejected(400, "malformed", f"mode must be random or manual, got {mode!r}")
+            raise Rejected(400, "malformed", f"mode must be random or manual, got {brief(mode)}")
         first = self._roll_event(table, seat, PURPOSE_FIRST_PLAYER, 1, 2, len(events) + 1)
         events.append(first)
         payload = {
             "layout": layout.to_json(),
-            "variant": {name: getattr(variant, name) for name in Variant.__annotations__},
+            "variant": rules.variant_to_json(variant),
             "first_player": rules.first_player_from_face(first.payload["faces"][0]),
             "mode": mode,
         }

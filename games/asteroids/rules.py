@@ -276,6 +276,46 @@ def action_from_json(data: Any) -> Action:
     return Push(**{name: data[name] for name in _ACTION_FIELDS["push"]})
 
 
+def variant_to_json(variant: Variant) -> dict[str, Any]:
+    """All variant flags by name (the form :func:`variant_from_json` reads)."""
+    return {name: getattr(variant, name) for name in Variant.__annotations__}
+
+
+def variant_from_json(data: Any) -> Variant:
+    """Decode variant flags from JSON strictly: unnamed flags keep their defaults.
+
+    Flags are typed exactly: ``jump_mandatory``, ``stack_on_enemy``, ``immediate_repush`` and
+    ``scored_ships_mobile`` must be ``true``/``false`` (not 0/1, "no" or null); ``ships_in_play``
+    must be the integer 7 or 8 (AST-1; not 7.0 and not a boolean).
+
+    Raises:
+        MalformedAction: not an object, an unknown flag, a wrongly typed or out-of-range value.
+    """
+    if not isinstance(data, dict):
+        raise MalformedAction(f"variant must be a JSON object, got {type(data).__name__}")
+    unknown = sorted(str(name)[:40] for name in set(data) - set(Variant.__annotations__))
+    if unknown:
+        raise MalformedAction(
+            f"unknown variant flags {unknown[:5]}; known: {sorted(Variant.__annotations__)}"
+        )
+    defaults = Variant()
+    for name, value in data.items():
+        if isinstance(getattr(defaults, name), bool):
+            if not isinstance(value, bool):
+                raise MalformedAction(
+                    f"variant {name} must be true or false, got {type(value).__name__} "
+                    f"{repr(value)[:40]}"
+                )
+        elif name == "ships_in_play":
+            _check_int(name, value, 7, 8, MalformedAction)  # AST-1
+        elif not isinstance(value, int) or isinstance(value, bool):
+            raise MalformedAction(f"variant {name} must be an integer, got {type(value).__name__}")
+    try:
+        return Variant(**data)
+    except ValueError as exc:  # SpecError: a range the spec checks
+        raise MalformedAction(f"variant: {exc}") from exc
+
+
 # ------------------------------------------------------------------------------------ layout
 
 
@@ -889,7 +929,7 @@ def state_to_json(state: State) -> dict[str, Any]:
     last = state.last_out
     return {
         "format": STATE_FORMAT,
-        "variant": {name: getattr(state.variant, name) for name in Variant.__annotations__},
+        "variant": variant_to_json(state.variant),
         "fragments": [k.value for k in state.fragments],
         "rifts": [[[t.fragment, t.layout] for t in rift] for rift in state.rifts],
         "supply": list(state.supply),

@@ -53,7 +53,7 @@ def test_database_is_in_wal_mode_and_never_stores_seat_tokens(tmp_path: Path) ->
 def test_durability_levels_set_sqlite_synchronous(tmp_path: Path) -> None:
     power = EventStore(tmp_path / "a.sqlite")  # the default
     crash = EventStore(tmp_path / "b.sqlite", "crash")
-    assert crash._connect().execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
-    assert power._connect().execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert crash._writer.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    assert power._writer.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with pytest.raises(StoreError, match=r"durability must be one of \['crash', 'power'\]"):
         EventStore(tmp_path / "c.sqlite", "paper")

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from types import MappingProxyType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -443,3 +444,30 @@ def test_random_legal_playouts_keep_the_invariants(
         assert all(state.cell(spot) == "H" for spot in state.stacks)
         assert state.turn == before.turn + (before.phase == "push")
         assert R.loads(R.dumps(state)) == state
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"ships_in_play": 7.0},
+        {"ships_in_play": True},
+        {"ships_in_play": 9},
+        {"jump_mandatory": "no"},
+        {"stack_on_enemy": []},
+        {"immediate_repush": 0},
+        {"scored_ships_mobile": None},
+        {"unknown_flag": True},
+        [],
+        None,
+    ],
+)
+def test_AST_1_variant_flags_are_parsed_strictly(data: Any) -> None:
+    with pytest.raises(R.MalformedAction):
+        R.variant_from_json(data)
+
+
+def test_AST_1_variant_json_round_trips_and_defaults_the_rest() -> None:
+    variant = R.variant_from_json({"ships_in_play": 7, "jump_mandatory": True})
+    assert variant == Variant(ships_in_play=7, jump_mandatory=True)
+    assert R.variant_from_json(R.variant_to_json(variant)) == variant
+    assert R.variant_from_json({}) == Variant()
