@@ -26,3 +26,27 @@ def test_pure_cad_modules_and_cli_do_not_import_cadquery(module: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False False"
+
+
+def test_adapters_import_only_games_and_themselves() -> None:
+    """ARCHITECTURE.md: tablesmith.py -> {cad, printables, companion} -> games, never sideways."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    ours = {"games", "cad", "printables", "companion", "tablesmith"}
+    wrong = []
+    for package in ("games", "cad", "printables", "companion"):
+        allowed = {package} if package == "games" else {package, "games"}
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in ours and top not in allowed:
+                        wrong.append(f"{path.relative_to(root)} imports {name}")
+    assert wrong == []
