@@ -263,7 +263,7 @@ def _generate(
 
     step("building the board")
     board = parts.board(dims)
-    halves = parts.board_halves(dims)
+    halves = parts.board_halves(dims, board)
     solids: dict[str, Any] = {}
     table: list[KitPart] = []
     if split:

@@ -144,7 +144,7 @@ def board(dims: PrintDimensions) -> cq.Solid:
     return checked(body.cut(*tools), "board")
 
 
-def board_halves(dims: PrintDimensions) -> tuple[cq.Solid, cq.Solid]:
+def board_halves(dims: PrintDimensions, whole: cq.Solid | None = None) -> tuple[cq.Solid, cq.Solid]:
     """The board cut through its middle rib into two halves joined by dovetail tabs.
 
     For beds too small for the whole board (rules digest: "split the board (joined halves)").
@@ -153,13 +153,17 @@ def board_halves(dims: PrintDimensions) -> tuple[cq.Solid, cq.Solid]:
     contour is compensated like every other contour, so the tabs have the same play as every
     other fit; glue the halves (PRINT-NOTES.md says so).
 
+    Args:
+        dims: print dimensions.
+        whole: the board already built from ``dims``, to cut instead of building it again.
+
     Returns:
         ``(half_a, half_b)`` in the board frame (not moved apart).
 
     Raises:
         PartError: a half is not one solid.
     """
-    whole = board(dims)
+    whole = board(dims) if whole is None else whole
     big = dims.board_length + dims.board_depth
     root, tip, reach = 0.75 * dims.split_tab_width, dims.split_tab_width, dims.split_tab_length
     points: list[tuple[float, float]] = [(-big, -big), (big, -big), (big, 0.0)]

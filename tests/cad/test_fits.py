@@ -57,6 +57,13 @@ def test_stacked_ships_rest_on_their_rims_not_on_the_boss() -> None:
     # resting: touching (distance 0) with no overlap ...
     assert lower.distance(upper) == pytest.approx(0.0, abs=1e-9)
     assert lower.intersect(upper).Volume() == pytest.approx(0.0, abs=1e-9)
-    # ... and the boss top stays one designed layer below the recess roof
-    gap_above_boss = (dims.ship_body_height + dims.recess_depth) - dims.ship_height
-    assert gap_above_boss == pytest.approx(dims.layer_height)
+    # ... and the upper ship's recess still runs one layer above the lower boss top:
+    # in that layer the upper ship has a hole wider than the boss top, so nothing touches it
+    from tests.cad.geometry import section
+
+    boss_top = dims.outer(dims.boss_base_diameter) - 2 * dims.boss_height
+    (face,) = section(upper, dims.ship_height + dims.layer_height / 2)
+    (hole,) = face.innerWires()
+    assert hole.BoundingBox().xlen > boss_top + 0.1
+    (roof,) = section(upper, dims.ship_height + dims.layer_height * 1.5)
+    assert roof.innerWires() == []
