@@ -1,7 +1,8 @@
 """Reading deck files (the I/O side of ``games.cards``) and the demo decks shipped as data.
 
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
-shipped demo deck (``printables/demo/NAME.yaml``). Files are decoded as UTF-8; a byte-order
+shipped demo deck (``games/cards/demo/NAME.yaml``: package data of ``games``, because the
+companion reads the same decks). Files are decoded as UTF-8; a byte-order
 mark is dropped. Image paths inside a deck are relative to the deck file's folder and must
 exist and be readable PNG or JPEG images (checked here, reported with the card's name).
 """
@@ -35,7 +36,7 @@ class LoadedDeck:
 
 def demo_names() -> list[str]:
     """Names of the shipped demo decks (use as ``demo:NAME``)."""
-    folder = resources.files("printables") / "demo"
+    folder = resources.files("games.cards") / "demo"
     return sorted(p.name.rsplit(".", 1)[0] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
@@ -59,9 +60,9 @@ def read_deck(argument: str) -> LoadedDeck:
                     )
                 ],
             )
-        resource = resources.files("printables") / "demo" / f"{name}.yaml"
+        resource = resources.files("games.cards") / "demo" / f"{name}.yaml"
         text = resource.read_text(encoding="utf-8")
-        base_dir = Path(str(resources.files("printables") / "demo"))
+        base_dir = Path(str(resources.files("games.cards") / "demo"))
         deck = parse_deck_text(text, source=f"{name}.yaml", default_slug=name)
         return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
     path = Path(argument)
