@@ -178,7 +178,7 @@ def join(join_token: str) -> tuple[Response, int]:
 def state(table_id: str) -> Response:
     """The table's view plus ``you`` (the token's role)."""
     seat = seat_for(table_id)
-    view = tables().table(table_id).view()
+    view = tables().table(table_id).view(seat.role)
     return jsonify({**view, "you": seat.role})
 
 

@@ -19,7 +19,10 @@ from babel.messages.pofile import read_po
 from flask import Flask, request
 from flask_babel import Babel, gettext
 
-from companion.tables import PURPOSE_FIRST_PLAYER, PURPOSE_LAYOUT
+from games.asteroids.game import (
+    PURPOSE_FIRST_PLAYER,
+    PURPOSE_LAYOUT,
+)  # TEMP: moves to the game view
 
 LANGUAGES = ("en", "de")
 LANG_COOKIE = "lang"

@@ -1,21 +1,23 @@
 """Tables: seats and tokens, the fold of the event log into game state, writes and live sync.
 
-A table's state is the pure Asteroids reducer (:func:`games.asteroids.rules.apply`) folded over
-its event log (ARCHITECTURE.md, *Companion*):
+A table's state is its game's pure reducer (:meth:`games.protocol.Game.apply`) folded over its
+event log (ARCHITECTURE.md, *Companion*). The game comes from :mod:`games.registry` by the name
+stored with the table; nothing here knows any game's rules.
 
-* ``setup``: :func:`games.asteroids.rules.new_game` from the logged layout, variant and first
-  player (the dice that chose them are logged just before as ``roll`` events).
-* ``action``: one rules action of the player to move.
+* ``setup``: :meth:`~games.protocol.Game.start` from the logged setup (the game's
+  :meth:`~games.protocol.Game.setup_event`; the dice it needed are logged just before it as
+  ``roll`` events). The payload also keeps the canonical request (``request``) for retries.
+* ``action``: one action of a seat, with the faces of the dice it needed (``faces``).
 * ``undo``: takes back the most recent action of the current turn, if the undoing seat made it
-  and no roll came after it (rolls are undo barriers). The turn ends with the push, so steps
-  can be undone, a push cannot.
+  and no roll came after it (rolls, actions with dice and the end of a turn are undo barriers).
 * ``roll``: dice, logged with who rolled, the purpose and the faces.
 
 Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``: a
 repeated id with the same request (a retry, a double tap) is answered with the current view
 and applied once; the same id with a different request is refused with 409
-``client_action_id_reused``; a stale revision is refused with 409 and the current view. Each table has a lock; the log append is one transaction
-(:mod:`companion.store`) made before the answer, then every stream of the table is woken.
+``client_action_id_reused``; a stale revision is refused with 409 and the current view. Each
+table has a lock; the log append is one transaction (:mod:`companion.store`) made before the
+answer, then every stream of the table is woken.
 """
 
 from __future__ import annotations
@@ -31,11 +33,20 @@ from typing import Any
 
 from companion.dice import DiceService, RollError, RollRequest, frequencies
 from companion.store import Event, EventStore, StoreError, token_hash
-from games.asteroids import rules
-from games.asteroids.spec import ASTEROIDS, Variant
+from games import registry
+from games.protocol import (
+    SEATS,
+    DiceRequest,
+    Faces,
+    Game,
+    GameError,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+)
 
-GAMES = ("asteroids",)
-SEATS = ("A", "B")
+ROLES = (*SEATS, "watch")
+"""Every role a token can hold at a table: a seat, or a watcher."""
 CLIENT_ACTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 """Matched with ``fullmatch`` (``$`` would accept a trailing newline)."""
 MAX_REVISION = 10**15 - 1
@@ -44,9 +55,6 @@ ECHO_CHARS = 60
 """An error message quotes at most this many characters of what the phone sent."""
 MESSAGE_CHARS = 300
 """Longer messages (e.g. a rules error quoting a huge value) are cut to this length."""
-PURPOSE_LAYOUT = "layout (AST-4)"
-PURPOSE_FIRST_PLAYER = "starting player (AST-5)"
-"""Purposes of the server's own rolls; the phone shows them translated (companion.i18n)."""
 
 
 def brief(value: Any) -> str:
@@ -82,41 +90,40 @@ class Fold:
     """The running fold of one table's log (mutable, owned by :class:`Table`).
 
     Attributes:
-        state: the Asteroids state, None before setup.
+        game: the table's game.
+        state: the game state, None before setup.
         turn_start: the state the current turn's undoable actions start from.
         undoable: ``(seq, seat, action)`` of the current turn since the last barrier.
     """
 
-    state: rules.State | None = None
-    turn_start: rules.State | None = None
-    undoable: list[tuple[int, str | None, rules.Action]] = field(default_factory=list)
+    game: Game[Any, Any, Any]
+    state: Any = None
+    turn_start: Any = None
+    undoable: list[tuple[int, str, Any]] = field(default_factory=list)
 
     def add(self, event: Event) -> None:
         """Fold one event in (the event was validated before it was logged)."""
         payload = event.payload
+        game = self.game
         if event.kind == "setup":
-            self.state = rules.new_game(
-                layout=rules.Layout.from_json(payload["layout"]),
-                first_player=payload["first_player"],
-                variant=Variant(**payload["variant"]),  # as logged (checked when it was written)
-            )
+            self.state = game.start(payload)
             self._barrier()
         elif event.kind == "roll":
             self._barrier()
         elif event.kind == "action":
-            assert self.state is not None
-            before, action = self.state, rules.action_from_json(payload["action"])
-            self.state = rules.apply(before, action)
-            if self.state.turn != before.turn or self.state.phase == "over":
+            assert self.state is not None and event.seat is not None
+            before, action = self.state, game.parse_action(payload["action"])
+            faces = _faces(payload.get("faces", ()))
+            self.state = game.apply(before, event.seat, action, faces)
+            if faces or game.turn(self.state) != game.turn(before) or game.outcome(self.state):
                 self._barrier()
             else:
                 self.undoable.append((event.seq, event.seat, action))
         elif event.kind == "undo":
             self.undoable.pop()
             state = self.turn_start
-            assert state is not None
-            for _, _, action in self.undoable:
-                state = rules.apply(state, action)
+            for _, seat, action in self.undoable:
+                state = game.apply(state, seat, action)
             self.state = state
 
     def _barrier(self) -> None:
@@ -129,6 +136,11 @@ class Fold:
         return self.undoable[-1][1] if self.undoable else None
 
 
+def _faces(data: Any) -> Faces:
+    """Logged faces (lists from JSON) as the tuples the protocol takes."""
+    return tuple(tuple(rolled) for rolled in data)
+
+
 @dataclass(kw_only=True)
 class Table:
     """One table in memory: identity, tokens, the cached log and fold, and its streams."""
@@ -138,14 +150,15 @@ class Table:
     roles: dict[str, str]
     join_token: str
     watch_token: str
-    fold: Fold = field(default_factory=Fold)
+    fold: Fold
     messages: list[str] = field(default_factory=list)
     client_ids: dict[str, str] = field(default_factory=dict)
     """client_action_id -> the request it answered (:func:`event_request_key`)."""
     rolls: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     changed: threading.Condition = field(default_factory=threading.Condition)
-    published: tuple[int, str] = (0, "null")
+    published: tuple[int, Mapping[str, str]] = (0, {})
+    """(revision, role -> view JSON) as last sent to the phones (:meth:`publish`)."""
 
     @property
     def revision(self) -> int:
@@ -168,21 +181,49 @@ class Table:
                 }
             )
 
-    def view(self) -> dict[str, Any]:
-        """What every phone of the table sees: revision, seats, state, legal actions, undo."""
+    def publish(self) -> None:
+        """Compute the views the phones get at this revision (one per role where the game
+        hides information, else one shared by all)."""
+        if self.fold.game.hidden_information:
+            views = {role: _dumps(self.view(role)) for role in ROLES}
+        else:
+            shared = _dumps(self.view())
+            views = dict.fromkeys(ROLES, shared)
+        self.published = (self.revision, views)
+
+    def view(self, role: str | None = None) -> dict[str, Any]:
+        """What a phone of the table sees: revision, seats, the game's view of the state (at
+        least ``state`` and ``legal``), the seat to act, the outcome, who may undo.
+
+        Args:
+            role: ``"A"``, ``"B"``, ``"watch"`` or None (a watcher); only games with hidden information
+                show the seats different views.
+        """
         state = self.fold.state
+        game = self.fold.game
+        seen: dict[str, Any]
+        if state is None:
+            seen = {"state": None, "legal": [], "to_act": None, "outcome": None}
+        else:
+            ended = game.outcome(state)
+            seen = {
+                **game.view(state, role if role in SEATS else None),
+                "to_act": game.to_act(state),
+                "outcome": None if ended is None else ended.to_json(),
+            }
         return {
             "table": self.id,
             "game": self.game,
             "revision": self.revision,
             "seats": {seat: seat in self.roles.values() for seat in SEATS},
-            "state": None if state is None else rules.state_to_json(state),
-            "legal": []
-            if state is None
-            else [rules.action_to_json(a) for a in rules.legal_actions(state)],
+            **seen,
             "undo_seat": self.fold.undo_seat,
             "rolls": len(self.rolls),
         }
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 def _key(*parts: Any) -> str:
@@ -193,37 +234,32 @@ def event_request_key(event: Event) -> str:
     """What a logged event's request asked for, comparable with :func:`action_request_key`.
 
     A retry of a request (same ``client_action_id``) must ask for the same thing; the key
-    leaves out what the server decided (dice faces, the layout of a random setup).
+    leaves out what the server decided (dice faces, the layout of a random setup). A setup
+    logged before the request was kept (``request`` missing) matches no retry: the retry is
+    refused as ``client_action_id_reused`` and nothing is applied twice.
     """
     payload = event.payload
     if event.kind == "action":
         return _key("action", event.seat, payload["action"])
     if event.kind == "setup":
-        rifts = payload["layout"]["rifts"] if payload.get("mode") == "manual" else None
-        return _key("setup", event.seat, payload.get("mode"), payload["variant"], rifts)
+        return _key("setup", event.seat, payload.get("request"))
     if event.kind == "roll":
         return roll_request_key(event.seat, payload["count"], payload["sides"], payload["purpose"])
     return _key(event.kind, event.seat)
 
 
-def action_request_key(seat: str, action: Any) -> str:
+def action_request_key(game: Game[Any, Any, Any], seat: str, action: Any) -> str:
     """The key of an incoming ``/actions`` request (see :func:`event_request_key`)."""
     if not isinstance(action, dict):
         return _key("invalid")
     kind = action.get("type")
     if kind == "undo":
         return _key("undo", seat)
-    if kind == "setup":
-        mode = action.get("mode")
-        try:
-            variant: Any = rules.variant_to_json(rules.variant_from_json(action.get("variant", {})))
-        except rules.MalformedAction:
-            return _key("invalid")
-        rifts = action.get("rifts") if mode == "manual" else None
-        return _key("setup", seat, mode, variant, rifts)
     try:
-        return _key("action", seat, rules.action_to_json(rules.action_from_json(action)))
-    except rules.MalformedAction:
+        if kind == "setup":
+            return _key("setup", seat, game.setup_to_json(game.parse_setup(action)))
+        return _key("action", seat, game.action_to_json(game.parse_action(action)))
+    except GameError:
         return _key("invalid")
 
 
@@ -298,9 +334,9 @@ class TableService:
         Raises:
             Rejected: 400 unknown game.
         """
-        if not isinstance(game, str) or game not in GAMES:
+        if not isinstance(game, str) or game not in registry.GAMES:
             raise Rejected(
-                400, "malformed", f"game must be one of {list(GAMES)}, got {brief(game)}"
+                400, "malformed", f"game must be one of {list(registry.GAMES)}, got {brief(game)}"
             )
         table_id = secrets.token_urlsafe(16)
         join, watch, token = (secrets.token_urlsafe(24) for _ in range(3))
@@ -361,13 +397,14 @@ class TableService:
             table = Table(
                 id=table_id,
                 game=row.game,
+                fold=Fold(game=registry.get(row.game)),
                 roles=roles,
                 join_token=row.join_token,
                 watch_token=row.watch_token,
             )
             for event in self.store.events(table_id):
                 table.add(event)
-            table.published = (table.revision, json.dumps(table.view(), separators=(",", ":")))
+            table.publish()
             self._tables[table_id] = table
             return table
 
@@ -404,7 +441,7 @@ class TableService:
         return self._write(
             seat,
             client_id,
-            action_request_key(seat.role, action),
+            action_request_key(self.table(seat.table_id).fold.game, seat.role, action),
             lambda table: self._events_for(table, seat, expected, action),
         )
 
@@ -480,13 +517,13 @@ class TableService:
                 for event in events:
                     table.add(event)
                 self._publish(table)
-            revision, view_json = table.published
+            revision, views = table.published
+            view_json = views[seat.role]
         flag = "true" if duplicate else "false"
         return f'{{"revision":{revision},"duplicate":{flag},"view":{view_json}}}'
 
     def _publish(self, table: Table) -> None:
-        view_json = json.dumps(table.view(), separators=(",", ":"))
-        table.published = (table.revision, view_json)
+        table.publish()
         with table.changed:
             table.changed.notify_all()
 
@@ -509,82 +546,78 @@ class TableService:
         payload = {"purpose": purpose, "count": count, "sides": sides, "faces": faces}
         return self._event(table, seat, "roll", payload, offset)
 
+    def _rolls(
+        self, table: Table, seat: Seat, requests: tuple[DiceRequest, ...]
+    ) -> tuple[list[Event], Faces]:
+        """Roll the dice a game asked for: one ``roll`` event per request, and the faces."""
+        events = [
+            self._roll_event(table, seat, r.purpose, r.count, r.sides, offset)
+            for offset, r in enumerate(requests, start=1)
+        ]
+        return events, tuple(tuple(e.payload["faces"]) for e in events)
+
     def _events_for(
         self, table: Table, seat: Seat, expected: int, action: dict[str, Any]
     ) -> list[Event]:
+        """The events a write adds (rolls first, then the setup, action or undo).
+
+        Order of the checks: malformed (400), stale (409), then the rules (422).
+        """
+        game = table.fold.game
         kind = action.get("type")
         state = table.fold.state
-        parsed = None
-        if kind not in ("setup", "undo"):
-            try:
-                parsed = rules.action_from_json(action)
-            except rules.MalformedAction as exc:
-                raise Rejected(400, "malformed", str(exc)) from exc
+        try:
+            if kind == "setup":
+                parsed: Any = game.parse_setup(action)
+            elif kind != "undo":
+                parsed = game.parse_action(action)
+        except MalformedAction as exc:
+            raise Rejected(400, "malformed", str(exc)) from exc
+        except IllegalAction as exc:
+            if expected != table.revision:
+                raise self._stale(table, expected) from exc
+            raise Rejected(422, "illegal", str(exc), table.view(seat.role)) from exc
         if expected != table.revision:
-            raise Rejected(
-                409,
-                "stale",
-                f"the table is at revision {table.revision}, the action was based on {expected}",
-                table.view(),
-            )
+            raise self._stale(table, expected)
+        view = table.view(seat.role)
         if kind == "setup":
             if state is not None:
-                raise Rejected(
-                    422, "illegal", "the game is already set up (AST-1..AST-5)", table.view()
-                )
-            return self._setup_events(table, seat, action)
+                raise Rejected(422, "illegal", "the game is already set up", view)
+            dice, faces = self._rolls(table, seat, game.setup_dice(parsed))
+            try:
+                payload = game.setup_event(parsed, faces)
+            except IllegalAction as exc:
+                raise Rejected(422, "illegal", str(exc), view) from exc
+            payload["request"] = game.setup_to_json(parsed)
+            return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)]
         if state is None:
-            raise Rejected(422, "illegal", "set the game up first (AST-1..AST-5)", table.view())
+            raise Rejected(422, "illegal", "set the game up first", view)
         if kind == "undo":
             if table.fold.undo_seat != seat.role:
                 raise Rejected(
-                    422, "illegal", "only your own actions of this turn can be undone", table.view()
+                    422, "illegal", "only your own actions of this turn can be undone", view
                 )
             return [self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)]
-        assert parsed is not None
-        if state.player != seat.role and state.phase != "over":
-            raise Rejected(422, "not_your_turn", f"it is {state.player}'s turn", table.view())
         try:
-            rules.apply(state, parsed)
-        except rules.IllegalAction as exc:
-            raise Rejected(422, "illegal", str(exc), table.view()) from exc
-        return [self._event(table, seat, "action", {"action": rules.action_to_json(parsed)}, 1)]
+            dice, faces = self._rolls(table, seat, game.dice_for(state, seat.role, parsed))
+            game.apply(state, seat.role, parsed, faces)
+        except NotYourTurn as exc:
+            raise Rejected(422, "not_your_turn", str(exc), view) from exc
+        except IllegalAction as exc:
+            raise Rejected(422, "illegal", str(exc), view) from exc
+        payload = {"action": game.action_to_json(parsed)}
+        if faces:
+            payload["faces"] = [list(f) for f in faces]
+        return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)]
 
-    def _setup_events(self, table: Table, seat: Seat, action: dict[str, Any]) -> list[Event]:
-        mode = action.get("mode")
-        try:
-            variant = rules.variant_from_json(action.get("variant", {}))
-        except rules.MalformedAction as exc:
-            raise Rejected(400, "malformed", str(exc)) from exc
-        events = []
-        if mode == "random":
-            roll = self._roll_event(
-                table,
-                seat,
-                PURPOSE_LAYOUT,
-                ASTEROIDS.fragment_total,
-                rules.LAYOUT_DIE_SIDES,
-                1,
-            )
-            events.append(roll)
-            layout = rules.random_layout(roll.payload["faces"])
-        elif mode == "manual":
-            try:
-                layout = rules.Layout.from_json({"rifts": action.get("rifts")})
-            except rules.LayoutError as exc:
-                raise Rejected(422, "illegal", str(exc), table.view()) from exc
-        else:
-            raise Rejected(400, "malformed", f"mode must be random or manual, got {brief(mode)}")
-        first = self._roll_event(table, seat, PURPOSE_FIRST_PLAYER, 1, 2, len(events) + 1)
-        events.append(first)
-        payload = {
-            "layout": layout.to_json(),
-            "variant": rules.variant_to_json(variant),
-            "first_player": rules.first_player_from_face(first.payload["faces"][0]),
-            "mode": mode,
-        }
-        events.append(self._event(table, seat, "setup", payload, len(events) + 1))
-        return events
+    @staticmethod
+    def _stale(table: Table, expected: int) -> Rejected:
+        return Rejected(
+            409,
+            "stale",
+            f"the table is at revision {table.revision}, the action was based on {expected}",
+            table.view(),
+        )
 
     # ----------------------------------------------------------------------------------- read
 
@@ -613,21 +646,24 @@ class TableService:
             if self.max_streams is not None and self.streams_open >= self.max_streams:
                 raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
             self.streams_open += 1
-        events = self._events(table, since, heartbeat, time.monotonic() + lifetime)
+        events = self._events(table, seat.role, since, heartbeat, time.monotonic() + lifetime)
         return Stream(events, self._release_stream)
 
     def _release_stream(self) -> None:
         with self._guard:
             self.streams_open -= 1
 
-    def _events(self, table: Table, since: int, heartbeat: float, deadline: float) -> Iterator[str]:
+    def _events(
+        self, table: Table, role: str, since: int, heartbeat: float, deadline: float
+    ) -> Iterator[str]:
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
         while not self.closed.is_set() and time.monotonic() < deadline:
             with table.changed:
                 if table.published[0] <= sent and not self.closed.is_set():
                     table.changed.wait(heartbeat)
-            revision, view_json = table.published
+            revision, views = table.published
+            view_json = views[role]
             if revision <= sent:
                 yield ": heartbeat\n\n"
                 continue

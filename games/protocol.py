@@ -1,0 +1,319 @@
+"""The game protocol: what every game implements so that the companion can keep its table.
+
+One small interface in the spirit of boardgame.io's game object and python-chess: a game turns a
+setup into an initial state, lists its legal actions, applies an action (raising distinct errors
+for an action it cannot parse and one the rules forbid now), names the seat to act and the
+outcome, round-trips its state through JSON, and says what each seat may see. The companion
+(``companion/``) folds any game's event log through this interface and never imports a game by
+name: it looks games up in :mod:`games.registry`.
+
+The companion follows the physical table (ARCHITECTURE.md): a game's state holds what lies on
+the table (units, zones, counters, modes, tapped, upgrades, stacks, medals, objectives), never
+the cards in the players' hands.
+
+Seats are ``"A"`` and ``"B"``; a watcher is the seat ``None``.
+
+Dice: engines never roll (ARCHITECTURE.md, *Companion*). A setup or an action that needs dice
+says so through :meth:`Game.setup_dice` / :meth:`Game.dice_for`; the companion rolls them on
+the server, logs them, and hands the faces to :meth:`Game.start` / :meth:`Game.apply`, which are
+pure functions of their arguments, so replaying the log always gives the same state. An action
+with dice is an undo barrier.
+
+Errors (all :class:`GameError`, a ``ValueError``):
+
+* :class:`MalformedAction`: cannot be understood at all (wrong type, missing field, value out
+  of range). HTTP 400.
+* :class:`IllegalAction`: well formed, but the rules forbid it now; ``rule`` holds the rule id
+  (``"PM-11"``). HTTP 422 ``illegal``.
+* :class:`NotYourTurn`: an :class:`IllegalAction` because another seat is to act. HTTP 422
+  ``not_your_turn``.
+* :class:`SetupError`: an :class:`IllegalAction` at setup (a deck that breaks the building
+  rules: "team has 27 stars, at most 25 (TF-3)").
+* :class:`StateError`: a stored state is inconsistent (never the players' fault).
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+SEATS: tuple[str, str] = ("A", "B")
+"""The two seats of every table."""
+
+Faces = tuple[tuple[int, ...], ...]
+"""Rolled dice: one tuple of faces per :class:`DiceRequest`, in the order requested."""
+
+_RULE_ID = re.compile(r"\(([A-Z]{2,3}-\d+)\)")
+
+
+class GameError(ValueError):
+    """Base class of every error a game raises through this protocol.
+
+    Attributes:
+        rule: the rule id the error cites (``"PM-24"``), or None.
+    """
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        if rule is None:
+            found = _RULE_ID.search(message)
+            rule = found.group(1) if found else None
+        self.rule = rule
+
+
+class MalformedAction(GameError):
+    """The action (or setup) cannot be understood: wrong type, missing field, out of range."""
+
+
+class IllegalAction(GameError):
+    """The action is well formed but the rules forbid it in this state (cites the rule id)."""
+
+
+class NotYourTurn(IllegalAction):
+    """The action belongs to the seat to act, and the seat that sent it is not that seat."""
+
+
+class SetupError(IllegalAction):
+    """A setup breaks the rules (deck building, fleet budget): names the rule and the numbers."""
+
+
+class StateError(GameError):
+    """A stored state (or event) is inconsistent: a bug or a damaged log, never a player's move."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRequest:
+    """Dice the server must roll for a setup or an action.
+
+    Attributes:
+        count: number of dice, 1..100.
+        sides: sides of each die, 2..2,000,000 (large dice serve as random sort keys).
+        purpose: why, in English (the phone translates known purposes), 1..80 characters;
+            shown in the dice history next to the faces.
+
+    Raises:
+        ValueError: a field out of range.
+    """
+
+    count: int
+    sides: int
+    purpose: str
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= 100:
+            raise ValueError(f"count must be 1..100, got {self.count}")
+        if not 2 <= self.sides <= 2_000_000:
+            raise ValueError(f"sides must be 2..2000000, got {self.sides}")
+        if not 1 <= len(self.purpose) <= 80:
+            raise ValueError(f"purpose must be 1..80 characters, got {self.purpose!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """How a finished game ended.
+
+    Attributes:
+        winner: the winning seat (``"A"``/``"B"``), or None for a draw.
+        reason: a stable code the phone translates (``"five_ships"``, ``"no_units"``, ...).
+        rule: the rule id that ended the game (``"AST-30"``).
+        score: points per seat where the game counts any (ships scored, medals), else empty.
+    """
+
+    winner: str | None
+    reason: str
+    rule: str
+    score: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"winner", "reason", "rule", "score"}``."""
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "rule": self.rule,
+            "score": dict(self.score),
+        }
+
+
+S = TypeVar("S")
+"""A game's state type (immutable)."""
+A = TypeVar("A")
+"""A game's action type (immutable)."""
+T = TypeVar("T")
+"""A game's parsed setup type (immutable)."""
+
+
+class Game(abc.ABC, Generic[S, A, T]):
+    """One game's rules behind the protocol the companion uses.
+
+    Implementations are stateless singletons registered in :mod:`games.registry`; every
+    method is a pure function of its arguments.
+
+    Class attributes:
+        name: the registry key, also the game slug of deck files and card URLs
+            (``"pocketmodel"``, ``"toy-battle"``).
+        title: the display name (``"PocketModel TCG"``).
+        rule_prefix: the prefix of the game's rule ids (``"PM"``).
+        deck_game: the deck-file ``game:`` value a player brings to the table, or None for a
+            game without decks (Asteroids).
+        hidden_information: True when :meth:`view` differs between the seats; otherwise
+            the companion computes one view for everybody.
+    """
+
+    name: str
+    title: str
+    rule_prefix: str
+    deck_game: str | None = None
+    hidden_information: bool = False
+
+    # ----------------------------------------------------------------------------- setup
+
+    @abc.abstractmethod
+    def parse_setup(self, data: Any) -> T:
+        """Parse a setup request: the JSON object of a ``{"type": "setup", ...}`` action
+        (``type`` included).
+
+        Raises:
+            MalformedAction: not understood (unknown field, wrong type, out of range).
+            SetupError: understood, but against the rules (deck building).
+        """
+
+    @abc.abstractmethod
+    def example_setups(self) -> list[dict[str, Any]]:
+        """Setup requests that together show the game's options and variant flags (the
+        protocol tests and the benchmarks play from each)."""
+
+    @abc.abstractmethod
+    def setup_to_json(self, setup: T) -> dict[str, Any]:
+        """The setup request in canonical JSON (equal requests give equal JSON)."""
+
+    def setup_dice(self, setup: T) -> tuple[DiceRequest, ...]:
+        """Dice the server rolls for this setup (a starting player, a random layout)."""
+        return ()
+
+    @abc.abstractmethod
+    def setup_event(self, setup: T, faces: Faces) -> dict[str, Any]:
+        """The setup as it is logged: everything decided, dice resolved (JSON object).
+
+        Raises:
+            SetupError: the dice or the setup cannot give a legal start.
+        """
+
+    @abc.abstractmethod
+    def start(self, event: Mapping[str, Any]) -> S:
+        """The initial state from a logged :meth:`setup_event`.
+
+        Raises:
+            StateError: the event is not one this game wrote.
+        """
+
+    # --------------------------------------------------------------------------- actions
+
+    @abc.abstractmethod
+    def parse_action(self, data: Any) -> A:
+        """Parse a JSON action (``{"type": ..., ...}``).
+
+        Raises:
+            MalformedAction: not an action of this game.
+        """
+
+    @abc.abstractmethod
+    def action_to_json(self, action: A) -> dict[str, Any]:
+        """The action as JSON (round trip with :meth:`parse_action`)."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: S, seat: str) -> Sequence[A]:
+        """Every action ``seat`` may take now, in a stable order (empty when the game is over).
+
+        Actions whose outcome depends on dice are listed once (the faces come later).
+        """
+
+    def dice_for(self, state: S, seat: str, action: A) -> tuple[DiceRequest, ...]:
+        """Dice the server rolls before applying ``action`` (none for most actions).
+
+        Raises:
+            IllegalAction: the action is illegal now (checked before anything is rolled).
+        """
+        return ()
+
+    @abc.abstractmethod
+    def apply(self, state: S, seat: str, action: A, faces: Faces = ()) -> S:
+        """The state after ``seat`` takes ``action`` with the rolled ``faces``.
+
+        Raises:
+            MalformedAction: not an action of this game, or faces that do not fit the request.
+            NotYourTurn: another seat is to act.
+            IllegalAction: the rules forbid it now (the message cites the rule id).
+        """
+
+    @abc.abstractmethod
+    def to_act(self, state: S) -> str | None:
+        """The seat whose turn it is, or None once the game is over."""
+
+    @abc.abstractmethod
+    def turn(self, state: S) -> int:
+        """The turn number (1, 2, ...); undo never reaches back into an earlier turn."""
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    # ------------------------------------------------------------------------------ JSON
+
+    @abc.abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The whole state as JSON (round trip with :meth:`state_from_json`)."""
+
+    @abc.abstractmethod
+    def state_from_json(self, data: Any) -> S:
+        """Parse :meth:`state_to_json` output.
+
+        Raises:
+            StateError: not a consistent state of this game.
+        """
+
+    def view(self, state: S, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (None: a watcher) may see: at least ``state`` and ``legal``.
+
+        The default shows the whole state (the table is open: the companion holds no hands)
+        and the legal actions of the seat to act.
+        """
+        actor = self.to_act(state)
+        legal = [] if actor is None else self.legal_actions(state, actor)
+        return {
+            "state": self.state_to_json(state),
+            "legal": [self.action_to_json(a) for a in legal],
+        }
+
+    # ------------------------------------------------------------------------------ decks
+
+    def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:
+        """The JSON action that brings a parsed deck (:class:`games.cards.deck.Deck`) to the
+        table for ``seat``; only for games with :attr:`deck_game`.
+
+        Raises:
+            SetupError: the deck breaks the building rules for play.
+            NotImplementedError: the game has no decks.
+        """
+        raise NotImplementedError(f"{self.name} has no decks")
+
+
+def check_faces(requests: Sequence[DiceRequest], faces: Faces) -> None:
+    """Check that ``faces`` answer ``requests`` (count and range of every die).
+
+    Raises:
+        MalformedAction: a missing, extra or out-of-range face.
+    """
+    if len(faces) != len(requests):
+        raise MalformedAction(f"expected faces for {len(requests)} dice requests, got {len(faces)}")
+    for request, rolled in zip(requests, faces):
+        if len(rolled) != request.count or not all(
+            isinstance(f, int) and 1 <= f <= request.sides for f in rolled
+        ):
+            raise MalformedAction(
+                f"{request.purpose}: expected {request.count} faces of 1..{request.sides}, "
+                f"got {list(rolled)[:10]}"
+            )
