@@ -81,9 +81,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     app.before_request(lambda: refuse_cross_site(request))
 
-    from companion import api, pages
+    from companion import api, pages, views
 
     api.init_app(app)
+    views.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app

@@ -8,6 +8,7 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``.
 * ``POST /api/t/<table>/dice`` ``{client_action_id, count, sides, purpose}``; ``GET`` the
   history with frequencies.
+* ``GET /api/t/<table>/log`` -> the newest events (the action log: who and when).
 * ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events.
 
 Tokens travel in the ``X-Seat-Token`` header (``?token=`` is accepted on GET only, because an
@@ -200,6 +201,12 @@ def roll(table_id: str) -> Response:
 def dice_history(table_id: str) -> Response:
     """All rolls and observed versus expected frequencies."""
     return jsonify(tables().dice_history(seat_for(table_id)))
+
+
+@bp.get("/t/<table_id>/log")
+def log(table_id: str) -> Response:
+    """The action log: the newest events with who and when (seat or watch token)."""
+    return jsonify(tables().log(seat_for(table_id)))
 
 
 @bp.get("/t/<table_id>/events")

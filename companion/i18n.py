@@ -1,7 +1,8 @@
 """Translations for the phone pages: Flask-Babel with English (source) and German catalogs.
 
-The German catalog ships as ``translations/de/LC_MESSAGES/messages.po`` (package data). It is
-compiled to ``.mo`` when the app starts, into a cache folder keyed by the catalog's content
+The platform's German catalog ships as ``translations/de/LC_MESSAGES/messages.po`` (package
+data), and each game's phone view brings its own (``views/<game>/translations/...``, see
+:mod:`companion.views`); Flask-Babel merges them. They are compiled to ``.mo`` when the app starts, into a cache folder keyed by the catalog's content
 hash, so a fresh ``pip install .`` works without a build step and no generated file is
 committed. The phone's ``Accept-Language`` chooses the language; the ``lang`` cookie (set by
 the switch at ``/lang/<code>``) overrides it.
@@ -19,10 +20,7 @@ from babel.messages.pofile import read_po
 from flask import Flask, request
 from flask_babel import Babel, gettext
 
-from games.asteroids.game import (
-    PURPOSE_FIRST_PLAYER,
-    PURPOSE_LAYOUT,
-)  # TEMP: moves to the game view
+from companion import views
 
 LANGUAGES = ("en", "de")
 LANG_COOKIE = "lang"
@@ -41,7 +39,7 @@ def compile_catalogs(source: Path, cache_root: Path) -> Path:
     """
     catalogs = sorted(source.glob("*/LC_MESSAGES/*.po"))
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in catalogs)).hexdigest()[:16]
-    target = cache_root / f"tablesmith-translations-{digest}"
+    target = cache_root / f"tablesmith-translations-{source.parent.name}-{digest}"
     for po in catalogs:
         mo = target / po.relative_to(source).with_suffix(".mo")
         if mo.exists():
@@ -67,55 +65,41 @@ def select_locale() -> str:
 def init_app(app: Flask) -> None:
     """Register Flask-Babel with compiled catalogs (cache: ``I18N_CACHE`` or the temp dir)."""
     cache = Path(app.config.get("I18N_CACHE") or tempfile.gettempdir())
-    directory = compile_catalogs(SOURCE_DIR, cache)
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(directory)
+    sources = [SOURCE_DIR, *views.translation_folders()]
+    directories = [str(compile_catalogs(source, cache)) for source in sources]
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals["current_language"] = select_locale
 
 
 def js_strings() -> dict[str, Any]:
-    """Every text the page's script shows, translated for the current request.
+    """Every text the shell's script shows (``static/shell.js``), translated for the request.
 
-    ``purposes`` translates the purposes of the server's own rolls (:mod:`companion.tables`).
+    Each game's own texts come with its view fragment (:mod:`companion.views`).
     """
     return {
-        "purposes": {
-            PURPOSE_LAYOUT: gettext("layout (AST-4)"),
-            PURPOSE_FIRST_PLAYER: gettext("starting player (AST-5)"),
-        },
         "your_turn": gettext("Your turn"),
         "their_turn": gettext("Waiting for the other player"),
         "watching": gettext("Watching"),
-        "step1": gettext("Step 1 of 2: tap one of your ships"),
-        "step2": gettext("Step 2 of 2: tap one of your ships"),
-        "pick_target": gettext("Now tap a highlighted target"),
-        "push": gettext("Push: choose a fragment, then an arrow at a rift end"),
-        "push_rift": gettext("Rift to push"),
-        "choose_rift": gettext("you choose the rift"),
         "over": gettext("Game over"),
         "winner": gettext("%(player)s wins!"),
+        "draw": gettext("A draw"),
         "player_a": gettext("Player A"),
         "player_b": gettext("Player B"),
-        "home": gettext("home"),
-        "scored": gettext("scored"),
-        "base_of": gettext("Base of %(player)s"),
-        "score": gettext("Score"),
-        "sent_home": gettext("Sent home: %(ships)s"),
-        "skip": gettext("No step possible: skip"),
-        "undo": gettext("Undo my last step"),
-        "off": gettext("off"),
-        "supply": gettext("Supply"),
-        "flip": gettext("Turn fragment"),
+        "you": gettext("you"),
+        "server": gettext("Server"),
         "stale": gettext("The table moved on; showing the latest state."),
         "offline": gettext("Reconnecting..."),
         "waiting_b": gettext("Waiting for the second phone to join"),
-        "not_set_up": gettext("Set up the board"),
-        "turn": gettext("Turn %(turn)s"),
-        "you": gettext("you"),
-        "counts": gettext(
-            "In the rifts: %(hh)s of 14 with two holes, %(ha)s of 14 with an asteroid; "
-            "the rest is the supply."
-        ),
+        "not_set_up": gettext("Set the game up"),
+        "log_join": gettext("Second phone joined"),
+        "log_undo": gettext("Undid #%(seq)s"),
+        "rolls": gettext("Rolls (cannot be undone)"),
+        "face": gettext("Face"),
+        "observed": gettext("Observed"),
+        "expected": gettext("Expected"),
+        "chi_square": gettext("chi-square"),
+        "by": gettext("by"),
         "err_illegal": gettext("The rules do not allow that move."),
         "err_not_your_turn": gettext("It is not your turn."),
         "err_malformed": gettext("The phone sent something the server did not understand."),

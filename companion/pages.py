@@ -24,7 +24,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import i18n, join_limiter, lookup_limiter, tables
+from companion import i18n, join_limiter, lookup_limiter, tables, views
 from companion.api import links
 from companion.security import SEAT_COOKIE_PREFIX
 from companion.tables import Rejected, Seat
@@ -93,6 +93,9 @@ def render_table(seat: Seat) -> str:
     context: dict[str, Any] = {
         "seat": seat,
         "table": table,
+        "game": table.fold.game,
+        "view_template": views.template(table.game),
+        "view_css": views.stylesheet(table.game),
         "urls": urls,
         "strings": i18n.js_strings(),
         "join_qr": qr_svg(urls["join_url"]) if seat.role == "A" else None,

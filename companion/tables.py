@@ -53,6 +53,8 @@ MAX_REVISION = 10**15 - 1
 """Largest ``expected_revision`` / ``since`` accepted (15 digits)."""
 ECHO_CHARS = 60
 """An error message quotes at most this many characters of what the phone sent."""
+LOG_EVENTS = 500
+"""Events the action log returns at most (the newest)."""
 MESSAGE_CHARS = 300
 """Longer messages (e.g. a rules error quoting a huge value) are cut to this length."""
 
@@ -620,6 +622,15 @@ class TableService:
         )
 
     # ----------------------------------------------------------------------------------- read
+
+    def log(self, seat: Seat, limit: int = LOG_EVENTS) -> dict[str, Any]:
+        """The table's newest ``limit`` events, oldest first: ``{"events": [...], "total"}``
+        (each event with ``seq``, ``kind``, ``seat``, ``payload``, ``created_at``)."""
+        table = self.table(seat.table_id)
+        with table.lock:
+            newest = table.messages[-limit:]
+            total = len(table.messages)
+        return {"events": [json.loads(m) for m in newest], "total": total}
 
     def dice_history(self, seat: Seat) -> dict[str, Any]:
         """All rolls of the table and observed versus expected frequencies per die size."""

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.dice import DiceService, chi_square
 from companion.security import RateLimiter
+from games import registry
 from tests.companion.conftest import Seats, act, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,12 +289,25 @@ def test_language_follows_the_phone_and_the_switch_overrides(client: FlaskClient
     assert client.get("/lang/en?next=//evil.test").headers["Location"] == "/"
 
 
-def test_german_catalog_is_complete() -> None:
-    with (ROOT / "companion/translations/de/LC_MESSAGES/messages.po").open("rb") as handle:
+def german(folder: Path) -> set[str]:
+    with (folder / "de/LC_MESSAGES/messages.po").open("rb") as handle:
         catalog = read_po(handle)
-    translated = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
+    return {m.id for m in catalog if m.id and m.string and not m.fuzzy}
+
+
+def test_german_catalog_of_the_platform_is_complete() -> None:
     method_map = [("**.py", "python"), ("templates/**.html", "jinja2")]
     used = {found[2] for found in extract_from_dir(ROOT / "companion", method_map)}
+    translated = german(ROOT / "companion/translations")
+    assert used and used <= translated, sorted(used - translated)
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_game_has_a_phone_view_translated_into_german(game: str) -> None:
+    folder = ROOT / "companion/views" / game
+    assert (folder / "view.html").is_file() and (folder / "view.js").is_file()
+    used = {found[2] for found in extract_from_dir(folder, [("**.html", "jinja2")])}
+    translated = german(folder / "translations")
     assert used and used <= translated, sorted(used - translated)
 
 

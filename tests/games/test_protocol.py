@@ -114,3 +114,25 @@ def test_errors_are_distinct(name: str) -> None:
 def test_registry_refuses_unknown_games_with_the_known_names() -> None:
     with pytest.raises(registry.UnknownGame, match="asteroids"):
         registry.get("chess")
+
+
+def test_the_companion_never_names_a_game() -> None:
+    """ARCHITECTURE.md: the platform reaches games through the registry only."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    named = []
+    for path in (root / "companion").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            named += [
+                f"{path.relative_to(root)}: {n}"
+                for n in names
+                if n.startswith("games.") and n.split(".")[1] in {g.replace("-", "") for g in GAMES}
+            ]
+    assert named == []

@@ -1,197 +1,69 @@
-// Tablesmith companion: the Asteroids table page (no build step, no framework).
-// Plain http on a LAN is not a secure context: no crypto.randomUUID, no service worker;
-// ids come from crypto.getRandomValues (ARCHITECTURE.md, Companion).
+// Tablesmith companion: the Asteroids table (AST-1..AST-30) inside the shell (shell.js).
+// The board is rebuilt from the table view alone: after a reload, an unlock, a server restart
+// or the other phone's action every control (push arrows included) is drawn again.
 "use strict";
 
-const app = document.getElementById("app");
-const T = JSON.parse(document.getElementById("strings").textContent);
-const ROLE = app.dataset.role;
-const TOKEN = app.dataset.token;
-const API = app.dataset.api; // ".../api/t/<table>/"
-const $ = (id) => document.getElementById(id);
-
-let view = null; // the latest table view from the server
-let seen = 0; // the last event seq received on the stream
-let source = null;
+(() => {
+const G = JSON.parse(document.getElementById("game-strings").textContent);
+const ROLE = Tablesmith.role;
+const $ = Tablesmith.$;
+const fmt = Tablesmith.fmt;
+let ctx = null; // the shell's context at the last render
+let view = null;
 let selected = null; // origin spot [rift, place] of the tapped ship
 let chosen = null; // {fragment, layout} picked from the supply
-let busy = false;
 
-function fmt(text, values) {
-  return text.replace(/%\((\w+)\)s/g, (_, key) => values[key]);
+function send(action) {
+  return ctx.send(action);
 }
-
-function newId() {
-  const bytes = new Uint8Array(12);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function toast(text) {
-  const box = $("toast");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (box.hidden = true), 3500);
-}
-
-// A refusal as translated text; the server's English detail stays in the console.
-function problem(data) {
-  if (data && data.message) console.info(data.error, data.message);
-  return (data && T["err_" + data.error]) || T.err_other;
-}
-
-async function call(method, path, body) {
-  const response = await fetch(API + path, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Seat-Token": TOKEN },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: "no-store",
-  });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (e) {
-    data = null;
-  }
-  return { status: response.status, data };
-}
-
-// Send a write; retries with the SAME client_action_id are harmless (idempotent).
-async function send(action) {
-  if (busy || !view) return;
-  busy = true;
-  const body = { expected_revision: view.revision, client_action_id: newId(), action };
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      let result;
-      try {
-        result = await call("POST", "actions", body);
-      } catch (e) {
-        await new Promise((r) => setTimeout(r, 400 * (attempt + 1)));
-        continue;
-      }
-      if (result.status === 200) {
-        render(result.data.view);
-      } else if (result.data && result.data.view) {
-        toast(result.status === 409 ? T.stale : problem(result.data));
-        render(result.data.view);
-      } else {
-        toast(problem(result.data));
-      }
-      return;
-    }
-    toast(T.offline);
-  } finally {
-    busy = false;
-  }
-}
-
-// ------------------------------------------------------------------------------- live stream
-
-function connect() {
-  if (source) source.close();
-  source = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
-  source.onmessage = (event) => {
-    seen = Math.max(seen, Number(event.lastEventId) || seen);
-    const message = JSON.parse(event.data);
-    if (message.view) render(message.view);
-  };
-  source.onerror = () => {
-    // A new EventSource does not resend Last-Event-ID with our ?since: reconnect ourselves.
-    source.close();
-    setTimeout(connect, 1500);
-  };
-}
-
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") {
-    refresh();
-    connect();
-  }
-});
-
-async function refresh() {
-  try {
-    const result = await call("GET", "state");
-    if (result.status === 200) render(result.data);
-  } catch (e) {
-    toast(T.offline);
-  }
-}
-
-// ------------------------------------------------------------------------------------ render
 
 function same(a, b) {
   return a !== null && b !== null && a[0] === b[0] && a[1] === b[1];
 }
 
 function myTurn() {
-  return view && view.state && view.state.player === ROLE && view.state.phase !== "over";
+  return ctx.myTurn;
 }
 
-function render(next) {
-  if (view && next.revision < view.revision) return; // never step back
-  const oldPly = view && view.state ? view.state.ply : -1;
-  if (!view || next.revision !== view.revision) selected = null;
-  if (next.state && next.state.ply !== oldPly && next.state.returned.length) {
-    toast(fmt(T.sent_home, { ships: next.state.returned.join(", ") }));
+function render(context, previous) {
+  ctx = context;
+  view = ctx.view;
+  const oldPly = previous && previous.state ? previous.state.ply : -1;
+  if (!previous || view.revision !== previous.revision) selected = null;
+  if (view.state && view.state.ply !== oldPly && view.state.returned.length) {
+    ctx.toast(fmt(G.sent_home, { ships: view.state.returned.join(", ") }));
   }
-  view = next;
-  seen = Math.max(seen, view.revision);
-  app.dataset.revision = view.revision;
-  const invite = $("invite");
-  if (invite && view.seats.B && !render.invited) invite.open = false;
-  render.invited = view.seats.B;
   const state = view.state;
   $("setup").hidden = !!state || ROLE === "watch";
-  renderStatus();
+  renderInfo();
   renderBoard();
   renderPanel();
   if (state === null && ROLE !== "watch") renderEditor();
-  if ($("dice").open) loadDice();
 }
 
-function playerName(colour) {
-  const name = colour === "A" ? T.player_a : T.player_b;
-  return colour === ROLE ? name + " (" + T.you + ")" : name;
+function status(context) {
+  const state = context.view.state;
+  if (!state || state.phase === "over") return {};
+  if (!context.myTurn) return { hint: fmt(G.turn, { turn: state.turn }) };
+  if (state.phase === "push") {
+    return { hint: G.push + (state.push_rift ? " · " + G.push_rift + " " + state.push_rift
+      : " · " + G.choose_rift) };
+  }
+  return { hint: selected ? G.pick_target : state.phase === "step1" ? G.step1 : G.step2 };
 }
 
-function renderStatus() {
+function renderInfo() {
   const state = view.state;
-  const who = $("who");
-  const hint = $("hint");
-  if (!state) {
-    who.textContent = view.seats.B ? T.not_set_up : T.waiting_b;
-    hint.textContent = "";
-    $("score").textContent = "";
-    return;
-  }
-  if (state.phase === "over") {
-    who.textContent = fmt(T.winner, { player: playerName(state.winner) });
-    who.className = "who turn-" + state.winner;
-    hint.textContent = T.over;
-  } else {
-    who.textContent =
-      ROLE === "watch" ? T.watching + " · " + playerName(state.player)
-      : myTurn() ? T.your_turn : T.their_turn;
-    who.className = "who turn-" + state.player;
-    if (!myTurn()) hint.textContent = fmt(T.turn, { turn: state.turn });
-    else if (state.phase === "push") {
-      hint.textContent = T.push + (state.push_rift ? " · " + T.push_rift + " " + state.push_rift
-        : " · " + T.choose_rift);
-    } else if (selected) hint.textContent = T.pick_target;
-    else hint.textContent = state.phase === "step1" ? T.step1 : T.step2;
-  }
-  const returned = state.returned.length && state.phase !== "over";
+  const returned = !!state && state.returned.length > 0 && state.phase !== "over";
   $("returned").hidden = !returned;
-  $("returned").textContent = returned ? fmt(T.sent_home, { ships: state.returned.join(", ") }) : "";
+  $("returned").textContent = returned ? fmt(G.sent_home, { ships: state.returned.join(", ") }) : "";
   $("score").innerHTML = "";
-  $("score").append(T.score + " ");
+  if (!state) return;
+  $("score").append(G.score + " ");
   for (const colour of ["A", "B"]) {
     const span = document.createElement("span");
     span.className = "pill ship-" + colour;
-    span.textContent = playerName(colour) + ": " + state.scored[colour];
+    span.textContent = ctx.playerName(colour) + ": " + state.scored[colour];
     $("score").append(span, " ");
   }
 }
@@ -284,12 +156,12 @@ function baseRow(state, rift, origins, targets) {
   cell.className = "base base-" + owner;
   const title = document.createElement("span");
   title.className = "base-title";
-  title.textContent = fmt(T.base_of, { player: playerName(owner) });
+  title.textContent = fmt(G.base_of, { player: ctx.playerName(owner) });
   cell.append(title);
   const home = document.createElement("span");
-  home.append(shipDisc([owner], 1), " ×" + state.home[owner] + " " + T.home);
+  home.append(shipDisc([owner], 1), " ×" + state.home[owner] + " " + G.home);
   const scored = document.createElement("span");
-  scored.append(shipDisc([visitor], 1), " ×" + state.scored[visitor] + " " + T.scored);
+  scored.append(shipDisc([visitor], 1), " ×" + state.scored[visitor] + " " + G.scored);
   cell.append(home, scored);
   if (origins.some((o) => same(o, spot))) cell.classList.add("origin");
   if (same(selected, spot)) cell.classList.add("selected");
@@ -316,7 +188,7 @@ function edge(rift, side, pushes, targets) {
   const off = selected && selected[1] !== 0 && selected[0] === rift && targets.includes(null);
   if (off) {
     cell.classList.add("target");
-    cell.textContent = T.off;
+    cell.textContent = G.off;
     cell.onclick = () => send({ type: "move", origin: selected, target: null });
   }
   return cell;
@@ -330,7 +202,7 @@ function tap(spot) {
     if (move) return send(move);
   }
   selected = moves.some((m) => same(m.origin, spot)) && !same(selected, spot) ? spot : null;
-  renderStatus();
+  $("hint").textContent = status(ctx).hint || "";
   renderBoard();
 }
 
@@ -375,8 +247,6 @@ function renderPanel() {
     renderPanel();
     renderBoard();
   };
-  $("undo").hidden = !view.undo_seat || view.undo_seat !== ROLE;
-  $("undo").onclick = () => send({ type: "undo" });
   $("skip").hidden = !myTurn() || !view.legal.some((a) => a.type === "skip");
   $("skip").onclick = () => send({ type: "skip" });
 }
@@ -431,7 +301,7 @@ function renderEditor() {
   const counts = document.createElement("p");
   counts.className = "small";
   counts.id = "editor-counts";
-  counts.textContent = fmt(T.counts, { hh, ha: used.length - hh });
+  counts.textContent = fmt(G.counts, { hh, ha: used.length - hh });
   editor.append(counts);
 }
 
@@ -439,63 +309,18 @@ $("random-setup").onclick = () => send({ type: "setup", mode: "random", variant:
 $("manual-setup").onclick = () =>
   send({ type: "setup", mode: "manual", rifts: editorLayout, variant: variant() });
 
-// -------------------------------------------------------------------------------------- dice
 
-async function loadDice() {
-  const result = await call("GET", "dice");
-  if (result.status !== 200) return;
-  const [title, face, observed, expected, chi, by] =
-    document.getElementById("dice-labels").innerHTML.split("|");
-  const box = $("dice-history");
-  box.innerHTML = "";
-  const heading = document.createElement("h3");
-  heading.textContent = title;
-  const list = document.createElement("ol");
-  list.className = "rolls";
-  for (const roll of result.data.rolls.slice().reverse()) {
-    const item = document.createElement("li");
-    const faces = roll.sides > 100 ? roll.count + "×d" + roll.sides : roll.faces.join(" ");
-    const purpose = T.purposes[roll.purpose] || roll.purpose;
-    item.textContent = `#${roll.seq} ${purpose} · ${roll.count}d${roll.sides}: ${faces} · ${by} ${roll.seat}`;
-    list.append(item);
-  }
-  box.append(heading, list);
-  for (const stats of result.data.frequencies) {
-    const table = document.createElement("table");
-    table.className = "freq";
-    const head = table.insertRow();
-    for (const text of ["d" + stats.sides + " " + face, observed, expected]) {
-      head.insertCell().textContent = text;
-    }
-    stats.observed.forEach((count, index) => {
-      const row = table.insertRow();
-      row.insertCell().textContent = index + 1;
-      row.insertCell().textContent = count;
-      row.insertCell().textContent = stats.expected.toFixed(1);
-    });
-    const caption = table.createCaption();
-    caption.textContent = `${chi} = ${stats.chi_square.toFixed(2)} (${stats.dice})`;
-    box.append(table);
-  }
+function describe(event) {
+  if (event.kind === "setup") return G.log_setup;
+  if (event.kind !== "action") return null;
+  const action = event.payload.action;
+  const spot = (s) => (s === null ? G.off : s[1] === 0 ? fmt(G.base_of, { player: s[0] === 0 ? "A" : "B" })
+    : s[0] + "/" + s[1]);
+  if (action.type === "move") return G.log_move + " " + spot(action.origin) + " → " + spot(action.target);
+  if (action.type === "push") return fmt(G.log_push, { rift: action.rift });
+  if (action.type === "skip") return G.skip;
+  return action.type;
 }
 
-$("dice").addEventListener("toggle", () => $("dice").open && loadDice());
-const rollForm = $("roll-form");
-if (rollForm) {
-  rollForm.onsubmit = async (event) => {
-    event.preventDefault();
-    const data = new FormData(rollForm);
-    const result = await call("POST", "dice", {
-      client_action_id: newId(),
-      count: Number(data.get("count")),
-      sides: Number(data.get("sides")),
-      purpose: String(data.get("purpose")),
-    });
-    if (result.status === 200) {
-      render(result.data.view);
-      loadDice();
-    } else toast(problem(result.data));
-  };
-}
-
-refresh().then(connect);
+Tablesmith.register({ render, status, describe, purposes: G.purposes });
+})();
