@@ -8,6 +8,8 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``.
 * ``POST /api/t/<table>/dice`` ``{client_action_id, count, sides, purpose}``; ``GET`` the
   history with frequencies.
+* ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
+  bring a deck to the table (the game's own action, :mod:`companion.decks`).
 * ``GET /api/t/<table>/log`` -> the newest events (the action log: who and when).
 * ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events.
 
@@ -32,10 +34,11 @@ from werkzeug.exceptions import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import join_limiter, lookup_limiter, tables
+from companion import decks, join_limiter, lookup_limiter, tables
 from companion.security import token_from
 from companion.store import StorageUnavailable
 from companion.tables import Rejected, Seat, brief
+from games.protocol import SEATS, GameError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
@@ -195,6 +198,30 @@ def roll(table_id: str) -> Response:
     """Roll dice for a purpose (logged; cannot be undone)."""
     seat = seat_for(table_id)
     return Response(tables().roll(seat, json_body()), mimetype=JSON)
+
+
+@bp.post("/t/<table_id>/deck")
+def bring_deck(table_id: str) -> Response:
+    """Bring a deck to the table for the calling seat (:mod:`companion.decks`).
+
+    Body: ``{client_action_id, expected_revision, demo}`` or ``{..., filename, text}``. The
+    deck becomes the game's own action (:meth:`games.protocol.Game.setup_from_deck`) and is
+    then submitted like any action (idempotent, 409 when stale).
+    """
+    seat = seat_for(table_id)
+    if seat.role not in SEATS:
+        raise Rejected(403, "forbidden", "watchers cannot write")
+    body = json_body()
+    deck = decks.parse_upload(body)
+    game = tables().table(table_id).fold.game
+    if game.deck_game is None or deck.game != game.deck_game:
+        raise Rejected(422, "deck", f"that is a deck of {deck.game}; this table plays {game.title}")
+    try:
+        action = game.setup_from_deck(deck, seat.role)
+    except GameError as exc:
+        raise Rejected(422, "illegal", str(exc)) from exc
+    envelope = {k: body.get(k) for k in ("client_action_id", "expected_revision")}
+    return Response(tables().submit(seat, {**envelope, "action": action}), mimetype=JSON)
 
 
 @bp.get("/t/<table_id>/dice")

@@ -24,10 +24,11 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import i18n, join_limiter, lookup_limiter, tables, views
+from companion import decks, i18n, join_limiter, lookup_limiter, tables, views
 from companion.api import links
 from companion.security import SEAT_COOKIE_PREFIX
 from companion.tables import Rejected, Seat
+from games import registry
 
 bp = Blueprint("pages", __name__)
 COOKIE_AGE = 30 * 24 * 3600
@@ -106,8 +107,8 @@ def render_table(seat: Seat) -> str:
 
 @bp.get("/")
 def index() -> str:
-    """Home: start a new table."""
-    return render_template("home.html")
+    """Home: start a new table of any registered game."""
+    return render_template("home.html", games=list(registry.GAMES.values()))
 
 
 @bp.post("/tables")
@@ -116,7 +117,11 @@ def new_table() -> Response:
     if not join_limiter().allow(request.remote_addr or "?"):
         abort(429)
     seat, _, _ = tables().create(request.form.get("game", "asteroids"))
-    return seated(redirect(url_for("pages.table", table_id=seat.table_id), 303), seat)
+    demo = request.form.get("demo")
+    target = url_for("pages.table", table_id=seat.table_id)
+    if demo in decks.demo_decks():
+        target += "?demo=" + demo  # the game view offers this deck first
+    return seated(redirect(target, 303), seat)
 
 
 @bp.get("/t/<table_id>")
@@ -169,7 +174,48 @@ def language(code: str) -> Response:
     return response
 
 
+def seated_tables() -> list[Seat]:
+    """The seats this browser holds (its seat cookies), newest cookie names first."""
+    found = []
+    for name, token in request.cookies.items():
+        if name.startswith(SEAT_COOKIE_PREFIX):
+            try:
+                found.append(tables().authorise(name[len(SEAT_COOKIE_PREFIX) :], token))
+            except Rejected:
+                continue
+    return found
+
+
 @bp.get("/card/<game>/<deck>/<card>")
-def card(game: str, deck: str, card: str) -> str:
-    """Where a printed card's QR code points (reserved; a simple page for now)."""
-    return render_template("card.html", game=game, deck=deck, card=card)
+def card(game: str, deck: str, card: str) -> str | Response:
+    """Where a printed card's QR code points (``games.cards.card_path``).
+
+    On a table where this browser holds a seat and the card is in play: that table, opened
+    at the piece (``#piece=<id>``). Otherwise the card's face from its deck (the shipped demo
+    decks) with a way to start a table with that deck; an unknown card says so (404).
+    """
+    if game not in registry.GAMES:
+        abort(404)
+    played = registry.get(game)
+    for seat in seated_tables():
+        table = tables().table(seat.table_id)
+        state = table.fold.state
+        if table.game == game and state is not None:
+            pieces = played.pieces_of_card(state, deck, card)
+            if pieces:
+                url = url_for("pages.table", table_id=seat.table_id) + "#piece=" + pieces[0]
+                return redirect(url, 303)
+    found = decks.find_card(game, deck, card)
+    demo = None
+    if found is not None:
+        demo = next(name for name, d in decks.demo_decks().items() if d is found[0])
+    context = {
+        "game": played,
+        "deck": deck,
+        "card_id": card,
+        "found": found,
+        "demo": demo,
+        "facts": decks.card_facts(found[1]) if found else [],
+        "face_template": views.card_template(game),
+    }
+    return make_response(render_template("card.html", **context), 200 if found else 404)

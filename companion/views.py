@@ -7,6 +7,8 @@ A game's phone view is a folder named like the game in :mod:`games.registry`:
 * ``view.js``: the script that draws the table from the view and registers itself with the
   shell (``Tablesmith.register({render, status, describe, purposes})``, ``static/shell.js``);
 * ``view.css`` (optional): its styles;
+* ``card.html`` (optional): a card's face for the page a printed QR code opens (the card is
+  ``card``, its deck ``deck``; without it the page lists the card's fields);
 * ``translations/<lang>/LC_MESSAGES/messages.po``: the German texts of the fragment.
 
 The platform finds these by the game's name only: adding a game adds a folder here and touches
@@ -34,6 +36,11 @@ bp = Blueprint("views", __name__, url_prefix="/views")
 def template(game: str) -> str:
     """The Jinja name of a game's view fragment (``"<game>/view.html"``)."""
     return f"{game}/view.html"
+
+
+def card_template(game: str) -> str | None:
+    """The Jinja name of a game's card face fragment (``"<game>/card.html"``), if it has one."""
+    return f"{game}/card.html" if (ROOT / game / "card.html").is_file() else None
 
 
 def translation_folders() -> list[Path]:

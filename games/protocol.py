@@ -300,6 +300,12 @@ class Game(abc.ABC, Generic[S, A, T]):
         """
         raise NotImplementedError(f"{self.name} has no decks")
 
+    def pieces_of_card(self, state: S, deck: str, card: str) -> list[str]:
+        """Ids of the pieces on the table (units, characters) that the printed card ``card``
+        of deck ``deck`` stands for, for the card's QR code (``/card/<game>/<deck>/<card>``).
+        Empty for games without decks and for cards not on the table."""
+        return []
+
 
 def check_faces(requests: Sequence[DiceRequest], faces: Faces) -> None:
     """Check that ``faces`` answer ``requests`` (count and range of every die).

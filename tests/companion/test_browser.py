@@ -51,7 +51,7 @@ def test_two_phones_play_a_full_turn_and_see_each_other(
     phone_a = browser.new_context(**PHONE).new_page()
     phone_b = browser.new_context(**PHONE).new_page()
     phone_a.goto(base + "/")
-    phone_a.click("#new-table")
+    phone_a.click("#new-table-asteroids")
     join_url = phone_a.locator("#join-link").get_attribute("href")
     assert phone_a.locator("#invite svg").count() == 1  # the QR code that seats phone B
     phone_b.goto(join_url)

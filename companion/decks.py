@@ -1,0 +1,96 @@
+"""Decks at the table: the shipped demo decks, deck files a phone uploads, and the cards that
+printed QR codes point to (``/card/<game>/<deck>/<card>``, :func:`games.cards.card_path`).
+
+The demo decks are the ones ``tablesmith cards demo:NAME`` prints (package data of
+``games.cards``), so a demo card's QR code opens its face here. Uploaded decks are parsed with
+the same reader as the card sheets (:func:`games.cards.parse_deck_text`); their problems are
+reported with the file, line and field.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Any
+
+from companion.tables import Rejected
+from games.cards import Card, Deck, DeckError, parse_deck_text
+
+MAX_DECK_CHARS = 48 * 1024
+"""Largest deck file text a phone may upload (the request body limit is 64 KiB)."""
+MAX_NAME_CHARS = 120
+"""Longest file name accepted with an upload."""
+
+
+@functools.cache
+def demo_decks() -> dict[str, Deck]:
+    """The shipped demo decks by their demo name (``pocketmodel``, ``toy-battle``, ...)."""
+    folder = resources.files("games.cards") / "demo"
+    decks = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            name = entry.name.rsplit(".", 1)[0]
+            text = entry.read_text(encoding="utf-8")
+            decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
+    return decks
+
+
+def demos_for(deck_game: str) -> dict[str, Deck]:
+    """The demo decks of one deck game (``game:`` of the file), by demo name."""
+    return {name: deck for name, deck in demo_decks().items() if deck.game == deck_game}
+
+
+def parse_upload(body: Any) -> Deck:
+    """The deck a phone sends: ``{"demo": NAME}`` or ``{"filename": "x.yaml", "text": ...}``.
+
+    Raises:
+        Rejected: 400 when the body has neither form or the text is too long; 422 ``deck``
+            with every problem of the file (file name, line, field, allowed values).
+    """
+    if not isinstance(body, dict):
+        raise Rejected(400, "malformed", "the body must be a JSON object")
+    demo = body.get("demo")
+    if demo is not None:
+        if demo not in demo_decks():
+            known = ", ".join(demo_decks())
+            raise Rejected(400, "malformed", f"demo must be one of {known}, got {str(demo)[:40]!r}")
+        return demo_decks()[demo]
+    filename, text = body.get("filename"), body.get("text")
+    if not isinstance(filename, str) or not 1 <= len(filename) <= MAX_NAME_CHARS:
+        raise Rejected(400, "malformed", "filename must be the deck file's name (.yaml or .csv)")
+    if not isinstance(text, str) or len(text) > MAX_DECK_CHARS:
+        raise Rejected(
+            400,
+            "malformed",
+            f"text must be the deck file's text, at most {MAX_DECK_CHARS} characters",
+        )
+    try:
+        return parse_deck_text(text, source=filename)
+    except DeckError as exc:
+        raise Rejected(422, "deck", str(exc)) from exc
+
+
+def find_card(game: str, deck: str, card: str) -> tuple[Deck, Card] | None:
+    """A card of a demo deck by its URL parts, or None."""
+    for candidate in demo_decks().values():
+        if candidate.game == game and candidate.slug == deck:
+            for entry in candidate.cards:
+                if entry.id == card:
+                    return candidate, entry
+    return None
+
+
+def card_facts(card: Card) -> list[tuple[str, Any]]:
+    """The printed fields of a card that a player reads (name first, bookkeeping left out)."""
+    skip = {"id", "copies", "image", "back_image", "qr"}
+    facts = []
+    for spec in type(card).FIELDS:
+        value = getattr(card, spec.name)
+        if spec.name in skip or value in (None, "", ()):
+            continue
+        if isinstance(value, tuple):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            value = "✓" if value else "–"
+        facts.append((spec.name, value))
+    return facts

@@ -1,0 +1,74 @@
+"""Decks at the table: the home page's games, card pages for printed QR codes, deck uploads."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion import decks
+from games import registry
+from games.cards import card_path
+from tests.companion.conftest import Seats
+
+
+def test_home_offers_a_new_table_of_every_registered_game(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    for game in registry.GAMES.values():
+        assert f'id="new-table-{game.name}"' in page and f"New {game.title} table" in page
+    created = client.post("/tables", data={"game": "asteroids"})
+    assert created.status_code == 303 and "/t/" in created.headers["Location"]
+
+
+@pytest.mark.parametrize("demo", sorted(decks.demo_decks()))
+def test_a_demo_card_qr_code_opens_its_face_with_a_way_to_play(
+    client: FlaskClient, demo: str
+) -> None:
+    deck = decks.demo_decks()[demo]
+    card = deck.cards[-1]
+    page = client.get(card_path(deck.game, deck.slug, card.id), headers={"Accept-Language": "en"})
+    if deck.game not in registry.GAMES:  # a game the companion does not keep yet
+        assert page.status_code == 404
+        return
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and card.name in text and deck.title in text
+    assert f'name="demo" value="{demo}"' in text
+    started = client.post("/tables", data={"game": deck.game, "demo": demo})
+    assert started.headers["Location"].endswith("?demo=" + demo)
+
+
+def test_an_unknown_card_says_so_and_an_unknown_game_is_404(client: FlaskClient) -> None:
+    assert client.get("/card/chess/some-deck/queen").status_code == 404
+    page = client.get("/card/asteroids/some-deck/no-card", headers={"Accept-Language": "en"})
+    assert page.status_code == 404 and "no-card" in page.get_data(as_text=True)
+
+
+def test_demo_decks_are_those_the_card_sheets_print() -> None:
+    found = decks.demo_decks()
+    assert {d.game for d in found.values()} == {"pocketmodel", "transformers", "toy-battle"}
+    pm = found["pocketmodel"]
+    assert decks.find_card("pocketmodel", pm.slug, pm.cards[1].id) == (pm, pm.cards[1])
+    assert decks.find_card("pocketmodel", "other-deck", pm.cards[1].id) is None
+
+
+def test_a_deck_for_another_game_or_a_broken_file_is_refused_with_the_reason(
+    client: FlaskClient, seats: Seats
+) -> None:
+    url = seats.api + "/deck"
+    body = {"client_action_id": "d1", "expected_revision": 1, "demo": "pocketmodel"}
+    wrong_game = client.post(url, json=body, headers=seats.headers("A"))
+    assert wrong_game.status_code == 422 and wrong_game.get_json()["error"] == "deck"
+    assert "this table plays Asteroids" in wrong_game.get_json()["message"]
+    broken = {
+        "client_action_id": "d2",
+        "expected_revision": 1,
+        "filename": "fleet.yaml",
+        "text": "game: pocketmodel\ncards:\n  - {kind: unit, name: X, stars: 9}\n",
+    }
+    refused = client.post(url, json=broken, headers=seats.headers("A"))
+    message = refused.get_json()["message"]
+    assert refused.status_code == 422 and "fleet.yaml: line 3" in message and "stars" in message
+    assert client.post(url, json={"demo": "nope"}, headers=seats.headers("A")).status_code == 400
+    too_long = {**broken, "text": "x" * (decks.MAX_DECK_CHARS + 1)}
+    assert client.post(url, json=too_long, headers=seats.headers("A")).status_code == 400
+    state = client.get(seats.api + "/state", headers=seats.headers("A")).get_json()
+    assert state["revision"] == 1  # nothing was applied
