@@ -270,12 +270,6 @@ def test_phone_keeps_its_seat_on_reload_and_join_page_seats_b(client: FlaskClien
     assert stranger.post(join_path.group(1)).status_code == 409
 
 
-def test_card_route_is_reserved(client: FlaskClient) -> None:
-    page = client.get("/card/asteroids/events/meteor-shower")
-    assert page.status_code == 200
-    assert b"meteor-shower" in page.data and b"events" in page.data
-
-
 def test_language_follows_the_phone_and_the_switch_overrides(client: FlaskClient) -> None:
     german = client.get("/", headers={"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"})
     assert "Neuer Asteroids-Tisch" in german.get_data(as_text=True)
