@@ -314,7 +314,8 @@ function describe(event) {
   if (event.kind === "setup") return G.log_setup;
   if (event.kind !== "action") return null;
   const action = event.payload.action;
-  const spot = (s) => (s === null ? G.off : s[1] === 0 ? fmt(G.base_of, { player: s[0] === 0 ? "A" : "B" })
+  const spot = (s) => (s === null ? G.off
+    : s[1] === 0 ? fmt(G.base_of, { player: ctx.playerName(s[0] === 0 ? "A" : "B") })
     : s[0] + "/" + s[1]);
   if (action.type === "move") return G.log_move + " " + spot(action.origin) + " → " + spot(action.target);
   if (action.type === "push") return fmt(G.log_push, { rift: action.rift });
