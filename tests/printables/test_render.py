@@ -219,7 +219,7 @@ def test_qr_rectangles_cover_exactly_the_dark_modules() -> None:
         covered += [(c, r) for c in range(column, column + width) for r in range(row, row + height)]
     dark = [(c, r) for r, line in enumerate(matrix) for c, on in enumerate(line) if on]
     assert sorted(covered) == sorted(dark)  # no gaps, no overlaps
-    assert len(dark_rectangles(matrix)) < sum(map(sum, matrix)) / 2
+    assert len(dark_rectangles(matrix)) < sum(map(sum, matrix)) / 1.5  # one per row run
 
 
 UNICODE_DECK = """game: toy-battle
