@@ -47,7 +47,7 @@ from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, Po
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from printables.fonts import BOLD, REGULAR, missing_glyphs
-from printables.icons import defined_forms, draw_icon
+from printables.icons import colour_of, defined_forms, draw_icon
 from printables.layout import Rect
 from printables.patterns import draw_pattern
 from printables.qr import MIN_MODULE_MM, draw_qr, qr_size_mm
@@ -199,9 +199,9 @@ class Painter:
     ) -> None:
         """Fill (and optionally stroke) a face-relative rectangle, mm."""
         c = self.canvas
-        c.setFillColor(colour)
+        c.setFillColor(colour_of(colour))
         if stroke:
-            c.setStrokeColor(stroke)
+            c.setStrokeColor(colour_of(stroke))
             c.setLineWidth(width_pt)
         x, y = self.pt(box.x, box.y)
         if radius:
@@ -239,7 +239,7 @@ class Painter:
             self.problems.append(Overflow(card=self.card_name, field=field_name, reason=problem))
             return 0.0
         c = self.canvas
-        c.setFillColor(colour)
+        c.setFillColor(colour_of(colour))
         c.setFont(font, size)
         if align == "centre":
             c.drawCentredString(*self.pt(x + width / 2, y), text)
@@ -256,7 +256,7 @@ class Painter:
     def disc_icon(self, name: str, cx: float, cy: float, diameter: float, colour: str) -> None:
         """A white icon on a disc of ``colour`` centred at (cx, cy) mm."""
         c = self.canvas
-        c.setFillColor(colour)
+        c.setFillColor(colour_of(colour))
         c.circle(*self.pt(cx, cy), diameter / 2 * MM, stroke=0, fill=1)
         inner = diameter * 0.62
         fg = "#111111" if colour in ("#ffffff", "#f9a825") else "#ffffff"
@@ -453,12 +453,12 @@ def _frame_form(p: Painter, frame: str) -> None:
             ):
                 path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
             path.close()
-            c.setFillColor(PANEL)
+            c.setFillColor(colour_of(PANEL))
             c.drawPath(path, stroke=0, fill=1)
         else:
             local.fill(inner, PANEL, radius=2.0 if frame not in ("blue", "red") else 3.0)
         if frame == "objective":  # double rule
-            c.setStrokeColor(colour)
+            c.setStrokeColor(colour_of(colour))
             for inset, width in ((0.5, 1.2), (1.3, 0.5)):
                 r = inner.inset(inset)
                 c.setLineWidth(width)
@@ -500,8 +500,8 @@ def _badge(
         c.translate(px, py)
         c.rotate(180)
         c.translate(-px, -py)
-    c.setFillColor(badge.colour)
-    c.setStrokeColor("#ffffff")
+    c.setFillColor(colour_of(badge.colour))
+    c.setStrokeColor(colour_of("#ffffff"))
     c.setLineWidth(1.2)
     c.circle(*p.pt(cx, cy), r * MM, stroke=1, fill=1)
     if not badge.value:
@@ -512,7 +512,7 @@ def _badge(
         fit = 1.0 if len(badge.value) == 1 else (0.82 if len(badge.value) == 2 else 0.64)
         size = r * MM * (1.05 if small else 1.3) * fit  # pt; cap height is ~0.73 of it
         dark = "#111111" if badge.colour in ("#f9a825", "#ffca28", "#ffffff") else "#ffffff"
-        c.setFillColor(dark)
+        c.setFillColor(colour_of(dark))
         c.setFont(BOLD, size)
         cap = 0.73 * size / MM
         baseline = cy - cap / 2 + (0.22 * r if small else 0.0)
@@ -606,7 +606,7 @@ def standard_face(p: Painter, face: FaceContent) -> None:
             radius=chip_h / 2,
         )
         p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
-        c.setFillColor("#ffffff")
+        c.setFillColor(colour_of("#ffffff"))
         c.setFont(BOLD, chip_font)
         c.drawString(
             *p.pt(x + chip_h + 0.1, band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM), chip.word
@@ -677,7 +677,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
         x0 = w - s - edge
         p.fill(Rect(x=x0, y=s, width=edge, height=edge), STAT_COLOURS["defense"], radius=1.4)
         p.icon("defense", x0 + 0.8, s + edge - 4.0 * u, 3.2 * u, "#ffffff")
-        c.setFillColor("#ffffff")
+        c.setFillColor(colour_of("#ffffff"))
         c.setFont(BOLD, 15 * u)
         c.drawCentredString(*p.pt(x0 + edge / 2 + 1.2 * u, s + 3.0 * u), str(face.defense_corner))
         c.setFont(BOLD, 4.8 * u)
@@ -860,7 +860,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
             art.width * MM,
             art.height * MM,
         )
-    c.setStrokeColor(HEADER_COLOURS[face.frame])
+    c.setStrokeColor(colour_of(HEADER_COLOURS[face.frame]))
     c.setLineWidth(0.6)
     c.rect(*p.pt(art.x, art.y), art.width * MM, art.height * MM, stroke=1, fill=0)
     if face.frame == "unit" and face.chips and face.chips[-1].word == "GROUND":
@@ -1048,7 +1048,7 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
     p.fill(p.bleed_box, colour)
     box = p.bleed_box
     c.saveState()
-    c.setStrokeColor("#ffffff")
+    c.setStrokeColor(colour_of("#ffffff"))
     c.setStrokeAlpha(0.12)
     c.setLineWidth(0.5)
     step = 4.0
@@ -1058,7 +1058,7 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
         c.line(*p.pt(box.x + k + box.height, box.y), *p.pt(box.x + k, box.top))
         k += step
     c.restoreState()
-    c.setStrokeColor("#ffffff")
+    c.setStrokeColor(colour_of("#ffffff"))
     for inset, width in ((SAFE_MARGIN + 0.6, 1.4), (SAFE_MARGIN + 1.8, 0.5)):
         inner = Rect(x=0, y=0, width=w, height=h).inset(inset)
         c.setLineWidth(width)
@@ -1067,7 +1067,7 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
         )
     mid = h / 2
     r = min(w, h) * 0.16
-    c.setFillColor("#ffffff")
+    c.setFillColor(colour_of("#ffffff"))
     c.setFillAlpha(0.15)
     c.circle(*p.pt(w / 2, mid + r * 0.9), r * MM, stroke=0, fill=1)
     c.setFillAlpha(1)

@@ -37,6 +37,7 @@ from printables.faces import (
     standard_face,
 )
 from printables.fonts import REGULAR, register_fonts
+from printables.icons import colour_of
 from printables.layout import (
     CARD_SIZES,
     BackAdjust,
@@ -252,9 +253,11 @@ def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str
 
 def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
     """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
+    from reportlab import rl_config
     from reportlab.pdfgen import canvas
 
     register_fonts()
+    rl_config.useA85 = 0  # binary compressed streams: smaller and faster than ASCII85
     c = canvas.Canvas(
         str(path), invariant=True, pageCompression=1, initialFontName=REGULAR, initialFontSize=8
     )
@@ -271,21 +274,21 @@ def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
     c.saveState()
     for width, colour in ((1.4, "#ffffff"), (0.3, "#000000")):
         c.setLineWidth(width)
-        c.setStrokeColor(colour)
+        c.setStrokeColor(colour_of(colour))
         for seg in layout.crop_marks:
             c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
-    c.setFillColor("#444444")
+    c.setFillColor(colour_of("#444444"))
     c.setFont(REGULAR, 6.5)
     c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
     ruler = layout.ruler
-    c.setStrokeColor("#000000")
+    c.setStrokeColor(colour_of("#000000"))
     c.setLineWidth(0.35)
     c.line(ruler.x * MM, ruler.y * MM, ruler.right * MM, ruler.y * MM)
     for mm in range(int(ruler.width) + 1):
         tick = ruler.height if mm % 10 == 0 else ruler.height * (0.65 if mm % 5 == 0 else 0.35)
         c.line((ruler.x + mm) * MM, ruler.y * MM, (ruler.x + mm) * MM, (ruler.y + tick) * MM)
     c.setFont(REGULAR, 6)
-    c.setFillColor("#000000")
+    c.setFillColor(colour_of("#000000"))
     c.drawString(
         layout.note_origin[0] * MM,
         layout.note_origin[1] * MM,
@@ -471,7 +474,7 @@ def render_deck(
                 pages[index] += 1
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
-                back.setFillColor("#444444")
+                back.setFillColor(colour_of("#444444"))
                 back.setFont(REGULAR, 6.5)
                 back.drawString(
                     layout.heading_origin[0] * MM,
