@@ -306,6 +306,7 @@ def test_a_fifo_does_not_hang_the_real_command(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
+        encoding="utf-8",
         timeout=20,
         cwd=tmp_path,
         check=False,
