@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -372,6 +373,13 @@ class _Writing:
     help="Also write PNG previews of every page into this folder.",
 )
 @click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews (30..600).")
+@click.option(
+    "--cutter",
+    type=click.Choice(["none", "silhouette", "cricut"], case_sensitive=False),
+    default="none",
+    help="Lay sheets out for a cutting machine's print-then-cut and write its cut lines "
+    "(SVG, DXF; Cricut also PNG images).",
+)
 @click.option("--calibration", is_flag=True, help="Write the duplex calibration sheet.")
 @click.option("--list-demos", is_flag=True, help="List the shipped demo decks and stop.")
 def cards(
@@ -394,6 +402,7 @@ def cards(
     qr_base: str,
     png_dir: Path | None,
     png_dpi: int,
+    cutter: str,
     calibration: bool,
     list_demos: bool,
 ) -> None:
@@ -405,6 +414,7 @@ def cards(
     from printables import deckfile as decks
     from printables.calibration import render_calibration
     from printables.layout import (
+        MIN_SAFE_PAGE_MARGIN,
         BackAdjust,
         CardSize,
         DoesNotFitError,
@@ -413,7 +423,7 @@ def cards(
         parse_card_size,
     )
     from printables.outputs import check_pdf_target, os_reason, shown
-    from printables.preview import check_preview_options, write_previews
+    from printables.preview import check_preview_options, write_cricut_images, write_previews
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
     from printables.render import RenderError, RenderOptions, backs_path, render_deck
@@ -459,6 +469,7 @@ def cards(
                 qr_base=qr_base,
                 card_size=sizes["--card-size"],
                 character_size=sizes["--character-size"],
+                cutter=cutter.lower(),
             )
         if save_profile:
             path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
@@ -487,8 +498,25 @@ def cards(
             source = loaded.source
             for problem in loaded.deck.legality_problems():
                 click.echo(f"warning: {loaded.source}: {problem}", err=True)
+            if page_margin < MIN_SAFE_PAGE_MARGIN:
+                click.echo(
+                    f"warning: --page-margin {page_margin:g} mm: most printers cannot print "
+                    f"within about {MIN_SAFE_PAGE_MARGIN:g} mm of the paper edge; crop marks "
+                    "and card edges there may be missing",
+                    err=True,
+                )
             with _Writing("--out"):
-                files = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir).files
+                result = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir)
+            files = result.files
+            for line in result.warnings:
+                click.echo(f"warning: {line}", err=True)
+            _cards_summary(result, options)
+            for file in result.cut_files:
+                click.echo(f"wrote {file}")
+            if options.cutter == "cricut":
+                with _Writing("--out"):
+                    for png in write_cricut_images(result.files[0], result, dpi=300):
+                        click.echo(f"wrote {png}")
         for file in files:
             click.echo(f"wrote {file}")
             if png_dir is not None:
@@ -513,6 +541,38 @@ def cards(
     except OSError as exc:
         where = f"{shown(Path(exc.filename))}: " if exc.filename else ""
         raise CommandError(f"{where}{os_reason(exc)}") from None
+
+
+def _cards_summary(result: Any, options: Any) -> None:
+    """Print cards per sheet, sheets and pages, and what crop marks or a cutter cost."""
+    for layout in result.layouts:
+        size = layout.spec.card
+        count = sum(
+            1
+            for p in result.placements
+            if p.side != "back" and (p.trim.width, p.trim.height) == (size.width, size.height)
+        )
+        sheets = -(-count // layout.per_page)
+        click.echo(
+            f"{size.width:g} x {size.height:g} mm: {layout.columns} x {layout.rows} = "
+            f"{layout.per_page} cards per sheet, {count} cards on {sheets} sheet(s)"
+        )
+        lost_c, lost_r = layout.lost_to_cutter
+        if lost_c or lost_r:
+            click.echo(
+                f"note: the {options.cutter} print-then-cut area costs "
+                f"{lost_c} column(s) and {lost_r} row(s) of {size.width:g} x {size.height:g} mm "
+                "cards on each sheet",
+                err=True,
+            )
+    click.echo(f"pages: {' + '.join(str(n) for n in result.pages)}")
+    if options.cutter == "cricut" and options.duplex.value in ("long-edge", "short-edge"):
+        click.echo(
+            "note: Design Space prints the fronts itself, so duplex backs from this PDF will "
+            "not line up with them; print backs separately (--duplex separate) and glue, or "
+            "use --cutter silhouette",
+            err=True,
+        )
 
 
 def lan_address() -> str:

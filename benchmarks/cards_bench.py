@@ -1,29 +1,40 @@
-"""Benchmark: render 1,000 mixed cards (PocketModel, Transformers, Toy Battle) to one PDF.
+"""Benchmark: 1,000 mixed cards with QR codes to PDF, against plain ReportLab in the same run.
 
-Reports the wall time, the PDF size and how many image / form XObjects the file holds: every
-card uses the same art image and its deck's back, which must be embedded once each.
+The anchor is ``shared/anchors/reportlab_floor.py`` (the floor of plain ReportLab for the same
+sheets: frame, wrapped text in an embedded TTF, a shared image per card, a back page per
+front page). Both run as fresh processes, alternately, ``--rounds`` times each; each reports
+its own time from after its imports to the saved PDF. The best time of each side and their
+ratio are printed (goal of issue 10: Tablesmith within 2x the anchor).
 
-Run: ``python benchmarks/cards_bench.py`` after ``pip install .`` (or with ``PYTHONPATH=.``) (goal: under 5 s on the 2-core dev machine).
+Tablesmith's side renders 1,000 cards drawn round-robin from the three demo decks (every
+kind except Transformers characters, which print on their own larger sheets), each with the
+same art image and its own QR code, duplex long-edge (a back page per front page). It also
+reports the PDF size and how many image and form XObjects the file holds: the shared art
+and each back design must be embedded once.
+
+Run: ``python benchmarks/cards_bench.py`` (after ``pip install -e .``); ``--rounds 3``.
 """
 
 from __future__ import annotations
 
+import argparse
+import re
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
 
-from PIL import Image
-
-from games.cards import BackSpec, Deck
-from printables.deckfile import demo_names, read_deck
-from printables.render import RenderOptions, render_deck
-
 TARGET = 1000
+ANCHOR = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "reportlab_floor.py"
 
 
-def mixed_deck(image: str) -> Deck:
+def mixed_deck(image: str) -> object:
     """1,000 cards drawn round-robin from the three demo decks, each with the same image."""
+    from games.cards import BackSpec, Deck
+    from printables.deckfile import demo_names, read_deck
+
     pool = [
         card
         for name in demo_names()
@@ -43,24 +54,62 @@ def mixed_deck(image: str) -> Deck:
     )
 
 
-def main() -> None:
+def run_tablesmith() -> None:
+    """One measured render in this process (called in a child process)."""
+    from PIL import Image
+
+    from printables.render import RenderOptions, render_deck
+
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
-        Image.new("RGB", (300, 200), "#557799").save(base / "art.png")
+        Image.new("RGB", (600, 400), (40, 90, 160)).save(base / "art.png")
         deck = mixed_deck("art.png")
         out = base / "bench.pdf"
         start = time.perf_counter()
-        result = render_deck(deck, RenderOptions(), out, base_dir=base)
+        result = render_deck(deck, RenderOptions(), out, base_dir=base)  # type: ignore[arg-type]
         seconds = time.perf_counter() - start
         raw = out.read_bytes()
-        print(f"cards: {deck.card_count}, pages: {result.pages[0]}")
-        print(f"time: {seconds:.2f} s ({seconds / deck.card_count * 1000:.2f} ms/card)")
-        print(f"pdf size: {len(raw) / 1e6:.2f} MB")
-        print(f"image XObjects: {raw.count(b'/Subtype /Image')} (shared art, expected 1)")
+        print(f"{TARGET} cards in {seconds:.2f} s, {len(raw) / 1e6:.2f} MB")
+        print(f"pages: {result.pages[0]}")
+        print(f"image XObjects: {raw.count(b'/Subtype /Image')}")
+        print(f"form XObjects: {raw.count(b'/Subtype /Form')}")
+
+
+def _child(command: list[str]) -> tuple[float, str]:
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    match = re.search(r"in ([0-9.]+) s", done.stdout)
+    if not match:
+        raise SystemExit(f"no time in the output of {command}:\n{done.stdout}{done.stderr}")
+    return float(match.group(1)), done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each side (best counts)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        run_tablesmith()
+        return
+    if not ANCHOR.is_file():
+        raise SystemExit(f"anchor not found: {ANCHOR}")
+    ours: list[float] = []
+    floor: list[float] = []
+    report = ""
+    for round_number in range(1, args.rounds + 1):
+        seconds, _ = _child([sys.executable, str(ANCHOR)])
+        floor.append(seconds)
+        seconds, report = _child([sys.executable, __file__, "--child"])
+        ours.append(seconds)
         print(
-            f"form XObjects: {raw.count(b'/Subtype /Form')} (one per back design: deck "
-            "back + blue and red troop backs, expected 3)"
+            f"round {round_number}: reportlab floor {floor[-1]:.2f} s, tablesmith {ours[-1]:.2f} s"
         )
+    print("tablesmith:", report.strip().replace("\n", "; "))
+    best_ours, best_floor = min(ours), min(floor)
+    print(
+        f"best: reportlab floor {best_floor:.2f} s, tablesmith {best_ours:.2f} s, "
+        f"ratio {best_ours / best_floor:.2f} (goal <= 2.0)"
+    )
 
 
 if __name__ == "__main__":

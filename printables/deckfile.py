@@ -9,14 +9,75 @@ exist and be readable PNG or JPEG images (checked here, reported with the card's
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from games.cards import Deck, DeckError, FieldError, parse_deck_text
+from games.cards.deck import MAX_DECK_BYTES
+from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+MAX_IMAGE_BYTES = 50_000_000
+"""Largest art or back image file, bytes."""
+MAX_IMAGE_PIXELS = 40_000_000
+"""Largest art or back image, pixels (40 MP; a 63 x 88 mm card at 1200 dpi is 8 MP)."""
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refused before reading when it is no regular
+    file or larger than ``limit`` bytes.
+
+    The file is opened non-blocking (a FIFO swapped in after the check cannot hang the read)
+    and at most ``limit + 1`` bytes are read (files whose size the system does not report,
+    such as ``/proc`` files, are caught too).
+
+    Raises:
+        OSError: the file cannot be opened or read (``strerror`` says why; a symlink loop
+            is ``ELOOP``).
+        ValueError: it is a folder, FIFO, device or socket, it is larger than ``limit``, or
+            the path holds a NUL character. The message is the reason only.
+    """
+    if "\0" in str(path):
+        raise ValueError("the path contains a NUL character")
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"it is {_file_kind(info.st_mode)}, not a file")
+    if info.st_size > limit:
+        raise ValueError(f"it is {info.st_size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    handle = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise ValueError("it is not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(handle, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(handle)
+    if size > limit:
+        raise ValueError(f"it is larger than the limit of {limit / 1e6:g} MB")
+    return b"".join(chunks)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,11 +126,32 @@ def read_deck(argument: str) -> LoadedDeck:
         base_dir = Path(str(resources.files("games.cards") / "demo"))
         deck = parse_deck_text(text, source=f"{name}.yaml", default_slug=name)
         return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
+    if not argument.strip():
+        raise DeckError(
+            "''",
+            [
+                (
+                    "",
+                    FieldError(
+                        field="file",
+                        allowed="a deck file path",
+                        found="",
+                        message="the deck path is empty",
+                    ),
+                )
+            ],
+        )
     path = Path(argument)
+    argument = shown(argument)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        data = read_limited(path, MAX_DECK_BYTES)
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, OSError):
+            reason = exc.strerror or type(exc).__name__
+            if exc.errno == errno.ELOOP:
+                reason = "symlink loop (too many levels of symbolic links)"
+        else:
+            reason = str(exc)
         raise DeckError(
             argument,
             [
@@ -154,8 +236,16 @@ def _image_problem(path: Path) -> str | None:
     from PIL import Image
 
     try:
+        size = os.stat(path).st_size
+        if size > MAX_IMAGE_BYTES:
+            return f"{size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:g} MB"
         with Image.open(path) as image:
             kind = image.format
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return (
+                    f"{image.width} x {image.height} pixels; the limit is "
+                    f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels"
+                )
             image.verify()
     except OSError as exc:
         return exc.strerror or "not an image Pillow can read"

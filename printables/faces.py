@@ -1,25 +1,43 @@
 """Card faces and generated backs, drawn with ReportLab onto a card's box on the page.
 
-Every face follows one anatomy (``standard_face``) filled per game from the rules digests:
+Every face follows one anatomy (:func:`standard_face`), filled per game from the rules
+digests, and read at a glance at the size of a real card:
 
-* PocketModel (PM-1, PM-2, PM-3): name; type and icons (green, silver, gold); stats Attack red,
-  Damage yellow, Defense blue, Shields green (units) or the combat bonus +N in the same
-  colours (cards); ability text; build stars at the bottom; the objective defense value in
-  the bottom-right corner (QR then bottom-left).
-* Transformers (TF-1, TF-2): characters: name, the side's subtitle and traits, faction and
-  mode, Attack orange, Health red, Defense blue, text, stars on the alt side only (bottom
-  left); battle cards: name, Action or Upgrade type, 0-2 battle icons as coloured discs in the
-  top-right corner, optional stars, text.
-* Toy Battle (TB-1, TB-20): troop name, strength (``J`` for Kwak, the joker - decision: a 0
-  would read as "weakest", which Kwak is not, TB-11), colour, effect text.
+* a **badge** in the top-left corner with the number a fanned hand needs: the star cost of
+  PocketModel units (PM-1) and Transformers characters (TF-1), the main combat bonus of a
+  PocketModel combat card (PM-3), the defense value of an objective (PM-3, PM-31), the
+  strength of a Toy Battle troop (TB-1; ``J`` for Kwak, the joker - a 0 would read as
+  "weakest", which Kwak is not, TB-11), the slot of a Transformers upgrade (TF-13); Toy
+  Battle repeats the strength upside down in the bottom-right corner, like playing cards;
+* a **header** with the name, and a **type band** with the card kind and its icons as drawn
+  symbols with their words next to them (the legend): PocketModel icons in green, silver or
+  gold discs (PM-2), Transformers battle icons as coloured squares in the top-right corner
+  (TF-2) with a legend line at the bottom;
+* an **art window** holding the card's image (cropped to fill) or a generated pattern
+  (:mod:`printables.patterns`); it gives up height when the rules text needs it;
+* a **stats row** of big numbers with their symbol and word: PocketModel Attack red, Damage
+  yellow, Defense blue, Shields green (PM-1, PM-3 bonuses as +N), Transformers Attack
+  orange, Health red, Defense blue (TF-1);
+* the **rules text** on a light box, left-aligned, 8.5 pt shrinking to 6 pt at the least, a
+  lead-in before the first colon in bold ("Carrier power:");
+* a **footer** with the QR code, build stars as a number with a star, and the PocketModel
+  defense value in the bottom-right corner (PM-3; the QR code then goes bottom-left).
+
+Frames differ per kind: PocketModel units steel grey, combat cards crimson with cut corners,
+objectives teal with a double rule; Transformers characters in the faction colour (Autobot
+red, Decepticon purple) with a mode tab, actions orange, upgrades teal; Toy Battle troops
+in the troop colour. The static parts of a frame are one form XObject per kind and size.
 
 Coordinates inside a face are mm from the card's trim bottom-left corner; the content stays
-inside ``SAFE_MARGIN``; the frame colour runs into the bleed.
+inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are given for a
+63 x 88 mm card and scale with the card (:attr:`Painter.unit`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,21 +47,26 @@ from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, Po
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from printables.fonts import BOLD, REGULAR, missing_glyphs
+from printables.icons import colour_of, defined_forms, draw_icon
 from printables.layout import Rect
+from printables.patterns import draw_pattern
 from printables.qr import MIN_MODULE_MM, draw_qr, qr_size_mm
 from printables.text import Overflow, fit_line, fit_paragraph
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
 
 MM = 72 / 25.4
 """Points per millimetre."""
 SAFE_MARGIN = 3.0
 """Distance of all content from the trim line, mm."""
 MIN_TEXT_PT = 6.0
-"""Smallest font size for ability text, pt."""
-MAX_TEXT_PT = 9.0
-"""Starting font size for ability text, pt."""
+"""Smallest font size for rules text, pt."""
+MAX_TEXT_PT = 8.5
+"""Starting font size for rules text on a 63 x 88 mm card, pt."""
+MIN_ART_MM = 10.0
+"""Lowest art window on a 63 x 88 mm card, mm (the art gives way to long rules text)."""
 
 STAT_COLOURS = {
     "attack": "#c62828",
@@ -55,7 +78,7 @@ STAT_COLOURS = {
 }
 """Stat colours: PocketModel PM-1/PM-3 (Attack red, Damage yellow, Defense blue, Shields
 green); Transformers TF-1 (Attack orange, Health red, Defense blue)."""
-ICON_COLOURS = {"green": "#2e7d32", "silver": "#8d99a6", "gold": "#c9a227"}
+ICON_COLOURS = {"green": "#2e7d32", "silver": "#78909c", "gold": "#c9a227"}
 """PocketModel icon colours (PM-2)."""
 BATTLE_ICON_COLOURS = {
     "orange": "#ef6c00",
@@ -65,12 +88,20 @@ BATTLE_ICON_COLOURS = {
     "green": "#2e7d32",
 }
 """Transformers battle icon colours (TF-2)."""
+BATTLE_ICONS = {
+    "orange": ("weapon", "attack +1"),
+    "blue": ("defense", "defense +1"),
+    "white": ("flip", "flip 2 more"),
+    "black": ("diamond", "black"),
+    "green": ("leaf", "green"),
+}
+"""Transformers battle icon -> (symbol, legend words) (TF-21, TF-22)."""
 GROUND_BAR_COLOUR = "#6d4c41"
-"""The ground-unit bar of a PocketModel unit (PM-1), drawn as a brown ``GROUND`` pill."""
+"""The ground-unit bar of a PocketModel unit (PM-1), drawn as a brown ``GROUND`` chip."""
 FRAME_COLOURS = {
     "unit": "#37474f",
-    "combat": "#7b3f00",
-    "objective": "#34495e",
+    "combat": "#8e1b1b",
+    "objective": "#0f5c6e",
     "Autobot": "#b71c1c",
     "Decepticon": "#4a148c",
     "action": "#e65100",
@@ -79,6 +110,36 @@ FRAME_COLOURS = {
     "red": "#d32f2f",
 }
 """Frame (bleed) colours by card kind, faction or troop colour."""
+HEADER_COLOURS = {
+    "unit": "#1c262b",
+    "combat": "#4a0d0d",
+    "objective": "#073642",
+    "Autobot": "#3e0b0b",
+    "Decepticon": "#220a45",
+    "action": "#5d2300",
+    "upgrade": "#00332c",
+    "blue": "#0d3c7a",
+    "red": "#7a1414",
+}
+"""Header band colours (a dark shade of the frame)."""
+PATTERN_STYLES = {
+    "unit": "space",
+    "combat": "rays",
+    "objective": "radar",
+    "Autobot": "circuit",
+    "Decepticon": "circuit",
+    "action": "circuit",
+    "upgrade": "circuit",
+    "blue": "toy",
+    "red": "toy",
+}
+"""Generated art style by frame key (see :mod:`printables.patterns`)."""
+PANEL = "#fbfaf6"
+"""Background of the card's inner panel."""
+TEXT_BOX = "#f1ece0"
+"""Background of the rules text box."""
+INK = "#1a1a1a"
+"""Text colour."""
 
 
 @dataclass(kw_only=True)
@@ -98,6 +159,12 @@ class Painter:
     bleed: float
     card_name: str
     problems: list[Overflow] = field(default_factory=list)
+
+    @property
+    def unit(self) -> float:
+        """Scale of fixed sizes: 1 on a 63 x 88 mm card, smaller on mini, larger on tarot
+        and Transformers characters (at most 1.4)."""
+        return max(0.7, min(self.trim.width / 63.0, self.trim.height / 88.0, 1.4))
 
     @property
     def bleed_box(self) -> Rect:
@@ -132,9 +199,9 @@ class Painter:
     ) -> None:
         """Fill (and optionally stroke) a face-relative rectangle, mm."""
         c = self.canvas
-        c.setFillColor(colour)
+        c.setFillColor(colour_of(colour))
         if stroke:
-            c.setStrokeColor(stroke)
+            c.setStrokeColor(colour_of(stroke))
             c.setLineWidth(width_pt)
         x, y = self.pt(box.x, box.y)
         if radius:
@@ -143,17 +210,6 @@ class Painter:
             )
         else:
             c.rect(x, y, box.width * MM, box.height * MM, stroke=int(bool(stroke)), fill=1)
-
-    def frame(self, colour: str) -> Rect:
-        """Fill the bleed box with ``colour`` and a white rounded panel inside the safe margin.
-
-        Returns:
-            The panel, face mm.
-        """
-        self.fill(self.bleed_box, colour)
-        panel = Rect(x=0, y=0, width=self.trim.width, height=self.trim.height).inset(SAFE_MARGIN)
-        self.fill(panel, "#ffffff", radius=1.5)
-        return panel
 
     def line(
         self,
@@ -166,7 +222,7 @@ class Painter:
         min_pt: float,
         field_name: str,
         bold: bool = False,
-        colour: str = "#111111",
+        colour: str = INK,
         align: str = "left",
     ) -> float:
         """One line of text with its baseline at (x, y) mm, shrunk to fit ``width`` mm.
@@ -177,12 +233,13 @@ class Painter:
         font = BOLD if bold else REGULAR
         if not text or not self._check(text, font, field_name):
             return 0.0
+        max_pt = max(max_pt, min_pt)
         size, problem = fit_line(text, width * MM, max_pt=max_pt, min_pt=min_pt, bold=bold)
         if problem:
             self.problems.append(Overflow(card=self.card_name, field=field_name, reason=problem))
             return 0.0
         c = self.canvas
-        c.setFillColor(colour)
+        c.setFillColor(colour_of(colour))
         c.setFont(font, size)
         if align == "centre":
             c.drawCentredString(*self.pt(x + width / 2, y), text)
@@ -192,263 +249,627 @@ class Painter:
             c.drawString(*self.pt(x, y), text)
         return size
 
-    def box(
+    def icon(self, name: str, x: float, y: float, size: float, colour: str) -> None:
+        """Icon ``name`` (see :mod:`printables.icons`) in the square (x, y, size) mm."""
+        draw_icon(self.canvas, name, *self.pt(x, y), size * MM, colour)
+
+    def disc_icon(self, name: str, cx: float, cy: float, diameter: float, colour: str) -> None:
+        """A white icon on a disc of ``colour`` centred at (cx, cy) mm."""
+        c = self.canvas
+        c.setFillColor(colour_of(colour))
+        c.circle(*self.pt(cx, cy), diameter / 2 * MM, stroke=0, fill=1)
+        inner = diameter * 0.62
+        fg = "#111111" if colour in ("#ffffff", "#f9a825") else "#ffffff"
+        self.icon(name, cx - inner / 2, cy - inner / 2, inner, fg)
+
+    def image(self, path: Path, area: Rect) -> None:
+        """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
+        the overflow clipped. ReportLab embeds each distinct file once however often it is
+        drawn."""
+        from PIL import Image
+
+        with Image.open(path) as im:
+            iw, ih = im.size
+        scale = max(area.width / iw, area.height / ih)
+        w, h = iw * scale, ih * scale
+        c = self.canvas
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(*self.pt(area.x, area.y), area.width * MM, area.height * MM)
+        c.clipPath(clip, stroke=0, fill=0)
+        x, y = self.pt(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2)
+        c.drawImage(str(path), x, y, w * MM, h * MM, mask="auto")
+        c.restoreState()
+
+    def text_block(
         self,
         text: str,
         area: Rect,
         *,
         field_name: str,
-        max_pt: float = MAX_TEXT_PT,
+        max_pt: float,
         min_pt: float = MIN_TEXT_PT,
         align: int = 0,
-        bold: bool = False,
-    ) -> None:
-        """Wrapped text fitted into ``area`` (mm, face-relative), top-aligned."""
-        if not text or not self._check(text, BOLD if bold else REGULAR, field_name):
-            return
-        para, _, problem = fit_paragraph(
-            text,
-            area.width * MM,
-            area.height * MM,
-            max_pt=max_pt,
-            min_pt=min_pt,
-            align=align,
-            bold=bold,
+    ) -> float:
+        """Rules text fitted into ``area`` (mm, face-relative), top-aligned, drawn as a form
+        XObject shared by every card with the same text and box.
+
+        Returns:
+            The height the text uses, mm (0 when nothing was drawn).
+        """
+        if (
+            not text
+            or not self._check(text, REGULAR, field_name)
+            or not self._check(text, BOLD, field_name)
+        ):
+            return 0.0
+        fitted = _fitted(
+            text, round(area.width * MM, 2), round(area.height * MM, 2), max_pt, min_pt, align
         )
+        para, problem = fitted
         if para is None:
             self.problems.append(
                 Overflow(card=self.card_name, field=field_name, reason=problem or "does not fit")
             )
-            return
-        x, _ = self.pt(area.x, area.y)
-        _, top = self.pt(area.x, area.top)
-        para.drawOn(self.canvas, x, top - para.height)
-
-    def disc(
-        self,
-        cx: float,
-        cy: float,
-        diameter: float,
-        colour: str,
-        label: str,
-        *,
-        text_colour: str = "#ffffff",
-        size_pt: float = 11.0,
-    ) -> None:
-        """A filled circle with a centred bold label; centre (cx, cy) mm."""
+            return 0.0
         c = self.canvas
-        c.setFillColor(colour)
-        c.setStrokeColor("#222222")
-        c.setLineWidth(0.5)
-        c.circle(*self.pt(cx, cy), diameter / 2 * MM, stroke=1, fill=1)
-        c.setFillColor(text_colour)
-        c.setFont(BOLD, size_pt)
-        px, py = self.pt(cx, cy)
-        c.drawCentredString(px, py - size_pt * 0.35, label)
+        key = f"{text}|{area.width:.2f}|{area.height:.2f}|{max_pt}|{min_pt}|{align}"
+        form = "txt" + hashlib.sha1(key.encode()).hexdigest()[:16]
+        defined = defined_forms(c)
+        height = float(para.height)
+        if form not in defined:
+            c.beginForm(form, 0, 0, area.width * MM, height + 1)
+            para.drawOn(c, 0, 0)
+            c.endForm()
+            defined.add(form)
+        x, top = self.pt(area.x, area.top)
+        c.saveState()
+        c.translate(x, top - height)
+        c.doForm(form)
+        c.restoreState()
+        return height / MM
 
-    def pills(
-        self, words: list[tuple[str, str]], right: float, y: float, height: float = 3.6
-    ) -> float:
-        """Coloured word pills right-aligned at ``right`` mm, bottom at ``y`` mm.
 
-        Returns:
-            The x (mm) where the leftmost pill starts.
-        """
-        from reportlab.pdfbase.pdfmetrics import stringWidth
+@lru_cache(maxsize=2048)
+def _fitted(
+    text: str, width_pt: float, height_pt: float, max_pt: float, min_pt: float, align: int
+) -> tuple[Paragraph | None, str | None]:
+    para, _, problem = fit_paragraph(
+        text, width_pt, height_pt, max_pt=max_pt, min_pt=min_pt, align=align, lead_bold=True
+    )
+    return para, problem
 
-        size = 5.5
-        x = right
-        for word, colour in reversed(words):
-            width = stringWidth(word, BOLD, size) / MM + 2.0
-            x -= width
-            self.fill(Rect(x=x, y=y, width=width, height=height), colour, radius=height / 2)
-            c = self.canvas
-            c.setFillColor("#ffffff")
-            c.setFont(BOLD, size)
-            c.drawCentredString(*self.pt(x + width / 2, y + height / 2 - size * 0.35 / MM), word)
-            x -= 0.8
-        return x
 
-    def image(self, path: Path, area: Rect) -> None:
-        """Draw an image file scaled into ``area`` (aspect kept, centred). ReportLab embeds
-        each distinct file once however often it is drawn."""
-        x, y = self.pt(area.x, area.y)
-        self.canvas.drawImage(
-            str(path),
-            x,
-            y,
-            area.width * MM,
-            area.height * MM,
-            preserveAspectRatio=True,
-            anchor="c",
-            mask="auto",
-        )
+@dataclass(frozen=True, kw_only=True)
+class Badge:
+    """The top-left corner badge.
+
+    Attributes:
+        value: the big text (a number, ``+3``, ``J``) or empty for an icon-only badge.
+        icon: a small symbol under the value (or the whole badge when ``value`` is empty).
+        colour: the badge's fill colour.
+        label: a short word under the value (e.g. ``DEF``), optional.
+    """
+
+    value: str
+    icon: str | None
+    colour: str
+    label: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stat:
+    """One entry of the stats row: a symbol, a big number and its word."""
+
+    label: str
+    value: str
+    icon: str
+    colour: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chip:
+    """An icon with its word (the legend), on the type band."""
+
+    word: str
+    icon: str
+    colour: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class FaceContent:
-    """What a standard face shows, in drawing order from top to bottom.
+    """What a standard face shows (see the module docstring for the anatomy).
 
     Attributes:
-        frame: frame colour ``#RRGGBB``.
+        frame: frame key (a key of :data:`FRAME_COLOURS`): colours, frame shape, art style.
         title: the card's name.
-        type_line: small grey line under the title (type, subtitle, traits).
-        pills: (word, colour) pills right-aligned on the type line (icons, faction, mode).
-        corner_discs: colours of small discs in the top-right corner (TF-2 battle icons).
-        stats: (label, value, colour) discs in a row.
-        text: ability text and its field name.
-        stars: build stars to print (0 = none) and where: ``left`` or ``centre``.
+        kind_label: the card kind in capitals on the type band (``UNIT``, ``OBJECTIVE``).
+        subtitle: small text after the kind (subtitle, traits).
+        badge: the top-left badge.
+        chips: icons with their words, right-aligned on the type band.
+        corner_icons: battle icon colours in the top-right corner (TF-2).
+        legend: (icon, colour, words) explained on the footer line.
+        stats: the stats row.
+        text: rules text and its field name.
+        stars: build stars shown in the footer as a number with a star (0 = none).
         defense_corner: objective defense value for the bottom-right corner (PM-3), or None.
-        image: an image file for the art box, or None.
+        mirror_index: the badge repeated upside down in the bottom-right corner (troops).
+        mode_tab: ``ALT``/``BOT`` tab of a Transformers character, or empty.
+        empty_text: what the text box says when the card has no rules text.
+        image: an image file for the art window, or None for a generated pattern.
+        art_key: the card's id, which picks the pattern variant.
         qr_url: the QR code's URL, or None.
     """
 
     frame: str
     title: str
-    type_line: str = ""
-    pills: tuple[tuple[str, str], ...] = ()
-    corner_discs: tuple[str, ...] = ()
-    stats: tuple[tuple[str, str, str], ...] = ()
+    kind_label: str
+    badge: Badge
+    subtitle: str = ""
+    chips: tuple[Chip, ...] = ()
+    corner_icons: tuple[str, ...] = ()
+    legend: tuple[tuple[str, str, str], ...] = ()
+    stats: tuple[Stat, ...] = ()
     text: tuple[str, str] = ("", "text")
-    stars: tuple[int, str] = (0, "left")
+    stars: int = 0
     defense_corner: int | None = None
+    mirror_index: bool = False
+    mode_tab: str = ""
+    empty_text: str = ""
     image: Path | None = None
+    art_key: str = ""
     qr_url: str | None = None
+
+
+def _frame_form(p: Painter, frame: str) -> None:
+    """The static frame of ``frame`` cards of this size: bleed colour, panel, header band,
+    type band, kind decoration. One form XObject per frame key, size and bleed."""
+    c = p.canvas
+    w, h, b, u = p.trim.width, p.trim.height, p.bleed, p.unit
+    name = f"frame-{frame}-{w:g}x{h:g}-b{b:g}"
+    defined = defined_forms(c)
+    if name not in defined:
+        c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
+        local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
+        colour = FRAME_COLOURS[frame]
+        local.fill(local.bleed_box, colour)
+        inner = Rect(x=0, y=0, width=w, height=h).inset(2.2)
+        if frame == "combat":  # cut corners
+            cut = 4.0 * u
+            path = c.beginPath()
+            x0, y0, x1, y1 = (v * MM for v in (inner.x, inner.y, inner.right, inner.top))
+            k = cut * MM
+            for i, (x, y) in enumerate(
+                (
+                    (x0 + k, y0),
+                    (x1 - k, y0),
+                    (x1, y0 + k),
+                    (x1, y1 - k),
+                    (x1 - k, y1),
+                    (x0 + k, y1),
+                    (x0, y1 - k),
+                    (x0, y0 + k),
+                )
+            ):
+                path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+            path.close()
+            c.setFillColor(colour_of(PANEL))
+            c.drawPath(path, stroke=0, fill=1)
+        else:
+            local.fill(inner, PANEL, radius=2.0 if frame not in ("blue", "red") else 3.0)
+        if frame == "objective":  # double rule
+            c.setStrokeColor(colour_of(colour))
+            for inset, width in ((0.5, 1.2), (1.3, 0.5)):
+                r = inner.inset(inset)
+                c.setLineWidth(width)
+                c.roundRect(
+                    r.x * MM, r.y * MM, r.width * MM, r.height * MM, 1.6 * MM, stroke=1, fill=0
+                )
+        s = SAFE_MARGIN
+        head = _header_box(w, h, u)
+        local.fill(head, HEADER_COLOURS[frame], radius=1.2)
+        band = _band_box(w, h, u)
+        local.fill(band, "#ffffff", radius=0.8, stroke=colour, width_pt=0.5)
+        if frame in ("Autobot", "Decepticon"):  # a metal stripe under the header
+            local.fill(Rect(x=s, y=head.y - 0.6, width=w - 2 * s, height=0.6), "#b0bec5")
+        c.endForm()
+        defined.add(name)
+    c.saveState()
+    c.translate(*p.pt(0, 0))
+    c.doForm(name)
+    c.restoreState()
+
+
+def _header_box(w: float, h: float, u: float) -> Rect:
+    s = SAFE_MARGIN
+    return Rect(x=s, y=h - s - 8.5 * u, width=w - 2 * s, height=8.5 * u)
+
+
+def _band_box(w: float, h: float, u: float) -> Rect:
+    head = _header_box(w, h, u)
+    return Rect(x=SAFE_MARGIN, y=head.y - 0.8 - 5.2 * u, width=w - 2 * SAFE_MARGIN, height=5.2 * u)
+
+
+def _badge(
+    p: Painter, badge: Badge, cx: float, cy: float, r: float, *, upside_down: bool = False
+) -> None:
+    c = p.canvas
+    c.saveState()
+    if upside_down:
+        px, py = p.pt(cx, cy)
+        c.translate(px, py)
+        c.rotate(180)
+        c.translate(-px, -py)
+    c.setFillColor(colour_of(badge.colour))
+    c.setStrokeColor(colour_of("#ffffff"))
+    c.setLineWidth(1.2)
+    c.circle(*p.pt(cx, cy), r * MM, stroke=1, fill=1)
+    if not badge.value:
+        if badge.icon:
+            p.icon(badge.icon, cx - 0.62 * r, cy - 0.62 * r, 1.24 * r, "#ffffff")
+    else:
+        small = bool(badge.icon or badge.label)
+        fit = 1.0 if len(badge.value) == 1 else (0.82 if len(badge.value) == 2 else 0.64)
+        size = r * MM * (1.05 if small else 1.3) * fit  # pt; cap height is ~0.73 of it
+        dark = "#111111" if badge.colour in ("#f9a825", "#ffca28", "#ffffff") else "#ffffff"
+        c.setFillColor(colour_of(dark))
+        c.setFont(BOLD, size)
+        cap = 0.73 * size / MM
+        baseline = cy - cap / 2 + (0.22 * r if small else 0.0)
+        c.drawCentredString(*p.pt(cx, baseline), badge.value)
+        if badge.icon:
+            p.icon(badge.icon, cx - 0.22 * r, cy - 0.8 * r, 0.44 * r, dark)
+        elif badge.label:
+            c.setFont(BOLD, max(3.5, 0.3 * r * MM))
+            c.drawCentredString(*p.pt(cx, cy - 0.7 * r), badge.label)
+    c.restoreState()
 
 
 def standard_face(p: Painter, face: FaceContent) -> None:
     """Draw ``face`` on the painter's card (see the module docstring for the anatomy)."""
-    panel = p.frame(face.frame)
-    # Larger cards (tarot, Transformers characters) start their text larger: sizes scale with
-    # the card width relative to a 63 mm standard card, up to 1.4x (minimum sizes stay).
-    scale = min(max(p.trim.width / 63.0, 1.0), 1.4)
-    pad = 1.5
-    left, right, top = panel.x + pad, panel.right - pad, panel.top
-    # Title row (with TF-2 battle icons in the top-right corner).
-    disc = 4.2
-    title_right = right - len(face.corner_discs) * (disc + 0.6)
-    for i, colour in enumerate(face.corner_discs):
-        cx = right - disc / 2 - i * (disc + 0.6)
-        p.disc(cx, top - 3.4, disc, colour, "")
+    w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
+    c = p.canvas
+    _frame_form(p, face.frame)
+    head = _header_box(w, h, u)
+    band = _band_box(w, h, u)
+    # Badge: a disc overlapping the header's left end.
+    r = 5.6 * u
+    bx, by = s + r - 0.4, h - s - r + 0.6
+    # Corner battle icons (TF-2) in the header's right end.
+    icon_edge = 5.4 * u
+    right = head.right - 1.0
+    for i, colour in enumerate(face.corner_icons):
+        symbol, _ = BATTLE_ICONS_BY_COLOUR[colour]
+        x = right - (i + 1) * icon_edge - i * 0.6
+        p.fill(
+            Rect(x=x, y=head.y + (head.height - icon_edge) / 2, width=icon_edge, height=icon_edge),
+            BATTLE_ICON_COLOURS[colour],
+            radius=1.0,
+            stroke="#ffffff",
+            width_pt=0.7,
+        )
+        fg = "#111111" if colour == "white" else "#ffffff"
+        p.icon(
+            symbol,
+            x + icon_edge * 0.18,
+            head.y + (head.height - icon_edge) / 2 + icon_edge * 0.18,
+            icon_edge * 0.64,
+            fg,
+        )
+    if face.corner_icons:
+        right -= len(face.corner_icons) * (icon_edge + 0.6) + 0.6
+    if face.mode_tab:
+        tab_w = 12.5 * u
+        p.fill(
+            Rect(x=right - tab_w, y=head.y + 1.4 * u, width=tab_w, height=head.height - 2.8 * u),
+            "#eceff1",
+            radius=1.0,
+        )
+        p.line(
+            face.mode_tab,
+            right - tab_w,
+            head.y + head.height / 2 - 1.0 * u,
+            tab_w,
+            max_pt=7 * u,
+            min_pt=5,
+            field_name="mode",
+            bold=True,
+            colour="#263238",
+            align="centre",
+        )
+        right -= tab_w + 1.0
+    name_left = bx + r + 1.6
     p.line(
         face.title,
-        left,
-        top - 5.0,
-        title_right - left,
-        max_pt=11 * scale,
-        min_pt=6.5,
+        name_left,
+        head.y + head.height / 2 - 1.45 * u,
+        right - name_left,
+        max_pt=11.5 * u,
+        min_pt=6.0,
         field_name="name",
         bold=True,
+        colour="#ffffff",
     )
-    # Type line with pills.
-    y = top - 10.2
-    pill_left = p.pills(list(face.pills), right, y) if face.pills else right
-    p.line(
-        face.type_line,
+    _badge(p, face.badge, bx, by, r)
+    # Type band: kind label + subtitle on the left, chips (icon + word) on the right.
+    chip_h = band.height - 1.4
+    x = band.right - 0.8
+    chip_font = 5.6 * u
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    for chip in reversed(face.chips):
+        word_w = stringWidth(chip.word, BOLD, chip_font) / MM
+        x -= word_w + chip_h + 1.6
+        p.fill(
+            Rect(x=x, y=band.y + 0.7, width=word_w + chip_h + 1.2, height=chip_h),
+            chip.colour,
+            radius=chip_h / 2,
+        )
+        p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
+        c.setFillColor(colour_of("#ffffff"))
+        c.setFont(BOLD, chip_font)
+        c.drawString(
+            *p.pt(x + chip_h + 0.1, band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM), chip.word
+        )
+    left = band.x + 1.2
+    label_size = p.line(
+        face.kind_label,
         left,
-        y + 0.9,
-        pill_left - left - 0.5,
-        max_pt=7,
-        min_pt=5,
-        field_name="type line",
-        colour="#555555",
+        band.y + band.height / 2 - 0.9 * u,
+        max(x - left - 1.0, 6.0),
+        max_pt=7.0 * u,
+        min_pt=5.0,
+        field_name="type",
+        bold=True,
+        colour=FRAME_COLOURS[face.frame],
     )
-    # Stats row.
-    y -= 1.0
-    if face.stats:
-        diameter = 7.2
-        y -= diameter + 3.2
-        slot = (right - left) / len(face.stats)
-        for i, (label, value, colour) in enumerate(face.stats):
-            cx = left + slot * (i + 0.5)
-            dark = "#111111" if colour in ("#f9a825", "#ffffff") else "#ffffff"
-            p.disc(cx, y + 2.6 + diameter / 2, diameter, colour, value, text_colour=dark)
+    if face.subtitle and label_size:
+        used = stringWidth(face.kind_label, BOLD, label_size) / MM + 1.4
+        room = x - left - used - 1.0
+        if room > 8:
             p.line(
-                label,
-                cx - slot / 2,
-                y,
-                slot,
-                max_pt=5.5,
+                face.subtitle,
+                left + used,
+                band.y + band.height / 2 - 0.9 * u,
+                room,
+                max_pt=6.5 * u,
                 min_pt=4.5,
-                field_name="stats",
-                colour="#333333",
-                align="centre",
-            )
-    # Footer: QR, stars, defense corner.
-    qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
-    footer = max(qr_edge, 7.0)
-    bottom = panel.y
-    corner = 10.0
-    if face.defense_corner is not None:
-        box = Rect(x=panel.right - corner, y=bottom, width=corner, height=corner)
-        p.fill(box, STAT_COLOURS["defense"], radius=1.2)
-        p.line(
-            str(face.defense_corner),
-            box.x,
-            box.y + 3.2,
-            corner,
-            max_pt=13,
-            min_pt=8,
-            field_name="defense",
-            bold=True,
-            colour="#ffffff",
-            align="centre",
-        )
-        p.line(
-            "DEF",
-            box.x,
-            box.y + 0.9,
-            corner,
-            max_pt=5,
-            min_pt=4,
-            field_name="defense",
-            colour="#ffffff",
-            align="centre",
-        )
-    if face.qr_url:
-        qx = panel.x if face.defense_corner is not None else panel.right - qr_edge
-        draw_qr(p.canvas, face.qr_url, p.trim.x + qx, p.trim.y + bottom, MIN_MODULE_MM)
-    count, where = face.stars
-    if count:
-        stars = "★" * count
-        if where == "centre":
-            p.line(
-                stars,
-                left,
-                bottom + 2.0,
-                right - left,
-                max_pt=10,
-                min_pt=6,
-                field_name="stars",
-                colour="#b8860b",
-                align="centre",
+                field_name="subtitle",
+                colour="#555555",
             )
         else:
-            p.line(
-                stars,
-                left,
-                bottom + 2.0,
-                max(right - left - qr_edge, 10.0),
-                max_pt=10,
-                min_pt=6,
-                field_name="stars",
-                colour="#b8860b",
+            p.problems.append(
+                Overflow(
+                    card=p.card_name,
+                    field="subtitle",
+                    reason=f"no room on the type band ({room:.1f} mm left)",
+                )
             )
-    # Art and ability text fill what is left.
-    text_top = y - 1.0
-    text_bottom = bottom + footer + 1.0
-    if face.image is not None:
-        art_h = min(0.3 * p.trim.height, max(text_top - text_bottom - 12.0, 0))
-        if art_h > 5:
-            p.image(face.image, Rect(x=left, y=text_top - art_h, width=right - left, height=art_h))
-            text_top -= art_h + 1.0
-    text, field_name = face.text
-    p.box(
-        text,
-        Rect(x=left, y=text_bottom, width=right - left, height=text_top - text_bottom),
-        field_name=field_name,
-        max_pt=MAX_TEXT_PT * scale,
+    _lower_half(p, face, band.y - 1.0)
+
+
+def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
+    """Art, stats and the bottom zone below ``top`` (mm): the bottom zone holds the QR code
+    in one corner, the defense value (PM-3) or the mirrored index (troops) in the other, and
+    the rules text between them; the text box grows upwards (the art gives way) when the
+    text needs it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    c = p.canvas
+    w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
+    qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
+    qr_left = face.defense_corner is not None or face.mirror_index
+    corner_w = (
+        10.5 * u if face.defense_corner is not None else (8.8 * u if face.mirror_index else 0.0)
     )
+    left_w = qr_edge if qr_left else 0.0
+    right_w = corner_w if qr_left else qr_edge
+    zone_h = max(
+        qr_edge,
+        corner_w + (5.5 * u if face.stars and face.defense_corner is not None else 0.0),
+        14.0 * u,
+    )
+    if face.qr_url:
+        qx = s if qr_left else w - s - qr_edge
+        draw_qr(c, face.qr_url, p.trim.x + qx, p.trim.y + s, MIN_MODULE_MM)
+    if face.defense_corner is not None:
+        edge = corner_w
+        x0 = w - s - edge
+        p.fill(Rect(x=x0, y=s, width=edge, height=edge), STAT_COLOURS["defense"], radius=1.4)
+        p.icon("defense", x0 + 0.8, s + edge - 4.0 * u, 3.2 * u, "#ffffff")
+        c.setFillColor(colour_of("#ffffff"))
+        c.setFont(BOLD, 15 * u)
+        c.drawCentredString(*p.pt(x0 + edge / 2 + 1.2 * u, s + 3.0 * u), str(face.defense_corner))
+        c.setFont(BOLD, 4.8 * u)
+        c.drawCentredString(*p.pt(x0 + edge / 2, s + 0.8), "DEF")
+    if face.mirror_index:
+        mr = corner_w / 2
+        _badge(p, face.badge, w - s - mr + 0.2, s + mr - 0.2, mr, upside_down=True)
+    # Text box between the corners.
+    tx = s + (left_w + 1.0 if left_w else 0.0)
+    tr = w - s - (right_w + 1.0 if right_w else 0.0)
+    base = s
+    if tr - tx < 24.0:  # a narrow card: the text box goes above the bottom zone
+        tx, tr, base = s, w - s, s + zone_h + 1.0
+    stats_h = 11.0 * u if face.stats else 0.0
+    legend_h = 4.6 * u if face.legend else 0.0
+    stars_in_box = (
+        face.stars
+        and face.defense_corner is None
+        and face.frame not in ("unit",)
+        and face.badge.icon != "star"
+    )
+    stars_h = 5.2 * u if stars_in_box else 0.0
+    avail = top - base - (stats_h + 1.0 if stats_h else 0.0)
+    art_min = MIN_ART_MM * u
+    art_default = min(0.34 * h, avail - zone_h - 1.0)
+    text, field_name = face.text
+    inner_w = tr - tx - 2.4
+    max_pt = MAX_TEXT_PT * u
+    box_h = max(zone_h if base == s else 8.0 * u, avail - art_default - 1.0)
+    reserved = legend_h + stars_h
+    if text:
+        need = _fitted(
+            text,
+            round(inner_w * MM, 2),
+            round((box_h - 2.0 - reserved) * MM, 2),
+            max_pt,
+            min(7.0 * u, max_pt),
+            0,
+        )[0]
+        if need is None:
+            box_h = max(box_h, avail - art_min - 1.0)
+    box = Rect(x=tx, y=base, width=tr - tx, height=box_h)
+    p.fill(box, TEXT_BOX, radius=1.0)
+    if text:
+        p.text_block(
+            text,
+            Rect(x=tx + 1.2, y=base + 1.0 + reserved, width=inner_w, height=box_h - 2.0 - reserved),
+            field_name=field_name,
+            max_pt=max_pt,
+        )
+    elif face.empty_text:
+        p.line(
+            face.empty_text,
+            box.x,
+            box.y + box.height / 2 - 1.0,
+            box.width,
+            max_pt=7 * u,
+            min_pt=5,
+            field_name="text",
+            colour="#8a8172",
+            align="centre",
+        )
+    # Legend line (battle icons) and stars at the bottom of the text box.
+    y = base + 1.0
+    if face.legend:
+        x = tx + 1.2
+        for symbol, colour, words in face.legend:
+            size = 3.4 * u
+            if x + size + 10 > tr:
+                break
+            p.fill(
+                Rect(x=x, y=y, width=size, height=size),
+                colour,
+                radius=0.6,
+                stroke="#888888",
+                width_pt=0.3,
+            )
+            p.icon(
+                symbol,
+                x + 0.5,
+                y + 0.5,
+                size - 1.0,
+                "#111111" if colour == "#ffffff" else "#ffffff",
+            )
+            used = p.line(
+                words,
+                x + size + 0.7,
+                y + 0.9 * u,
+                18 * u,
+                max_pt=5.6 * u,
+                min_pt=4.0,
+                field_name="legend",
+                colour="#444444",
+            )
+            x += size + 1.6 + stringWidth(words, REGULAR, used or 5.0) / MM + 1.8
+        y += legend_h
+    if face.stars and face.defense_corner is not None:
+        size = 4.0 * u
+        x0 = w - s - corner_w
+        p.icon("star", x0 + 0.3, s + corner_w + 0.8, size, "#c9a227")
+        p.line(
+            str(face.stars),
+            x0 + size + 0.8,
+            s + corner_w + 1.4,
+            corner_w - size - 1,
+            max_pt=10 * u,
+            min_pt=6,
+            field_name="stars",
+            bold=True,
+            colour="#8d6e00",
+        )
+    elif stars_in_box:
+        size = 4.0 * u
+        p.icon("star", tx + 1.2, y, size, "#c9a227")
+        p.line(
+            f"{face.stars}",
+            tx + 1.2 + size + 0.8,
+            y + 0.7,
+            8,
+            max_pt=9 * u,
+            min_pt=6,
+            field_name="stars",
+            bold=True,
+            colour="#8d6e00",
+        )
+    # Stats row above the text box, art above that.
+    stats_y = box.top + 1.0
+    if face.stats:
+        slot = (w - 2 * s) / max(len(face.stats), 3)
+        first = s + ((w - 2 * s) - slot * len(face.stats)) / 2
+        for i, stat in enumerate(face.stats):
+            x0 = first + slot * i
+            cell = Rect(x=x0 + 0.5, y=stats_y, width=slot - 1.0, height=stats_h)
+            p.fill(cell, "#ffffff", radius=1.2, stroke=stat.colour, width_pt=1.0)
+            d = 4.4 * u
+            p.disc_icon(
+                stat.icon, x0 + 0.5 + 1.0 + d / 2, stats_y + stats_h - 1.0 - d / 2, d, stat.colour
+            )
+            p.line(
+                stat.value,
+                x0 + 0.5 + d + 1.4,
+                stats_y + stats_h - 1.2 - d * 0.85,
+                slot - d - 2.6,
+                max_pt=15 * u,
+                min_pt=8,
+                field_name="stats",
+                bold=True,
+                colour=INK,
+            )
+            p.line(
+                stat.label,
+                x0 + 0.5,
+                stats_y + 1.2,
+                slot - 1.0,
+                max_pt=5.2 * u,
+                min_pt=3.8,
+                field_name="stats",
+                bold=True,
+                colour=stat.colour,
+                align="centre",
+            )
+    art_bottom = stats_y + stats_h + 1.0 if face.stats else box.top + 1.0
+    art = Rect(x=s, y=art_bottom, width=w - 2 * s, height=top - art_bottom)
+    if art.height < 3.0:
+        p.problems.append(
+            Overflow(
+                card=p.card_name, field=field_name, reason="the text leaves no room for the art"
+            )
+        )
+        return
+    if face.image is not None:
+        p.image(face.image, art)
+    else:
+        draw_pattern(
+            c,
+            PATTERN_STYLES[face.frame],
+            face.art_key or face.title,
+            FRAME_COLOURS[face.frame],
+            *p.pt(art.x, art.y),
+            art.width * MM,
+            art.height * MM,
+        )
+    c.setStrokeColor(colour_of(HEADER_COLOURS[face.frame]))
+    c.setLineWidth(0.6)
+    c.rect(*p.pt(art.x, art.y), art.width * MM, art.height * MM, stroke=1, fill=0)
+    if face.frame == "unit" and face.chips and face.chips[-1].word == "GROUND":
+        p.fill(Rect(x=art.x, y=art.y, width=art.width, height=2.2 * u), GROUND_BAR_COLOUR)
+
+
+BATTLE_ICONS_BY_COLOUR = {
+    colour: (symbol, words) for colour, (symbol, words) in BATTLE_ICONS.items()
+}
 
 
 def _icon_colour(icon: str) -> str:
@@ -457,21 +878,32 @@ def _icon_colour(icon: str) -> str:
     return ICON_COLOURS["gold" if icon in GOLD_ICONS else "silver"]
 
 
+def _pm_chips(icons: tuple[str, ...]) -> tuple[Chip, ...]:
+    return tuple(Chip(word=i, icon=i.lower(), colour=_icon_colour(i)) for i in icons)
+
+
 def _pm_unit(card: PocketModelUnit, common: dict[str, Any]) -> FaceContent:
     stats = (
-        ("ATTACK", str(card.attack), STAT_COLOURS["attack"]),
-        ("DAMAGE", str(card.damage), STAT_COLOURS["damage"]),
-        ("DEFENSE", str(card.defense), STAT_COLOURS["defense"]),
-        ("SHIELDS", str(card.shields), STAT_COLOURS["shields"]),
+        Stat(label="ATTACK", value=str(card.attack), icon="attack", colour=STAT_COLOURS["attack"]),
+        Stat(label="DAMAGE", value=str(card.damage), icon="damage", colour=STAT_COLOURS["damage"]),
+        Stat(
+            label="DEFENSE", value=str(card.defense), icon="defense", colour=STAT_COLOURS["defense"]
+        ),
+        Stat(
+            label="SHIELDS", value=str(card.shields), icon="shields", colour=STAT_COLOURS["shields"]
+        ),
+    )
+    chips = _pm_chips(card.icons) + (
+        (Chip(word="GROUND", icon="troops", colour=GROUND_BAR_COLOUR),) if card.ground else ()
     )
     return FaceContent(
-        frame=FRAME_COLOURS["unit"],
-        type_line="Ground unit" if card.ground else "Unit",
-        pills=tuple((i, _icon_colour(i)) for i in card.icons)
-        + ((("GROUND", GROUND_BAR_COLOUR),) if card.ground else ()),
+        frame="unit",
+        kind_label="GROUND UNIT" if card.ground else "UNIT",
+        badge=Badge(value=str(card.stars), icon="star", colour="#c9a227"),
+        chips=chips,
         stats=stats,
         text=(card.text or "", "text"),
-        stars=(card.stars, "centre"),
+        stars=card.stars,
         **common,
     )
 
@@ -482,14 +914,25 @@ def _pm_card(card: PocketModelCard, common: dict[str, Any]) -> FaceContent:
         ("DAMAGE", card.bonus_damage, "damage"),
         ("DEFENSE", card.bonus_defense, "defense"),
     )
-    stats = tuple((label, f"+{value}", STAT_COLOURS[key]) for label, value, key in bonus if value)
+    stats = tuple(
+        Stat(label=label, value=f"+{value}", icon=key, colour=STAT_COLOURS[key])
+        for label, value, key in bonus
+        if value
+    )
+    if card.type == "objective":
+        badge = Badge(value=str(card.defense), icon="defense", colour=STAT_COLOURS["defense"])
+    elif stats:
+        badge = Badge(value=stats[0].value, icon=stats[0].icon, colour=stats[0].colour)
+    else:
+        badge = Badge(value="", icon="damage", colour="#8e1b1b")
     return FaceContent(
-        frame=FRAME_COLOURS[card.type],
-        type_line=f"{card.type.title()} card",
-        pills=tuple((i, _icon_colour(i)) for i in card.icons),
+        frame=card.type,
+        kind_label="OBJECTIVE" if card.type == "objective" else "COMBAT",
+        badge=badge,
+        chips=_pm_chips(card.icons),
         stats=stats,
         text=(card.text, "text"),
-        stars=(card.stars, "centre"),
+        stars=card.stars,
         defense_corner=card.defense,
         **common,
     )
@@ -498,41 +941,74 @@ def _pm_card(card: PocketModelCard, common: dict[str, Any]) -> FaceContent:
 def _tf_side(card: TransformersCharacter, mode: str, common: dict[str, Any]) -> FaceContent:
     side = card.side(mode)
     stats = (
-        ("ATTACK", str(side.attack), STAT_COLOURS["tf_attack"]),
-        ("HEALTH", str(card.health), STAT_COLOURS["health"]),
-        ("DEFENSE", str(side.defense), STAT_COLOURS["defense"]),
+        Stat(
+            label="ATTACK", value=str(side.attack), icon="weapon", colour=STAT_COLOURS["tf_attack"]
+        ),
+        Stat(label="HEALTH", value=str(card.health), icon="health", colour=STAT_COLOURS["health"]),
+        Stat(
+            label="DEFENSE", value=str(side.defense), icon="defense", colour=STAT_COLOURS["defense"]
+        ),
+    )
+    badge = (
+        Badge(value=str(card.stars), icon="star", colour="#c9a227")
+        if mode == "alt"
+        else Badge(value="", icon="bot", colour="#455a64")
     )
     return FaceContent(
-        frame=FRAME_COLOURS[card.faction],
-        type_line=" · ".join(part for part in (side.subtitle, side.traits) if part),
-        pills=((card.faction, FRAME_COLOURS[card.faction]), (f"{mode.upper()} MODE", "#455a64")),
+        frame=card.faction,
+        kind_label=card.faction.upper(),
+        subtitle=" · ".join(part for part in (side.subtitle, side.traits) if part),
+        badge=badge,
+        mode_tab=f"{mode.upper()} MODE",
         stats=stats,
         text=(side.text, f"{mode}_text"),
-        stars=(card.stars if mode == "alt" else 0, "left"),
+        stars=card.stars if mode == "alt" else 0,
         **common,
     )
 
 
 def _tf_battle(card: TransformersBattleCard, common: dict[str, Any]) -> FaceContent:
-    kind = "Action" if card.type == "action" else f"Upgrade — {(card.upgrade or '').title()}"
+    if card.type == "action":
+        kind, badge = "ACTION", Badge(value="", icon="action", colour=FRAME_COLOURS["action"])
+    else:
+        slot = card.upgrade or "utility"
+        kind = f"UPGRADE · {slot.upper()}"
+        badge = Badge(value="", icon=slot, colour=FRAME_COLOURS["upgrade"])
+    if card.stars:
+        badge = Badge(value=str(card.stars), icon="star", colour="#c9a227")
+    seen: list[str] = []
+    for icon in card.icons:
+        if icon not in seen:
+            seen.append(icon)
+    legend = tuple((BATTLE_ICONS[i][0], BATTLE_ICON_COLOURS[i], BATTLE_ICONS[i][1]) for i in seen)
     return FaceContent(
-        frame=FRAME_COLOURS[card.type],
-        type_line=kind,
-        corner_discs=tuple(BATTLE_ICON_COLOURS[i] for i in card.icons),
+        frame=card.type,
+        kind_label=kind,
+        badge=badge,
+        corner_icons=card.icons,
+        legend=legend,
         text=(card.text, "text"),
-        stars=(card.stars, "left"),
+        stars=card.stars,
         **common,
     )
 
 
 def _troop(card: ToyBattleTroop, common: dict[str, Any]) -> FaceContent:
-    strength = "J" if card.troop == "Kwak" else str(card.strength)
-    label = "JOKER" if card.troop == "Kwak" else "STRENGTH"
+    joker = card.troop == "Kwak"
+    badge = Badge(
+        value="J" if joker else str(card.strength),
+        icon=None,
+        colour=HEADER_COLOURS[card.colour],
+        label="JOKER" if joker else "",
+    )
     return FaceContent(
-        frame=FRAME_COLOURS[card.colour],
-        type_line=f"{card.troop} · {card.colour} troop",
-        stats=((label, strength, FRAME_COLOURS[card.colour]),),
+        frame=card.colour,
+        kind_label=f"{card.colour.upper()} TROOP",
+        subtitle=card.troop if card.troop != card.name else "",
+        badge=badge,
+        mirror_index=True,
         text=(card.text or "", "text"),
+        empty_text="No effect.",
         **common,
     )
 
@@ -545,7 +1021,12 @@ def face_content(
     Raises:
         TypeError: not a known card class.
     """
-    common: dict[str, Any] = {"title": card.name, "image": image, "qr_url": qr_url}
+    common: dict[str, Any] = {
+        "title": card.name,
+        "image": image,
+        "qr_url": qr_url,
+        "art_key": card.id,
+    }
     if isinstance(card, TransformersCharacter):
         return _tf_side(card, "bot" if side == "bot" else "alt", common)
     if isinstance(card, PocketModelUnit):
@@ -560,21 +1041,42 @@ def face_content(
 
 
 def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
-    """A generated back: ``colour`` over the bleed, a thin inner frame, centred words."""
-    p.fill(p.bleed_box, colour)
+    """A generated back: ``colour`` over the bleed, a fine diagonal lattice, a double frame,
+    an emblem and centred words."""
     c = p.canvas
-    c.setStrokeColor("#ffffff")
-    c.setLineWidth(1.2)
-    inner = Rect(x=0, y=0, width=p.trim.width, height=p.trim.height).inset(SAFE_MARGIN + 1.0)
-    c.roundRect(
-        *p.pt(inner.x, inner.y), inner.width * MM, inner.height * MM, 2 * MM, stroke=1, fill=0
-    )
-    mid = p.trim.height / 2
+    w, h = p.trim.width, p.trim.height
+    p.fill(p.bleed_box, colour)
+    box = p.bleed_box
+    c.saveState()
+    c.setStrokeColor(colour_of("#ffffff"))
+    c.setStrokeAlpha(0.12)
+    c.setLineWidth(0.5)
+    step = 4.0
+    k = -box.height
+    while k < box.width:
+        c.line(*p.pt(box.x + k, box.y), *p.pt(box.x + k + box.height, box.top))
+        c.line(*p.pt(box.x + k + box.height, box.y), *p.pt(box.x + k, box.top))
+        k += step
+    c.restoreState()
+    c.setStrokeColor(colour_of("#ffffff"))
+    for inset, width in ((SAFE_MARGIN + 0.6, 1.4), (SAFE_MARGIN + 1.8, 0.5)):
+        inner = Rect(x=0, y=0, width=w, height=h).inset(inset)
+        c.setLineWidth(width)
+        c.roundRect(
+            *p.pt(inner.x, inner.y), inner.width * MM, inner.height * MM, 2 * MM, stroke=1, fill=0
+        )
+    mid = h / 2
+    r = min(w, h) * 0.16
+    c.setFillColor(colour_of("#ffffff"))
+    c.setFillAlpha(0.15)
+    c.circle(*p.pt(w / 2, mid + r * 0.9), r * MM, stroke=0, fill=1)
+    c.setFillAlpha(1)
+    p.icon("star", w / 2 - r * 0.55, mid + r * 0.35, r * 1.1, "#ffffff")
     p.line(
         text,
-        inner.x + 2,
-        mid,
-        inner.width - 4,
+        6,
+        mid - 5,
+        w - 12,
         max_pt=16,
         min_pt=7,
         field_name="back.text",
@@ -584,9 +1086,9 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
     )
     p.line(
         subtitle,
-        inner.x + 2,
-        mid - 6,
-        inner.width - 4,
+        6,
+        mid - 11,
+        w - 12,
         max_pt=8,
         min_pt=5,
         field_name="deck title",

@@ -214,6 +214,9 @@ class SheetSpec:
         crop_marks: draw crop marks around the grid.
         crop_mark_offset: gap between the grid's outer bleed edge and a crop mark, 0..10 mm.
         crop_mark_length: longest crop mark, 2..20 mm.
+        cutter: ``none``, ``silhouette`` or ``cricut``: keep the cards inside the cutting
+            machine's print-then-cut area and clear of its registration marks
+            (:mod:`printables.cutter`).
 
     Raises:
         SettingError: a value is out of range (the message names field, range and value).
@@ -228,8 +231,13 @@ class SheetSpec:
     crop_marks: bool = True
     crop_mark_offset: float = 1.0
     crop_mark_length: float = 5.0
+    cutter: str = "none"
 
     def __post_init__(self) -> None:
+        if self.cutter not in ("none", "silhouette", "cricut"):
+            raise SettingError(
+                setting="cutter", allowed="one of none, silhouette, cricut", found=self.cutter
+            )
         paper = self.paper.strip().lower() if isinstance(self.paper, str) else self.paper
         if paper not in PAPER_SIZES:
             raise SettingError(
@@ -300,6 +308,8 @@ class SheetLayout:
         ruler: the 50 mm ruler's box (bottom band), mm.
         note_origin: baseline start of the "print at 100 %" note, mm.
         heading_origin: baseline start of the page heading (top band), mm.
+        registration: the filled rectangles of the cutter's registration marks, mm.
+        lost_to_cutter: (columns, rows) the cutter's area and marks cost.
     """
 
     spec: SheetSpec
@@ -312,6 +322,8 @@ class SheetLayout:
     ruler: Rect
     note_origin: tuple[float, float]
     heading_origin: tuple[float, float]
+    registration: tuple[Rect, ...] = ()
+    lost_to_cutter: tuple[int, int] = (0, 0)
 
     @property
     def per_page(self) -> int:
@@ -386,6 +398,20 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
             landscape=spec.landscape,
             fits_on=fits_on(spec),
         )
+    registration: tuple[Rect, ...] = ()
+    lost = (0, 0)
+    if spec.cutter != "none":
+        full = (columns, rows)
+        columns, rows, registration = _cutter_grid(spec, columns, rows)
+        lost = (full[0] - columns, full[1] - rows)
+        if columns < 1 or rows < 1:
+            raise DoesNotFitError(
+                f"a {spec.card.width:g} x {spec.card.height:g} mm card does not fit the "
+                f"{spec.cutter} print-then-cut area on {spec.paper}",
+                paper=spec.paper,
+                landscape=spec.landscape,
+                fits_on=(),
+            )
     grid_w = columns * cell_w + (columns - 1) * spec.gutter
     grid_h = rows * cell_h + (rows - 1) * spec.gutter
     left = (page_w - grid_w) / 2
@@ -426,6 +452,13 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
             )
     band = spec.page_margin
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
+    heading_x = max(left, band)
+    if spec.cutter == "silhouette":  # furniture clear of the bottom-left and top-left marks
+        from printables.cutter import SILHOUETTE_MARKS as regmarks
+
+        clear = regmarks.inset + regmarks.length + regmarks.padding + 1.0
+        ruler = Rect(x=max(ruler.x, clear), y=ruler.y, width=ruler.width, height=ruler.height)
+        heading_x = max(heading_x, clear)
     return SheetLayout(
         spec=spec,
         page_width=page_w,
@@ -436,8 +469,49 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
         crop_marks=tuple(marks),
         ruler=ruler,
         note_origin=(ruler.right + 4.0, band + 1.0),
-        heading_origin=(max(left, band), page_h - band - FURNITURE_HEIGHT + 1.0),
+        heading_origin=(heading_x, page_h - band - FURNITURE_HEIGHT + 1.0),
+        registration=registration,
+        lost_to_cutter=lost,
     )
+
+
+def _cutter_grid(spec: SheetSpec, columns: int, rows: int) -> tuple[int, int, tuple[Rect, ...]]:
+    """The largest centred grid (at most ``columns`` x ``rows``) inside the cutter's area and
+    clear of its registration marks; (columns, rows, the marks' rectangles)."""
+    from printables.cutter import SILHOUETTE_MARKS, cricut_area
+
+    page_w, page_h = spec.page_size
+    cell_w = spec.card.width + 2 * spec.bleed
+    cell_h = spec.card.height + 2 * spec.bleed
+    if spec.cutter == "silhouette":
+        area = SILHOUETTE_MARKS.cut_area(page_w, page_h).inset(SILHOUETTE_MARKS.padding)
+        keep_out = SILHOUETTE_MARKS.keep_out(page_w, page_h)
+        shapes = SILHOUETTE_MARKS.shapes(page_w, page_h)
+    else:
+        area, keep_out, shapes = cricut_area(page_w, page_h), (), ()
+
+    def grid(c: int, r: int) -> Rect:
+        w = c * cell_w + (c - 1) * spec.gutter
+        h = r * cell_h + (r - 1) * spec.gutter
+        return Rect(x=(page_w - w) / 2, y=(page_h - h) / 2, width=w, height=h)
+
+    def fits(c: int, r: int) -> bool:
+        box = grid(c, r)
+        inside = (
+            box.x >= area.x - EPSILON
+            and box.right <= area.right + EPSILON
+            and box.y >= area.y - EPSILON
+            and box.top <= area.top + EPSILON
+        )
+        return inside and not any(box.overlaps(k) for k in keep_out)
+
+    best = (0, 0)
+    for c in range(columns, 0, -1):
+        for r in range(rows, 0, -1):
+            if c * r > best[0] * best[1] and fits(c, r):
+                best = (c, r)
+                break
+    return best[0], best[1], shapes
 
 
 class Duplex(enum.StrEnum):
@@ -535,3 +609,62 @@ def adjust_point(
     rx = cx + (x - cx) * math.cos(angle) - (y - cy) * math.sin(angle)
     ry = cy + (x - cx) * math.sin(angle) + (y - cy) * math.cos(angle)
     return rx + adjust.dx, ry + adjust.dy
+
+
+MIN_SAFE_PAGE_MARGIN = 4.0
+"""Page margins below this (mm) are warned about: many office printers cannot print within
+about 4.2 mm (1/6 in, laser) or 3-5 mm (inkjet) of the paper edge."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Overreach:
+    """A back-page card box that a back adjustment moves off the paper or into the border.
+
+    Attributes:
+        slot: the back-page slot index.
+        distance: how far the box reaches past the limit, mm.
+        off_paper: past the paper edge (else into the unprintable page margin).
+        side: ``left``, ``right``, ``top`` or ``bottom``.
+    """
+
+    slot: int
+    distance: float
+    off_paper: bool
+    side: str
+
+
+def back_overreach(layout: SheetLayout, adjust: BackAdjust) -> list[Overreach]:
+    """Back-page card boxes (bleed boxes) that ``adjust`` moves past the page margin.
+
+    Each box's four corners are moved as the renderer moves them (:func:`adjust_point`); the
+    worst side of each box is reported, with the distance beyond the page edge when it leaves
+    the paper, else beyond the page margin.
+    """
+    found = []
+    w, h, m = layout.page_width, layout.page_height, layout.spec.page_margin
+    for slot in layout.slots:
+        box = slot.bleed
+        corners = [
+            adjust_point(x, y, page_width=w, page_height=h, adjust=adjust)
+            for x in (box.x, box.right)
+            for y in (box.y, box.top)
+        ]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        excess = {
+            "left": m - min(xs),
+            "right": max(xs) - (w - m),
+            "bottom": m - min(ys),
+            "top": max(ys) - (h - m),
+        }
+        side, distance = max(excess.items(), key=lambda item: item[1])
+        if distance > EPSILON:
+            off = distance - m > EPSILON
+            found.append(
+                Overreach(
+                    slot=slot.index,
+                    distance=distance - m if off else distance,
+                    off_paper=off,
+                    side=side,
+                )
+            )
+    return found

@@ -37,9 +37,16 @@ class OutputError(ValueError):
         super().__init__(message)
 
 
-def shown(path: Path) -> str:
-    """``path`` for a message: as given, its start cut off (``…``) beyond 60 characters."""
-    text = str(path)
+def printable(text: str) -> str:
+    """``text`` with control characters, line breaks and undecodable bytes (surrogates) shown
+    as Python escapes (``\\n``, ``\\x07``, ``\\udcff``), so a message stays one printable line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def shown(path: Path | str) -> str:
+    """``path`` for a message: printable (:func:`printable`), its start cut off (``…``)
+    beyond 60 characters."""
+    text = printable(str(path))
     return text if len(text) <= 60 else "…" + text[-59:]
 
 
@@ -53,7 +60,7 @@ def _same_file(a: Path, b: Path) -> bool:
         if a.exists() and b.exists():
             return os.path.samefile(a, b)
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, RuntimeError, ValueError):  # RuntimeError: a symlink loop (Python 3.11)
         return False
 
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersCharacter
+from printables.cutter import SILHOUETTE_MARKS, svg_text, write_dxf
 from printables.faces import (
     FRAME_COLOURS,
     MM,
@@ -37,6 +38,7 @@ from printables.faces import (
     standard_face,
 )
 from printables.fonts import REGULAR, register_fonts
+from printables.icons import colour_of
 from printables.layout import (
     CARD_SIZES,
     BackAdjust,
@@ -47,6 +49,7 @@ from printables.layout import (
     SettingError,
     SheetLayout,
     SheetSpec,
+    back_overreach,
     back_slot_index,
     layout_sheet,
     mirrors_left_right,
@@ -93,6 +96,8 @@ class RenderOptions:
         adjust: printer correction applied to every back page.
         qr: print QR codes (cards can still opt out with ``qr: no``).
         qr_base: companion base URL, ``http://`` or ``https://`` with a host.
+        cutter: ``none``, ``silhouette`` or ``cricut``: lay sheets out for the machine's
+            print-then-cut workflow (no crop marks then; see :mod:`printables.cutter`).
 
     Raises:
         SettingError: a sheet value is out of range, or ``qr_base`` is not an http(s) URL
@@ -111,6 +116,7 @@ class RenderOptions:
     adjust: BackAdjust = field(default_factory=BackAdjust)
     qr: bool = True
     qr_base: str = DEFAULT_QR_BASE
+    cutter: str = "none"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paper", self.sheet(CardSize(width=63, height=88)).paper)
@@ -125,7 +131,8 @@ class RenderOptions:
             bleed=self.bleed,
             gutter=self.gutter,
             page_margin=self.page_margin,
-            crop_marks=self.crop_marks,
+            crop_marks=self.crop_marks and self.cutter == "none",
+            cutter=self.cutter,
         )
 
     def size_of(self, card: Card) -> CardSize:
@@ -206,12 +213,31 @@ class RenderResult:
         pages: page count per file.
         placements: every card face drawn.
         layouts: the sheet layout per card size used.
+        cut_files: cut lines per card size (SVG, then DXF), with a cutter.
+        warnings: one line each, e.g. a back moved off the paper by the back adjustment.
     """
 
     files: tuple[Path, ...]
     pages: tuple[int, ...]
     placements: tuple[Placement, ...]
     layouts: tuple[SheetLayout, ...]
+    cut_files: tuple[Path, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def cut_paths(out: Path, layouts: list[SheetLayout]) -> list[Path]:
+    """The cut files of ``out``: ``<stem>-cut.svg`` and ``<stem>-cut.dxf``, with the card
+    size appended (``-cut-88x126.svg``) when the deck prints cards of several sizes."""
+    paths = []
+    for layout in layouts:
+        size = (
+            f"-{layout.spec.card.width:g}x{layout.spec.card.height:g}" if len(layouts) > 1 else ""
+        )
+        paths += [
+            out.with_name(f"{out.stem}-cut{size}.svg"),
+            out.with_name(f"{out.stem}-cut{size}.dxf"),
+        ]
+    return paths
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -252,9 +278,11 @@ def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str
 
 def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
     """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
+    from reportlab import rl_config
     from reportlab.pdfgen import canvas
 
     register_fonts()
+    rl_config.useA85 = 0  # binary compressed streams: smaller and faster than ASCII85
     c = canvas.Canvas(
         str(path), invariant=True, pageCompression=1, initialFontName=REGULAR, initialFontSize=8
     )
@@ -271,26 +299,33 @@ def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
     c.saveState()
     for width, colour in ((1.4, "#ffffff"), (0.3, "#000000")):
         c.setLineWidth(width)
-        c.setStrokeColor(colour)
+        c.setStrokeColor(colour_of(colour))
         for seg in layout.crop_marks:
             c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
-    c.setFillColor("#444444")
-    c.setFont(REGULAR, 6.5)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    c.setFillColor(colour_of("#444444"))
+    room = (layout.page_width - layout.spec.page_margin - layout.heading_origin[0]) * MM
+    c.setFont(REGULAR, min(6.5, room / max(stringWidth(heading, REGULAR, 1.0), 1.0)))
     c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
     ruler = layout.ruler
-    c.setStrokeColor("#000000")
+    c.setStrokeColor(colour_of("#000000"))
     c.setLineWidth(0.35)
     c.line(ruler.x * MM, ruler.y * MM, ruler.right * MM, ruler.y * MM)
     for mm in range(int(ruler.width) + 1):
         tick = ruler.height if mm % 10 == 0 else ruler.height * (0.65 if mm % 5 == 0 else 0.35)
         c.line((ruler.x + mm) * MM, ruler.y * MM, (ruler.x + mm) * MM, (ruler.y + tick) * MM)
     c.setFont(REGULAR, 6)
-    c.setFillColor("#000000")
+    c.setFillColor(colour_of("#000000"))
     c.drawString(
         layout.note_origin[0] * MM,
         layout.note_origin[1] * MM,
         "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm.",
     )
+    if layout.registration:
+        c.setFillColor(colour_of("#000000"))
+        for mark in layout.registration:
+            c.rect(mark.x * MM, mark.y * MM, mark.width * MM, mark.height * MM, stroke=0, fill=1)
     c.restoreState()
 
 
@@ -428,7 +463,9 @@ def render_deck(
     items = _items(deck, options, base_dir)
     groups = [(layout_sheet(options.sheet(size)), group) for size, group in _groups(items, options)]
     separate = options.duplex is Duplex.SEPARATE
-    paths = [out, backs_path(out)] if separate else [out]
+    pdfs = [out, backs_path(out)] if separate else [out]
+    cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
+    paths = pdfs + cuts
     title = f"{deck.title} ({game_title(deck.game)})"
     with atomic_outputs(paths) as temps:
         front = new_canvas(temps[0], title, options.duplex)
@@ -437,8 +474,14 @@ def render_deck(
         pages = [0, 0]
         total = sum(-(-len(group) // layout.per_page) for layout, group in groups)
         sheet = 0
+        warned: dict[str, str] = {}
         for layout, group in groups:
             size = layout.spec.card
+            over = (
+                {o.slot: o for o in back_overreach(layout, options.adjust)}
+                if options.duplex is not Duplex.NONE
+                else {}
+            )
             for start in range(0, len(group), layout.per_page):
                 sheet += 1
                 chunk = group[start : start + layout.per_page]
@@ -449,7 +492,12 @@ def render_deck(
                     front,
                     layout,
                     f"{title} · sheet {sheet}/{total} fronts · "
-                    f"{size.width:g} x {size.height:g} mm · {options.paper}",
+                    f"{size.width:g} x {size.height:g} mm · {options.paper}"
+                    + (
+                        f" · {SILHOUETTE_MARKS.studio_settings()}"
+                        if options.cutter == "silhouette"
+                        else ""
+                    ),
                 )
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     job.face(front, slot.trim, item.card, item.side)
@@ -471,7 +519,7 @@ def render_deck(
                 pages[index] += 1
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
-                back.setFillColor("#444444")
+                back.setFillColor(colour_of("#444444"))
                 back.setFont(REGULAR, 6.5)
                 back.drawString(
                     layout.heading_origin[0] * MM,
@@ -484,6 +532,17 @@ def render_deck(
                         back_slot_index(layout, slot.index, left_right=left_right)
                     ]
                     job.back(back, target.trim, item)
+                    reach = over.get(target.index)
+                    if reach is not None and item.card.id not in warned:
+                        where = (
+                            "off the paper"
+                            if reach.off_paper
+                            else (f"into the {options.page_margin:g} mm unprintable border")
+                        )
+                        warned[item.card.id] = (
+                            f"the back offset/rotation moves the back of card '{item.card.name}' "
+                            f"(sheet {sheet}) {reach.distance:.1f} mm {where} at the {reach.side}"
+                        )
                     job.placements.append(
                         Placement(
                             file=index,
@@ -501,11 +560,16 @@ def render_deck(
         front.save()
         if separate:
             back.save()
+        for index, (layout, _) in enumerate(groups[: len(cuts) // 2]):
+            temps[len(pdfs) + 2 * index].write_text(svg_text(layout), encoding="utf-8")
+            write_dxf(layout, temps[len(pdfs) + 2 * index + 1])
     return RenderResult(
-        files=tuple(paths),
-        pages=tuple(pages[: len(paths)]),
+        files=tuple(pdfs),
+        pages=tuple(pages[: len(pdfs)]),
         placements=tuple(job.placements),
         layouts=tuple(layout for layout, _ in groups),
+        cut_files=tuple(cuts),
+        warnings=tuple(warned.values()),
     )
 
 

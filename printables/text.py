@@ -40,12 +40,33 @@ class Overflow:
         return f"card '{self.card}', field '{self.field}': {self.reason}"
 
 
-def markup(text: str) -> str:
-    """Escape ``text`` for a ReportLab Paragraph, keeping its line breaks."""
-    return "<br/>".join(escape(line) for line in text.strip().splitlines())
+LEAD_IN_LIMIT = 32
+"""Longest lead-in (text before the first colon) set in bold, characters."""
 
 
-def _paragraph(text: str, size: float, bold: bool, align: int, colour: str) -> Paragraph:
+def markup(text: str, *, lead_bold: bool = False) -> str:
+    """Escape ``text`` for a ReportLab Paragraph, keeping its line breaks.
+
+    With ``lead_bold`` a short lead-in before the first ``:`` ("Carrier power:", "While face
+    up:") is set in bold, as printed cards set their keywords.
+    """
+    body = text.strip()
+    lead = ""
+    head, colon, rest = body.partition(":")
+    if (
+        lead_bold
+        and colon
+        and 0 < len(head) <= LEAD_IN_LIMIT
+        and "\n" not in head
+        and "." not in head
+    ):
+        lead, body = f"<b>{escape(head)}:</b>", rest
+    return lead + "<br/>".join(escape(line) for line in body.splitlines())
+
+
+def _paragraph(
+    text: str, size: float, bold: bool, align: int, colour: str, lead_bold: bool = False
+) -> Paragraph:
     from reportlab.lib.colors import HexColor
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
@@ -58,7 +79,7 @@ def _paragraph(text: str, size: float, bold: bool, align: int, colour: str) -> P
         alignment=align,
         textColor=HexColor(colour),
     )
-    return Paragraph(markup(text), style)
+    return Paragraph(markup(text, lead_bold=lead_bold), style)
 
 
 def fit_paragraph(
@@ -71,6 +92,7 @@ def fit_paragraph(
     bold: bool = False,
     align: int = 0,
     colour: str = "#111111",
+    lead_bold: bool = False,
 ) -> tuple[Paragraph | None, float, str | None]:
     """The largest Paragraph of ``text`` between ``min_pt`` and ``max_pt`` that fits the box.
 
@@ -83,6 +105,7 @@ def fit_paragraph(
         bold: use the bold face.
         align: 0 left, 1 centre, 2 right, 4 justified.
         colour: ``#RRGGBB``.
+        lead_bold: set a short lead-in before the first colon in bold (:func:`markup`).
 
     Returns:
         ``(paragraph, size_pt, None)`` when it fits (already wrapped to the box width), or
@@ -91,7 +114,7 @@ def fit_paragraph(
     register_fonts()
 
     def fits(size: float) -> tuple[Paragraph, float, float]:
-        para = _paragraph(text, size, bold, align, colour)
+        para = _paragraph(text, size, bold, align, colour, lead_bold)
         _, used = para.wrap(width_pt, height_pt)
         return para, used, para.minWidth()
 

@@ -33,8 +33,6 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
-import yaml
-
 from games.cards import pocketmodel, toy_battle, transformers
 from games.cards.fields import (
     FieldError,
@@ -44,6 +42,16 @@ from games.cards.fields import (
     parse_fields,
     slugify,
 )
+from games.cards.yamltext import Mapping as YamlMapping
+from games.cards.yamltext import YamlTextError, load_deck_yaml
+
+MAX_DECK_BYTES = 1_048_576
+"""Largest deck file, bytes (1 MiB: about 8,000 cards of this format; checked by the reader
+before parsing)."""
+MAX_CARD_ENTRIES = 2000
+"""Most card entries (CSV rows, YAML list items) in one deck file."""
+MAX_PRINTED_CARDS = 10_000
+"""Most printed cards in one deck, copies included (about 1,100 A4 sheets)."""
 
 Card = (
     pocketmodel.PocketModelUnit
@@ -224,69 +232,6 @@ def card_url(base: str, game: str, deck: str, card: str) -> str:
     return base.rstrip("/") + card_path(game, deck, card)
 
 
-class _Mapping(dict[str, Any]):
-    """A YAML mapping that knows the (1-based) line it starts on and the line of each key."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-
-class _AliasError(yaml.YAMLError):
-    """A YAML alias (``*name``) was found; ``line`` is where (1-based)."""
-
-    def __init__(self, line: int) -> None:
-        self.line = line
-        super().__init__(f"alias on line {line}")
-
-
-class _TextLoader(yaml.BaseLoader):
-    """PyYAML loader that keeps every scalar as text, records each mapping's line, refuses
-    aliases and collects keys given twice (``problems``) instead of keeping the last one."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.problems: list[tuple[str, FieldError]] = []
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise _AliasError(event.start_mark.line + 1)
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        mapping = _Mapping()
-        mapping.line = node.start_mark.line + 1
-        first: dict[str, int] = {}
-        mapping.key_lines = first
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            line = key_node.start_mark.line + 1
-            if not isinstance(key, str):
-                self.problems.append(
-                    (
-                        f"line {line}",
-                        FieldError(field="key", allowed="a field name (text)", found=key),
-                    )
-                )
-                continue
-            if key in first:
-                self.problems.append(
-                    (
-                        f"line {line}",
-                        FieldError(
-                            field=key,
-                            allowed="each key once",
-                            found=key,
-                            message=f"field '{key}' is given twice (first on line {first[key]})",
-                        ),
-                    )
-                )
-                continue
-            first[key] = line
-            mapping[key] = self.construct_object(value_node, deep=deep)
-        return mapping
-
-
 def _parse_cards(
     game: GameCards, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
 ) -> list[tuple[str, Card]]:
@@ -363,6 +308,18 @@ def _finish(
         ids.setdefault(card.id, row_where)
     if not rows and not problems:
         problems.append((where, _no_cards("the deck needs at least one card")))
+    printed = sum(card.copies for _, card in cards)
+    if printed > MAX_PRINTED_CARDS:
+        problems.append(
+            (
+                "all cards",
+                FieldError(
+                    field="copies",
+                    allowed=f"at most {MAX_PRINTED_CARDS} printed cards, copies included",
+                    found=printed,
+                ),
+            )
+        )
     if problems:
         raise DeckError(source, problems)
     return Deck(
@@ -399,31 +356,28 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
         DeckError: the YAML is malformed or empty, uses an alias, repeats a key, or any card
             or header field is invalid (all at once).
     """
-    loader = _TextLoader(text)
     try:
-        data = loader.get_single_data()
-    except _AliasError as exc:
+        data, repeated = load_deck_yaml(text, max_cards=MAX_CARD_ENTRIES)
+    except YamlTextError as exc:
+        where = f"line {exc.line}" if exc.line else "file"
+        custom = None if exc.allowed == "valid YAML" else exc.message
         raise _one(
             source,
-            f"line {exc.line}",
+            where,
+            FieldError(field=exc.field, allowed=exc.allowed, found=exc.found, message=custom),
+        ) from None
+    problems: list[tuple[str, FieldError]] = [
+        (
+            f"line {r.line}",
             FieldError(
-                field="yaml",
-                allowed="no aliases",
-                found="*",
-                message="YAML aliases (*name) are not supported; "
-                "write the value out, or repeat a card with copies",
+                field=r.key,
+                allowed="each key once",
+                found=r.key,
+                message=f"field '{r.key}' is given twice (first on line {r.first_line})",
             ),
-        ) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "file"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise _one(
-            source, where, FieldError(field="yaml", allowed="valid YAML", found=problem)
-        ) from None
-    finally:
-        loader.dispose()
-    problems = loader.problems
+        )
+        for r in repeated
+    ]
     if data is None or data == "":  # nothing, or a bare "---"
         raise _one(
             source,
@@ -449,7 +403,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
         if key not in ("game", "deck", "title", "back", "cards"):
             problems.append(
                 (
-                    f"line {data.key_lines[key]}" if isinstance(data, _Mapping) else "header",
+                    f"line {data.key_lines[key]}" if isinstance(data, YamlMapping) else "header",
                     FieldError(field=key, allowed="game, deck, title, back, cards", found=key),
                 )
             )
@@ -464,7 +418,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
         )
     else:
         for number, item in enumerate(cards, start=1):
-            if not isinstance(item, _Mapping):
+            if not isinstance(item, YamlMapping):
                 problems.append(
                     (
                         f"card {number}",
@@ -604,6 +558,18 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
             first_line, start = start, reader.line_num + 1
             if not any(cell.strip() for cell in record):
                 continue
+            if len(rows) >= MAX_CARD_ENTRIES:
+                raise _one(
+                    source,
+                    where,
+                    FieldError(
+                        field="cards",
+                        allowed=f"at most {MAX_CARD_ENTRIES} cards",
+                        found=f"more than {MAX_CARD_ENTRIES}",
+                        message=f"more than {MAX_CARD_ENTRIES} cards in one deck file; split "
+                        "it into several decks",
+                    ),
+                )
             swallowing = [
                 name
                 for name, cell in zip(header, record, strict=False)

@@ -70,6 +70,46 @@ class Kind(enum.Enum):
     SLUG = "slug"
 
 
+LINE_BREAK_LIMIT = 6
+"""Most lines in a multi-line text field (ability texts): the text box of the smallest
+standard card sets this many short lines at the minimum size (see ``printables.faces``)."""
+
+
+def normalise_text(text: str) -> str:
+    """``text`` with Windows (``\\r\\n``) and old Mac (``\\r``) line breaks as ``\\n`` and
+    tabs as single spaces (spreadsheets export both); nothing else changes."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+
+
+def text_problem(text: str, *, multiline: bool) -> str | None:
+    """Why ``text`` cannot be printed as it is, or None.
+
+    Printable means: every character is a visible character or a space (Unicode category
+    Zs); a multi-line field may also hold line breaks (``\n``). Control characters (C0, C1,
+    DEL), invisible format characters (zero-width space, bidi overrides, ...), private-use,
+    unassigned and surrogate code points would print as nothing or as a blank box, so they
+    are refused with their code point and position (1-based character index).
+    """
+    for index, ch in enumerate(text, start=1):
+        if ch == "\n":
+            if multiline:
+                continue
+            return f"a line break at character {index} (this field is one line)"
+        if ch.isprintable() or unicodedata.category(ch) == "Zs":
+            continue
+        kind = {
+            "Cc": "control character",
+            "Cf": "invisible format character",
+            "Co": "private-use character",
+            "Cn": "unassigned code point",
+            "Cs": "lone surrogate",
+        }.get(unicodedata.category(ch), "line separator")
+        return f"{kind} U+{ord(ch):04X} at character {index}"
+    if multiline and text.count("\n") >= LINE_BREAK_LIMIT:
+        return f"{text.count(chr(10)) + 1} lines (at most {LINE_BREAK_LIMIT})"
+    return None
+
+
 _SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 _LIST_SPLIT = re.compile(r"[\s,]+")
 _TRUE = {"yes", "true", "1", "y", "on"}
@@ -124,6 +164,8 @@ class FieldSpec:
         choices: allowed values of a ``CHOICE`` field or of each ``LIST`` item (case-insensitive
             on input, stored in the spelling given here).
         max_length: longest allowed text, in characters.
+        multiline: a text field that may hold line breaks (at most ``LINE_BREAK_LIMIT``
+            lines); other fields are one line.
     """
 
     name: str
@@ -134,6 +176,7 @@ class FieldSpec:
     high: int | None = None
     choices: tuple[str, ...] = ()
     max_length: int | None = None
+    multiline: bool = False
 
     def allowed(self) -> str:
         """A human description of the allowed values, used in error messages."""
@@ -152,6 +195,9 @@ class FieldSpec:
         if self.kind is Kind.SLUG:
             return "a slug of a-z, 0-9 and '-' (1..64 characters)"
         need = "non-empty text" if self.required else "text"
+        need += (
+            f" (printable, at most {LINE_BREAK_LIMIT} lines)" if self.multiline else " (one line)"
+        )
         return f"{need} of at most {self.max_length} characters" if self.max_length else need
 
     def _fail(self, found: object) -> FieldError:
@@ -175,7 +221,16 @@ class FieldSpec:
         else:
             if isinstance(raw, (list, dict)):
                 raise self._fail(raw)
-            text = "" if raw is None else str(raw).strip()
+            text = "" if raw is None else normalise_text(str(raw)).strip()
+            problem = text_problem(text, multiline=self.multiline)
+            if problem:
+                raise FieldError(
+                    field=self.name,
+                    allowed=self.allowed(),
+                    found=text,
+                    message=f"field '{self.name}': {problem} is not allowed; allowed "
+                    f"{self.allowed()}",
+                )
             items = [item for item in _LIST_SPLIT.split(text) if item]
         if not text:
             if self.required:
@@ -194,7 +249,7 @@ class FieldSpec:
                 raise self._fail(text)
             value = text.lower() in _TRUE
         else:
-            value = str(raw).strip() if self.kind is Kind.TEXT else text
+            value = text
         self.check(value)
         return value
 
@@ -238,6 +293,7 @@ class FieldSpec:
         else:
             ok = isinstance(value, str) and not (self.required and not value.strip())
             ok = ok and (self.max_length is None or len(value) <= self.max_length)
+            ok = ok and text_problem(value, multiline=self.multiline) is None
         if not ok:
             raise self._fail(value)
 

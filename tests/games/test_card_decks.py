@@ -76,7 +76,7 @@ def test_csv_with_bom_semicolons_and_line_breaks_in_quotes() -> None:
     deck = parse_deck_text(CSV, source="troops.csv")
     skully, star = deck.cards
     assert isinstance(skully, ToyBattleTroop)
-    assert skully.text == "Draw 2.\r\nOr 1 if the rack holds 7."
+    assert skully.text == "Draw 2.\nOr 1 if the rack holds 7."  # CRLF in a cell -> \n
     assert skully.strength == 1 and skully.copies == 3
     assert star.name == "007" and star.id == "007" and star.strength == 6
     assert deck.game == "toy-battle" and deck.slug == "troops"

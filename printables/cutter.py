@@ -1,0 +1,211 @@
+"""Cutting machines: print-then-cut geometry (pure, mm) for Silhouette and Cricut.
+
+Frame: the page frame of :mod:`printables.layout` (origin bottom-left, y up, mm).
+
+Silhouette Studio, registration marks "Type 1" (CAMEO, Portrait, Curio): a filled square in
+the top-left corner and L-shaped corner marks at the top-right and bottom-left corners, all
+``inset`` from the paper edges. Sources, and where they differ:
+
+* fablabnbg/inkscape-silhouette ``render_silhouette_regmarks.py``: square 5 mm, arms 20 mm,
+  corners 10 mm from the left and top edges; its ``Graphtec.py`` sends the machine
+  ``TB51,400`` (mark length 400/20 = 20 mm) and ``TB53,10`` (mark width 10/20 = 0.5 mm),
+  the values Silhouette Studio sends. dim13/robo ``marks.go``: offset 10 mm, length 20 mm.
+* Cardwright and Proxxied (proxy tools) use arms of 8.4-8.9 mm and 1 mm lines, and a
+  2016 inkscape-silhouette issue quotes Studio placing marks 15.9 mm from the edges.
+
+Decision: the machine's own commands win: inset 10 mm, arms 20 mm, lines 0.5 mm, square
+5 mm - every one of them a value the user types into Studio's Registration Marks panel, so
+the README and the sheet's heading name them and Studio expects exactly what we print.
+Nothing is printed within ``padding`` (1.5 mm, Cardwright's keep-clear) of a mark's square
+(the mark's arm length on each side), and the cards stay inside the rectangle the marks span.
+
+Cricut Design Space, Print Then Cut: Design Space prints its own registration frame around
+the image and cannot read marks printed by another program (Proxy-PDF-Maker's tutorial works
+around it by printing Design Space's page first). Decision: for ``cricut`` no marks are
+printed; the cards are laid out inside Design Space's largest Print Then Cut image,
+6.75 x 9.25 in (171.45 x 234.95 mm, Cricut Help "Print Then Cut"), and that area is written
+as PNG images with transparent space around each card, which Design Space traces into one
+cut path per card (its sticker-sheet workflow); the cut lines are written in that area's
+frame too.
+
+Cut lines follow each card's trim with rounded corners (``CUT_CORNER_RADIUS``, the usual
+3 mm of trading cards).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from printables.layout import Rect, SheetLayout
+
+CUT_CORNER_RADIUS = 3.0
+"""Corner radius of the cut path around each card, mm."""
+CRICUT_AREA = (171.45, 234.95)
+"""Design Space's largest Print Then Cut image (6.75 x 9.25 in) in portrait, mm."""
+BULGE_QUARTER = math.tan(math.pi / 8)
+"""DXF bulge of a 90-degree arc (tan of a quarter of the included angle)."""
+
+
+class Cutter(enum.StrEnum):
+    """The cutting machine a sheet is laid out for."""
+
+    NONE = "none"
+    SILHOUETTE = "silhouette"
+    CRICUT = "cricut"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegistrationMarks:
+    """Silhouette Studio Type 1 registration marks (see the module docstring), mm.
+
+    Attributes:
+        inset: distance of the marks' outer corners from the paper edges.
+        length: arm length of the L marks.
+        thickness: line width of the L marks.
+        square: edge of the filled top-left square.
+        padding: clear space around each mark's square.
+    """
+
+    inset: float = 10.0
+    length: float = 20.0
+    thickness: float = 0.5
+    square: float = 5.0
+    padding: float = 1.5
+
+    def shapes(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
+        """The filled rectangles that make the marks: the top-left square, then the
+        top-right and bottom-left L marks (two arms each)."""
+        i, n, t, w, h = self.inset, self.length, self.thickness, page_width, page_height
+        return (
+            Rect(x=i, y=h - i - self.square, width=self.square, height=self.square),
+            Rect(x=w - i - n, y=h - i - t, width=n, height=t),
+            Rect(x=w - i - t, y=h - i - n, width=t, height=n),
+            Rect(x=i, y=i, width=n, height=t),
+            Rect(x=i, y=i, width=t, height=n),
+        )
+
+    def keep_out(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
+        """The squares around the three marks where nothing may be printed."""
+        i, n, p, w, h = self.inset, self.length, self.padding, page_width, page_height
+        edge = n + 2 * p
+        return (
+            Rect(x=i - p, y=h - i - n - p, width=edge, height=edge),
+            Rect(x=w - i - n - p, y=h - i - n - p, width=edge, height=edge),
+            Rect(x=i - p, y=i - p, width=edge, height=edge),
+        )
+
+    def cut_area(self, page_width: float, page_height: float) -> Rect:
+        """The rectangle the marks span: cards must lie inside it."""
+        return Rect(
+            x=self.inset,
+            y=self.inset,
+            width=page_width - 2 * self.inset,
+            height=page_height - 2 * self.inset,
+        )
+
+    def studio_settings(self) -> str:
+        """The values to type into Silhouette Studio's Registration Marks panel."""
+        return (
+            f"Silhouette Studio registration marks: Type 1, length {self.length:g} mm, "
+            f"thickness {self.thickness:g} mm, inset {self.inset:g} mm"
+        )
+
+
+SILHOUETTE_MARKS = RegistrationMarks()
+"""The marks printed for ``--cutter silhouette``."""
+
+
+def cricut_area(page_width: float, page_height: float) -> Rect:
+    """Design Space's Print Then Cut image area, centred on the page and turned with it."""
+    w, h = CRICUT_AREA if page_height >= page_width else CRICUT_AREA[::-1]
+    return Rect(x=(page_width - w) / 2, y=(page_height - h) / 2, width=w, height=h)
+
+
+def rounded_rect_path(rect: Rect, radius: float) -> list[tuple[float, float, float]]:
+    """The corners of a rounded rectangle as DXF-style ``(x, y, bulge)`` vertices,
+    counter-clockwise from the bottom edge: 8 vertices, a quarter arc after every other.
+
+    Raises:
+        ValueError: ``radius`` is negative or more than half a side.
+    """
+    if not 0 <= radius <= min(rect.width, rect.height) / 2:
+        raise ValueError(
+            f"corner radius must be 0..{min(rect.width, rect.height) / 2:g} mm, got {radius:g}"
+        )
+    r, b = radius, BULGE_QUARTER
+    x0, y0, x1, y1 = rect.x, rect.y, rect.right, rect.top
+    return [
+        (x0 + r, y0, 0.0),
+        (x1 - r, y0, b),
+        (x1, y0 + r, 0.0),
+        (x1, y1 - r, b),
+        (x1 - r, y1, 0.0),
+        (x0 + r, y1, b),
+        (x0, y1 - r, 0.0),
+        (x0, y0 + r, b),
+    ]
+
+
+def cut_rects(layout: SheetLayout) -> list[Rect]:
+    """The trim boxes of every slot of ``layout``: the cut lines (page frame, mm)."""
+    return [slot.trim for slot in layout.slots]
+
+
+def cut_frame(layout: SheetLayout) -> Rect:
+    """The frame of the cut files: the whole page, or Design Space's image area for Cricut."""
+    if layout.spec.cutter == "cricut":
+        return cricut_area(layout.page_width, layout.page_height)
+    return Rect(x=0, y=0, width=layout.page_width, height=layout.page_height)
+
+
+def svg_text(layout: SheetLayout, radius: float = CUT_CORNER_RADIUS) -> str:
+    """The cut lines of ``layout`` as an SVG document in millimetres.
+
+    The document is the size of :func:`cut_frame` (``width``/``height`` in mm, a ``viewBox``
+    of the same numbers), y pointing down as SVG has it; one closed path per card (straight
+    edges and quarter arcs ``A``), a hairline red stroke and no fill, as cutting software
+    expects cut lines.
+    """
+    frame = cut_frame(layout)
+    paths = []
+    for rect in cut_rects(layout):
+        x0, x1 = rect.x - frame.x, rect.right - frame.x
+        y0, y1 = frame.top - rect.top, frame.top - rect.y  # SVG y grows downwards
+        r = radius
+        paths.append(
+            f'  <path d="M {x0 + r:.4f} {y0:.4f} H {x1 - r:.4f} A {r:g} {r:g} 0 0 1 {x1:.4f} '
+            f"{y0 + r:.4f} V {y1 - r:.4f} A {r:g} {r:g} 0 0 1 {x1 - r:.4f} {y1:.4f} H "
+            f"{x0 + r:.4f} A {r:g} {r:g} 0 0 1 {x0:.4f} {y1 - r:.4f} V {y0 + r:.4f} A {r:g} "
+            f'{r:g} 0 0 1 {x0 + r:.4f} {y0:.4f} Z"/>'
+        )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{frame.width:g}mm" '
+        f'height="{frame.height:g}mm" viewBox="0 0 {frame.width:g} {frame.height:g}">\n'
+        f"  <title>Tablesmith cut lines: {len(paths)} cards, "
+        f"{layout.spec.card.width:g} x {layout.spec.card.height:g} mm</title>\n"
+        '  <g fill="none" stroke="#ff0000" stroke-width="0.1">\n'
+        + "\n".join("  " + p for p in paths)
+        + "\n  </g>\n</svg>\n"
+    )
+
+
+def write_dxf(layout: SheetLayout, path: Path, radius: float = CUT_CORNER_RADIUS) -> None:
+    """Write the cut lines of ``layout`` as a DXF (ezdxf, R2010, millimetres): one closed
+    LWPOLYLINE with quarter-arc bulges per card, origin at the bottom-left corner of
+    :func:`cut_frame`, y up (DXF's frame)."""
+    import ezdxf
+    from ezdxf import units
+
+    frame = cut_frame(layout)
+    doc = ezdxf.new("R2010")  # type: ignore[attr-defined]
+    doc.units = units.MM
+    doc.header["$INSUNITS"] = units.MM
+    space = doc.modelspace()
+    for rect in cut_rects(layout):
+        local = Rect(x=rect.x - frame.x, y=rect.y - frame.y, width=rect.width, height=rect.height)
+        space.add_lwpolyline(rounded_rect_path(local, radius), format="xyb", close=True)
+    doc.saveas(path)
