@@ -99,6 +99,13 @@ def _fail(message: str) -> None:
     help="Gap in mm between parts on a plate.",
 )
 @click.option(
+    "--bed-border",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="Free mm along every bed edge for the slicer's skirt or a brim (0..30).",
+)
+@click.option(
     "--preview/--no-preview",
     default=True,
     show_default=True,
@@ -125,15 +132,22 @@ def build(
     board_colour: str,
     box: str,
     plate_spacing: float,
+    bed_border: float,
     preview: bool,
     cache: bool,
     quiet: bool,
 ) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
+    started = time.perf_counter()
+    missing = _missing_kit_libraries()
+    if missing:
+        _fail(
+            f"build needs the print-kit extra ({', '.join(missing)} missing): "
+            "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
+        )
     from cad.kit import build_kit, default_cache_dir
     from cad.settings import OptionError, PrintSettings, parse_bed, parse_colour
 
-    started = time.perf_counter()
     if game != "asteroids":
         hint = (
             f"{game} has no printed pieces; print its cards with `tablesmith cards demo:{game}` "
@@ -155,6 +169,7 @@ def build(
             board_colour=parse_colour(board_colour, "--board-colour"),
             box=_parse_box(box),
             plate_spacing=plate_spacing,
+            bed_border=bed_border,
         )
         target = out if out is not None else Path("build") / game
         manifest = build_kit(
@@ -193,6 +208,25 @@ def build(
     if settings.xy_compensation == 0:
         click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
     click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
+
+
+KIT_LIBRARIES = {"OCP": "cadquery-ocp", "lib3mf": "lib3mf", "numpy": "numpy", "PIL": "pillow"}
+"""Modules the print kit imports, and the distributions of the ``kit`` extra that have them."""
+
+
+def _missing_kit_libraries() -> list[str]:
+    """The ``kit`` extra's distributions whose modules cannot be found (without importing)."""
+    import importlib.util
+
+    missing = []
+    for module, distribution in KIT_LIBRARIES.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a broken or blocked module counts as missing
+            found = False
+        if not found:
+            missing.append(distribution)
+    return missing
 
 
 def _parse_box(text: str) -> tuple[float, float, float]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cad.settings import colour_name
+
 
 def print_notes(manifest: dict[str, Any]) -> str:
     """Render the print notes for a kit manifest (as written by ``cad.kit``).
@@ -92,10 +94,8 @@ def print_notes(manifest: dict[str, Any]) -> str:
 
 
 def _colour(hex_colour: str) -> str:
-    from cad.settings import NAMED_COLOURS
-
-    names = {v: k for k, v in NAMED_COLOURS.items()}
-    return f"{names[hex_colour]} ({hex_colour})" if hex_colour in names else hex_colour
+    name = colour_name(hex_colour)
+    return f"{name} ({hex_colour})" if name != hex_colour else hex_colour
 
 
 def _layers(plate: dict[str, Any], change: dict[str, Any], settings: dict[str, Any]) -> str:

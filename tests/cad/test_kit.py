@@ -180,11 +180,12 @@ def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
     def broken(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
-    from cad import threemf
+    from cad import fits
 
-    monkeypatch.setattr(threemf, "write_plate", broken)
+    # fails after the STLs are written and the helper process is at work on them
+    monkeypatch.setattr(fits, "kit_fits", broken)
     with pytest.raises(RuntimeError, match="disk full"):
-        build_kit(PrintSettings(), out, cache_dir=None, previews=False)
+        build_kit(PrintSettings(), out, cache_dir=None, previews=True)
     assert json.loads((out / "manifest.json").read_text()) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
@@ -200,8 +201,9 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
             PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False
         )
     assert info.value.option == "--printer"
-    assert "--scale 0.91 or less fits" in str(info.value)
-    assert "needs a bed of at least 196 x 136 mm" in str(info.value)
+    # half A: 243.4 / 2 + the 1.2 mm rib half + 8 mm tabs - 0.2 mm; 5 mm of bed border
+    assert "--scale 0.89 or less fits" in str(info.value)
+    assert "needs a bed of at least 200 x 141 mm" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
