@@ -562,7 +562,11 @@ def _box_report(footprints: list[Footprint], settings: PrintSettings) -> dict[st
         "box_mm": list(settings.box),
         "fits": packing.fits,
         "height_mm": round(packing.height, 2),
-        "layers": [{"group": g, "height_mm": round(h, 2)} for g, h in packing.layers],
+        "margins_mm": [round(m, 1) for m in packing.margins],
+        "layers": [
+            {"group": g, "height_mm": round(h, 2), "area_mm": [round(a[0], 1), round(a[1], 1)]}
+            for (g, h), a in zip(packing.layers, packing.areas)
+        ],
         "reason": None if packing.fits else f"the layers stack {packing.height:.1f} mm high",
     }
 
