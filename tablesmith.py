@@ -7,6 +7,7 @@ one line on stderr naming the option, with exit code 2 and no traceback.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import time
@@ -208,6 +209,8 @@ def build(
     if settings.xy_compensation == 0:
         click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
     click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
+    global _SKIP_TEARDOWN
+    _SKIP_TEARDOWN = True
 
 
 KIT_LIBRARIES = {"OCP": "cadquery-ocp", "lib3mf": "lib3mf", "numpy": "numpy", "PIL": "pillow"}
@@ -242,6 +245,12 @@ def _parse_box(text: str) -> tuple[float, float, float]:
     return (x, y, z)
 
 
+_SKIP_TEARDOWN = False
+"""Set by a finished ``build``: everything is written and the helper process has ended, so the
+console entry point leaves without the interpreter's teardown of the CAD kernel (about
+0.15 s of a 3.5 s build, issue 11)."""
+
+
 def _terminate(signum: int, _frame: object) -> None:
     """SIGTERM: unwind like Ctrl-C, so every ``finally`` removes its half-written output."""
     raise KeyboardInterrupt(f"signal {signum}")
@@ -256,6 +265,10 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         cli.main(standalone_mode=False)
+        if _SKIP_TEARDOWN:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("tablesmith: interrupted; nothing half-written was left in place", err=True)
         sys.exit(130)
