@@ -1,64 +1,139 @@
-"""Benchmark: the Asteroids print kit, measured as a user runs it (process start to finish).
+"""Benchmark: a cold Asteroids print kit against the OpenSCAD anchor, side by side in one run.
 
-Measures, each as the median of ``--runs`` runs of ``python -m tablesmith build``:
-- a cold full kit at scale 1.0 and at 0.8 (cache disabled: every part generated);
+What it runs, as a user would (process start to finish, on this machine, now):
+- the anchor: ``../shared/anchors/openscad-kit.sh`` renders the kit's four parts from
+  ``asteroids.scad`` with Debian's ``openscad`` (STL only: no plates, no previews);
+- ``tablesmith build --no-cache``: the full kit (STLs, 3MF plates with settings, previews,
+  manifest, notes) at scale 1.0 on the default bed, and at 0.8 on a Prusa MINI (split board);
 - a rebuild with unchanged settings (cache warm).
-Goal (issue 2) on a 2-core machine: full kit under 20 s, rebuild under 3 s.
 
-Usage: python benchmarks/asteroids_build.py [--runs 3]
+The runs are interleaved (kit, anchor, kit, ...) so that both see the same load, and the
+script prints every time, the medians, the ratio kit / anchor, and the peak memory (sum of
+the resident memory of the process and its children, sampled every 10 ms). Goal (issue 11):
+a cold full kit in at most 1/6 of the anchor's time. On a shared machine absolute times
+drift; the ratio from one run is what counts.
+
+Usage: python benchmarks/asteroids_build.py [--runs 3] [--anchor-runs 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+ANCHORS = Path(os.environ.get("TABLESMITH_ANCHORS", ROOT.parent / "shared" / "anchors"))
 
-def timed(args: list[str], env_cache: Path) -> float:
-    import os
 
-    env = dict(os.environ, TABLESMITH_CACHE=str(env_cache))
+def _children(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        queue += parents.get(current, [])
+    return found
+
+
+def _rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Run ``command``; return (seconds, peak resident memory of its process tree in MiB)."""
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "tablesmith", "build", *args],
-        check=True,
-        capture_output=True,
-        env=env,
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True
     )
-    return time.perf_counter() - started
+    peak = 0
+
+    def sample() -> None:
+        nonlocal peak
+        while process.poll() is None:
+            peak = max(peak, _rss_kib(_children(process.pid)))
+            time.sleep(0.01)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, error = process.communicate()
+    elapsed = time.perf_counter() - started
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit(f"benchmark: {' '.join(command)} failed:\n{error[-2000:]}")
+    return elapsed, peak // 1024
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
+    parser.add_argument("--runs", type=int, default=3, help="cold kits per configuration")
+    parser.add_argument("--anchor-runs", type=int, default=1, help="runs of the ~30 s anchor")
+    args = parser.parse_args()
+    anchor = ANCHORS / "openscad-kit.sh"
+    have_anchor = anchor.is_file() and shutil.which("openscad") is not None
+    if not have_anchor:
+        print(f"anchor not run: needs {anchor} and Debian's openscad")
+    kit = [sys.executable, "-m", "tablesmith", "build", "-q"]
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        rows = []
-        for scale, printer in (("1.0", "a1"), ("0.8", "mini")):
-            out = root / f"kit-{scale}"
-            cold = [
-                timed(
-                    ["--scale", scale, "--printer", printer, "--out", str(out), "--no-cache"],
-                    root / "c",
-                )
-                for _ in range(runs)
-            ]
-            timed(["--scale", scale, "--printer", printer, "--out", str(out)], root / "cache")
-            warm = [
-                timed(["--scale", scale, "--printer", printer, "--out", str(out)], root / "cache")
-                for _ in range(runs)
-            ]
-            rows.append((scale, printer, statistics.median(cold), statistics.median(warm)))
-    print(f"{'scale':>5} {'printer':>7} {'cold full kit (s)':>18} {'rebuild (s)':>12}")
-    for scale, printer, cold_s, warm_s in rows:
-        print(f"{scale:>5} {printer:>7} {cold_s:18.2f} {warm_s:12.2f}")
-    print("goal: full kit < 20 s, rebuild < 3 s")
+        env = dict(os.environ, TABLESMITH_CACHE=str(root / "cache"))
+        cold: dict[str, list[tuple[float, int]]] = {"1.0 a1": [], "0.8 mini": []}
+        anchor_runs: list[tuple[float, int]] = []
+        for run in range(max(args.runs, args.anchor_runs)):
+            for name, options in (
+                ("1.0 a1", []),
+                ("0.8 mini", ["--scale", "0.8", "--printer", "mini"]),
+            ):
+                if run < args.runs:
+                    out = root / f"kit-{name.replace(' ', '-')}"
+                    cold[name].append(measured([*kit, *options, "--no-cache", "--out", str(out)]))
+                    print(f"  cold kit {name}: {cold[name][-1][0]:.2f} s", flush=True)
+            if have_anchor and run < args.anchor_runs:
+                anchor_runs.append(measured(["sh", str(anchor)]))
+                print(f"  anchor: {anchor_runs[-1][0]:.2f} s", flush=True)
+        measured([*kit, "--out", str(root / "warm")], env)
+        warm = [measured([*kit, "--out", str(root / "warm")], env) for _ in range(args.runs)]
+    print(f"\nload average at the start: {load:.2f} (2 cores shared with other work: times drift)")
+    print(f"{'what':<32} {'median (s)':>10} {'runs (s)':>28} {'peak MiB':>9}")
+
+    def row(label: str, runs: list[tuple[float, int]]) -> float:
+        median = statistics.median(t for t, _ in runs)
+        times = " ".join(f"{t:.2f}" for t, _ in runs)
+        print(f"{label:<32} {median:>10.2f} {times:>28} {max(m for _, m in runs):>9}")
+        return median
+
+    kit_time = row("cold full kit, 1.0, a1", cold["1.0 a1"])
+    row("cold full kit, 0.8, mini (split)", cold["0.8 mini"])
+    row("rebuild, unchanged settings", warm)
+    if anchor_runs:
+        anchor_time = row("anchor: OpenSCAD, 4 parts", anchor_runs)
+        ratio = kit_time / anchor_time
+        print(f"\nratio cold kit / anchor: {ratio:.3f} (1/{1 / ratio:.1f}); goal: at most 1/6")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ the boss it sits over, so stacked ships rest on their flat rims, not on the boss
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cad.settings import PrintSettings, SettingsError
 from games.asteroids import ASTEROIDS, AsteroidsSpec
@@ -38,7 +38,9 @@ class AsteroidsDesign:
         fragment_height: fragment thickness.
         fragment_corner_chamfer: plan chamfer of the fragment's four vertical edges; guides a
             fragment into a rift.
-        top_chamfer: 45-degree chamfer of top outer edges (finger comfort).
+        top_chamfer: 45-degree chamfer of top outer edges (finger comfort). Scaled, but never
+            so large that it thins a wall under the top edge below ``min_wall`` in the top
+            layer (``print_dimensions`` caps it at small scales).
         rib_width: wall between two rifts.
         board_thickness: board height; the board's top is the base and rib top.
         rift_depth: depth of a rift; ``fragment_height - rift_depth`` stands proud for a finger.
@@ -62,8 +64,11 @@ class AsteroidsDesign:
         min_wall: absolute thinnest wall or feature allowed after compensation (2 lines of a
             0.4 mm nozzle).
         split_joint_tabs: jigsaw tabs along the joint when the board is printed in halves.
-        split_tab_width: dovetail tab width at its root.
-        split_tab_length: how far a tab reaches into the other half.
+        split_tab_head_diameter: the round head of a jigsaw tab.
+        split_tab_neck_width: the neck that joins the head to its half; narrower than the head,
+            so the head locks in its socket in both directions (the play of the joint is
+            ``-2 * xy_compensation`` across and at most about 1.2 times that along the pull).
+        split_tab_length: how far a tab reaches into the other half (cut line to head end).
 
     Raises:
         ValueError: a dimension is not positive or the pieces cannot fit by construction.
@@ -92,7 +97,8 @@ class AsteroidsDesign:
     elephant_foot_chamfer: float = 0.4
     min_wall: float = 0.8
     split_joint_tabs: int = 3
-    split_tab_width: float = 8.0
+    split_tab_head_diameter: float = 8.0
+    split_tab_neck_width: float = 4.0
     split_tab_length: float = 8.0
     spec: AsteroidsSpec = field(default=ASTEROIDS)
 
@@ -104,6 +110,12 @@ class AsteroidsDesign:
             raise ValueError("AsteroidsDesign.rift_depth must be less than board_thickness")
         if self.pocket_depth >= self.fragment_height - self.boss_height:
             raise ValueError("AsteroidsDesign.pocket_depth leaves no fragment floor")
+        if not self.split_tab_neck_width < self.split_tab_head_diameter <= self.split_tab_length:
+            raise ValueError(
+                "AsteroidsDesign: a split tab needs neck < head diameter <= tab length, got "
+                f"{self.split_tab_neck_width:g}, {self.split_tab_head_diameter:g}, "
+                f"{self.split_tab_length:g}"
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +161,8 @@ class PrintDimensions:
     ship_symbol_size: float
     elephant_foot_chamfer: float
     engraving_depth: float
-    split_tab_width: float
+    split_tab_head_diameter: float
+    split_tab_neck_width: float
     split_tab_length: float
     split_joint_tabs: int
     rifts: int
@@ -201,19 +214,34 @@ class PrintDimensions:
         sign = -1 if player == 0 else 1
         return sign * (self.board_depth / 2 - self.base_depth / 2)
 
+    @property
+    def split_cut_y(self) -> float:
+        """Y of the cut between the board halves (board frame, before compensation, mm).
+
+        The cut runs along the B-side face of the middle rib (between rift 3 and rift 4), so
+        the rib stays whole in half A: cutting through the rib would leave two half ribs
+        thinner than ``min_wall`` below scale 0.83 (issue 11).
+        """
+        return self.rib_width / 2
+
     def board_footprint(self, *, half: bool) -> tuple[float, float]:
         """Compensated plan size (x, y) in mm of the whole board or of its larger half.
 
-        The larger half (A) carries the dovetail tabs: half the board depth, plus the tab
-        length, less the compensation of the cut (``cad.parts.board_halves``).
+        The larger half (A) holds the middle rib and carries the jigsaw tabs: from A's outer
+        edge to the cut (``split_cut_y``) plus the tab length, every contour compensated
+        (``cad.parts.board_halves``).
         """
-        depth = self.outer(self.board_depth)
-        if half:
-            depth = depth / 2 + self.split_tab_length + self.xy_compensation
+        c = self.xy_compensation
+        if not half:
+            return (self.outer(self.board_length), self.outer(self.board_depth))
+        depth = self.board_depth / 2 + self.split_cut_y + self.split_tab_length + 2 * c
         return (self.outer(self.board_length), depth)
 
-    def walls(self) -> dict[str, float]:
-        """The thinnest walls after compensation, by name (mm); used to refuse settings."""
+    def core_walls(self) -> dict[str, float]:
+        """Walls whose width is (a nominal width x scale) + 2 x xy_compensation, by name (mm).
+
+        Used to refuse a scale or compensation that would make one thinner than the minimum.
+        """
         c = self.xy_compensation
         return {
             "rib between rifts": self.rib_width + 2 * c,
@@ -231,7 +259,39 @@ class PrintDimensions:
             )
             / 2
             + 2 * c,
+            "neck of a board-half tab": self.split_tab_neck_width + 2 * c,
         }
+
+    def walls(self, *, split: bool = True) -> dict[str, float]:
+        """Every thin wall of the printed parts, by name (mm), as the slicer sees it.
+
+        The core walls (``core_walls``), and where a 45-degree edge chamfer eats into a wall,
+        that wall in the middle of the top layer (top chamfer) or of the first layer (the
+        elephant-foot chamfer of the ship's underside). The tab neck only counts when the
+        board is split (``split``).
+        """
+        core = self.core_walls()
+        if not split:
+            del core["neck of a board-half tab"]
+        top_cut = max(0.0, self.top_chamfer - self.layer_height / 2)
+        foot_cut = max(0.0, self.elephant_foot_chamfer - self.layer_height / 2)
+        walls = dict(core)
+        for name in _TOP_WALLS:
+            walls[f"{name}, in the top layer"] = core[name] - top_cut
+        for name in _BOTTOM_WALLS:
+            walls[f"{name}, in the first layer"] = core[name] - foot_cut
+        return walls
+
+
+_TOP_WALLS = (
+    "fragment wall beside a pocket",
+    "board wall beside a base pocket",
+    "fragment edge beside the asteroid symbol",
+)
+"""Core walls that end at a top edge with the top chamfer."""
+
+_BOTTOM_WALLS = ("ship wall beside its recess",)
+"""Core walls that start at a bottom edge with the elephant-foot chamfer."""
 
 
 def _ship_symbol_size(
@@ -302,15 +362,16 @@ def print_dimensions(
         ship_symbol_size=_ship_symbol_size(d, s, z(d.boss_height), settings.xy_compensation),
         elephant_foot_chamfer=d.elephant_foot_chamfer,
         engraving_depth=settings.engraving_depth,
-        split_tab_width=d.split_tab_width * s,
+        split_tab_head_diameter=d.split_tab_head_diameter * s,
+        split_tab_neck_width=d.split_tab_neck_width * s,
         split_tab_length=d.split_tab_length * s,
         split_joint_tabs=d.split_joint_tabs,
         rifts=d.spec.rifts,
         fragments_per_rift=d.spec.fragments_per_rift,
     )
-    walls = dims.walls()
+    walls = dims.core_walls()
     c = settings.xy_compensation
-    # every wall is (its uncompensated width, proportional to the scale) + 2 c
+    # every core wall is (its uncompensated width, proportional to the scale) + 2 c
     lowest_c = max((d.min_wall - (wall - 2 * c)) / 2 for wall in walls.values())
     lowest_scale = max((d.min_wall - 2 * c) * s / (wall - 2 * c) for wall in walls.values())
     for name, wall in walls.items():
@@ -328,6 +389,14 @@ def print_dimensions(
             f"{c:g} mm would thin the {name} to {wall:.2f} mm (minimum {d.min_wall:g} mm); "
             f"allowed at scale {s:g}: {math.ceil(round(lowest_c * 100, 6)) / 100:g}..0 mm, got {c:g} mm",
         )
+    # chamfers never take a wall under the minimum: cap them where the walls are thin
+    spare_top = min(walls[name] for name in _TOP_WALLS) - d.min_wall
+    spare_bottom = min(walls[name] for name in _BOTTOM_WALLS) - d.min_wall
+    dims = replace(
+        dims,
+        top_chamfer=round(min(dims.top_chamfer, spare_top + layer / 2), 6),
+        elephant_foot_chamfer=round(min(dims.elephant_foot_chamfer, spare_bottom + layer / 2), 6),
+    )
     if dims.ship_symbol_size < 2.0:
         raise SettingsError(
             "--layer-height",

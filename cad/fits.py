@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cadquery as cq
+from OCP.TopoDS import TopoDS_Shape
 
+from cad import occ
 from cad.design import PrintDimensions
 
 
@@ -41,14 +42,36 @@ class Fit:
 class PartSet:
     """The compensated solids of one kit (part frame each), as built by ``cad.parts``."""
 
-    board: cq.Solid
-    board_halves: tuple[cq.Solid, cq.Solid]
-    fragment_hh: cq.Solid
-    fragment_ha: cq.Solid
-    ship: cq.Solid
+    board: TopoDS_Shape
+    board_halves: tuple[TopoDS_Shape, TopoDS_Shape] | None
+    fragment_hh: TopoDS_Shape
+    fragment_ha: TopoDS_Shape
+    ship: TopoDS_Shape
 
 
-def measure(pair: str, fixed: cq.Shape, moving: cq.Shape, section_z: float) -> Fit:
+@dataclass(frozen=True, kw_only=True)
+class JointTravel:
+    """How far half B of a split board moves against half A before the joint stops it (mm).
+
+    Measured on horizontal sections of both halves at ``section_z`` (the middle of the rift
+    floor that carries the tabs), moving B from its designed position.
+
+    Attributes:
+        along_minus, along_plus: travel along the joint (-X, +X).
+        pull: travel away from half A (+Y): how far the halves pull apart before the tab
+            heads lock.
+        push: travel towards half A (-Y).
+        section_z: height of the sections (mm, board frame).
+    """
+
+    along_minus: float
+    along_plus: float
+    pull: float
+    push: float
+    section_z: float
+
+
+def measure(pair: str, fixed: TopoDS_Shape, moving: TopoDS_Shape, section_z: float) -> Fit:
     """Measure interference and horizontal play of two placed solids.
 
     Args:
@@ -56,15 +79,55 @@ def measure(pair: str, fixed: cq.Shape, moving: cq.Shape, section_z: float) -> F
         fixed, moving: the two solids in a common frame.
         section_z: height (mm) at which both are sectioned to measure the horizontal play.
     """
-    overlap = fixed.intersect(moving)
-    interference = sum(s.Volume() for s in overlap.Solids())
-    plane = cq.Face.makePlane(10_000, 10_000, basePnt=cq.Vector(0, 0, section_z))
-    play = fixed.intersect(plane).distance(moving.intersect(plane))
+    overlap = occ.common(fixed, moving)
+    interference = sum(occ.volume(s) for s in occ.solids(overlap))
+    play = occ.distance(occ.section(fixed, section_z), occ.section(moving, section_z))
     return Fit(pair=pair, play=play, interference=interference, section_z=section_z)
 
 
-def _at(solid: cq.Shape, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> cq.Shape:
-    return solid.moved(cq.Location(cq.Vector(x, y, z)))
+def _at(solid: TopoDS_Shape, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> TopoDS_Shape:
+    return occ.moved(solid, x, y, z)
+
+
+def joint_travel(dims: PrintDimensions, halves: tuple[TopoDS_Shape, TopoDS_Shape]) -> JointTravel:
+    """Measure the free travel of the board-half joint in four directions (bisection, 1 um).
+
+    Args:
+        dims: print dimensions of the board.
+        halves: ``(half_a, half_b)`` in the board frame (``cad.parts.board_halves``).
+
+    Returns:
+        The travel along (both ways) and across (pull apart, push together) the joint.
+    """
+    z = (dims.board_thickness - dims.rift_depth) / 2
+    # only the strip around the cut matters: small sections keep the distances fast
+    reach = dims.split_tab_length + 2.0
+    strip = occ.box(-1e4, dims.split_cut_y - reach, z - 0.5, 1e4, dims.split_cut_y + reach, z + 0.5)
+    fixed, free = (occ.section(occ.common(h, strip), z) for h in halves)
+    step, limit = 0.05, 3.0  # mm: steps finer than any feature; no joint should move 3 mm
+
+    def touching(dx: float, dy: float, t: float) -> bool:
+        return occ.distance(fixed, _at(free, dx * t, dy * t)) <= 1e-7
+
+    def travel(dx: float, dy: float) -> float:
+        low = 0.0
+        while not touching(dx, dy, low + step):
+            low += step
+            if low >= limit:
+                return limit
+        high = low + step
+        while high - low > 1e-4:
+            middle = (low + high) / 2
+            low, high = (low, middle) if touching(dx, dy, middle) else (middle, high)
+        return round(low, 3)
+
+    return JointTravel(
+        along_minus=travel(-1, 0),
+        along_plus=travel(1, 0),
+        pull=travel(0, 1),
+        push=travel(0, -1),
+        section_z=z,
+    )
 
 
 def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> list[Fit]:
@@ -131,6 +194,7 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
         )
     )
     if joint:
+        assert parts.board_halves is not None, "the joint needs the board halves"
         half_a, half_b = parts.board_halves
         fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))
     return fits

@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
+from cad.jobs import Helpers, PartJob, PartResult, PlateItem, PlateJob, run_part, run_plate
 from cad.notes import print_notes
 from cad.outdir import check_target, replacing
 from cad.plates import Footprint, PlateError, arrange, fits_bed, pack_box
-from cad.settings import OptionError, PrintSettings
+from cad.settings import OptionError, PrintSettings, colour_name
 from games.asteroids import FragmentKind
 
 PLA_DENSITY_G_PER_MM3 = 1.24e-3
@@ -60,8 +61,11 @@ def filament_grams(volume: float, area: float) -> float:
     return (shell + INFILL * (volume - shell)) * PLA_DENSITY_G_PER_MM3
 
 
-PLATE_MARGIN = 3.0
-"""Free border (mm) kept around every plate's bed edge (a 249 mm board fits a 250 mm bed)."""
+SKIRT_DISTANCE = 2.0
+"""mm between the parts and the one-line skirt the plates ask the slicer for."""
+
+SKIRT_BORDER = 3.5
+"""Smallest bed border (mm) with room for that skirt (2 mm, a 0.45 mm line, 1 mm to spare)."""
 
 Progress = Callable[[str], None]
 
@@ -148,18 +152,34 @@ def build_kit(
     key = cache_key(settings, design) + ("" if previews else "-nopreview")
     cached = cache_dir / "asteroids" / key if cache_dir else None
     hit = cached is not None and (cached / "manifest.json").is_file()
-    if not hit:
-        _import_geometry()  # before anything is written: it takes seconds
-    with replacing(target) as staging:
-        if hit:
-            assert cached is not None
+    if hit:
+        assert cached is not None
+        with replacing(target) as staging:
             progress(f"unchanged settings: copying the cached kit {key}")
             shutil.copytree(cached, staging, dirs_exist_ok=True)
-            manifest = json.loads((staging / "manifest.json").read_text(encoding="utf-8"))
-        else:
-            manifest = _generate(settings, design, dims, split, staging, previews, progress)
+            return json.loads((staging / "manifest.json").read_text(encoding="utf-8"))
+    started = time.perf_counter()
+
+    def step(message: str) -> None:
+        progress(f"[{time.perf_counter() - started:5.1f} s] {message}")
+
+    # the helper process starts first: it loads its libraries while this one loads the kernel
+    step("starting the helper process and loading the CAD kernel")
+    helpers = Helpers(step)
+    try:
+        _import_geometry()  # before anything is written: it takes a second
+        with replacing(target) as staging:
+            try:
+                manifest = _generate(
+                    settings, design, dims, split, staging, previews, helpers, step
+                )
+            except BaseException:
+                helpers.stop(wait=False)  # before the staging folder is removed
+                raise
             if cached is not None:
                 _store_in_cache(staging, cached)
+    finally:
+        helpers.stop(wait=False)
     return manifest
 
 
@@ -173,11 +193,11 @@ def board_split(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDim
         KitError: not even a half fits (option ``--printer``); the message gives the largest
             scale that fits this bed and the bed size this scale needs.
     """
-    bed = settings.bed
-    if fits_bed(dims.board_footprint(half=False), bed, PLATE_MARGIN):
+    bed, border = settings.bed, settings.bed_border
+    if fits_bed(dims.board_footprint(half=False), bed, border):
         return False
     half = dims.board_footprint(half=True)
-    if fits_bed(half, bed, PLATE_MARGIN):
+    if fits_bed(half, bed, border):
         return True
     best = None
     for hundredths in range(round(settings.scale * 100) - 1, 49, -1):
@@ -185,23 +205,22 @@ def board_split(settings: PrintSettings, design: AsteroidsDesign, dims: PrintDim
             smaller = print_dimensions(replace(settings, scale=hundredths / 100), design)
         except OptionError:
             break
-        if fits_bed(smaller.board_footprint(half=True), bed, PLATE_MARGIN):
+        if fits_bed(smaller.board_footprint(half=True), bed, border):
             best = hundredths / 100
             break
     scale_hint = f"--scale {best:g} or less" if best else "no scale"
     raise KitError(
         "--printer",
         f"the board, even in halves ({half[0]:.1f} x {half[1]:.1f} mm), does not fit the bed "
-        f"{bed.x:g} x {bed.y:g} mm ({PLATE_MARGIN:g} mm border); at scale {settings.scale:g} "
-        f"it needs a bed of at least {half[0] + 2 * PLATE_MARGIN:.0f} x "
-        f"{half[1] + 2 * PLATE_MARGIN:.0f} mm; on this bed {scale_hint} fits; "
+        f"{bed.x:g} x {bed.y:g} mm ({border:g} mm border, --bed-border); at scale "
+        f"{settings.scale:g} it needs a bed of at least {half[0] + 2 * border:.0f} x "
+        f"{half[1] + 2 * border:.0f} mm; on this bed {scale_hint} fits; "
         f"got {bed.name if bed.name != 'custom' else f'{bed.x:g}x{bed.y:g}'}",
     )
 
 
 def _import_geometry() -> None:
-    """Import CadQuery and the mesh, 3MF and preview libraries with Ctrl-C and SIGTERM held
-    back until they are loaded (seconds).
+    """Import the CAD kernel with Ctrl-C and SIGTERM held back until it is loaded.
 
     An interrupt in the middle of OCP's initialisation can crash the interpreter, and trimesh
     catches ``BaseException`` around its optional imports, which swallows a Ctrl-C; held back,
@@ -214,9 +233,7 @@ def _import_geometry() -> None:
         else None
     )
     try:
-        import cadquery  # noqa: F401
-
-        from cad import fits, mesh, parts, preview, threemf  # noqa: F401
+        from cad import fits, occ, parts  # noqa: F401  (OpenCASCADE: about a second)
     finally:
         if blocked is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -243,32 +260,29 @@ def _generate(
     split: bool,
     root: Path,
     previews: bool,
+    helpers: Helpers,
     progress: Progress,
 ) -> dict[str, Any]:
-    """Build every part and write every file of the kit into ``root``."""
-    # heavy imports here: CadQuery costs seconds and is only needed to generate
-    from cad import fits, mesh, parts, preview, threemf
+    """Build every part and write every file of the kit into ``root``.
 
-    started = time.perf_counter()
+    This process builds the solids, writes their STLs and measures the fits; part checks,
+    previews and plates are queued on ``helpers`` as soon as their STLs exist.
+    """
+    from cad import fits, mesh, occ, parts
+    from cad.threemf import ColourChange, SlicerSettings
 
-    def step(message: str) -> None:
-        progress(f"[{time.perf_counter() - started:5.1f} s] {message}")
-
+    step = progress  # already time-stamped by build_kit
     for sub in ("stl", "plates", "preview") if previews else ("stl", "plates"):
         (root / sub).mkdir(exist_ok=True)
     layer = dims.layer_height
     change_layers = settings.engraving_layers - 1
     fragment_change = round(dims.fragment_height - change_layers * layer, 6)
     ship_change = round(dims.ship_height - change_layers * layer, 6)
-
-    step("building the board")
-    board = parts.board(dims)
-    halves = parts.board_halves(dims, board)
-    solids: dict[str, Any] = {}
+    spec = design.spec
+    per_colour = spec.ships_per_colour
     table: list[KitPart] = []
     if split:
-        for suffix, half in zip("ab", halves):
-            solids[f"board-half-{suffix}"] = half
+        for suffix in "ab":
             table.append(
                 KitPart(
                     name=f"board-half-{suffix}",
@@ -278,15 +292,11 @@ def _generate(
                 )
             )
     else:
-        solids["board"] = board
         table.append(
             KitPart(name="board", count=1, group="board", colours=((settings.board_colour, 1),))
         )
-    spec = design.spec
     for kind in FragmentKind:
-        step(f"building fragment {kind.value}")
         count = spec.fragment_counts[kind]
-        solids[f"fragment-{kind.value}"] = parts.fragment(dims, kind)
         table.append(
             KitPart(
                 name=f"fragment-{kind.value}",
@@ -296,9 +306,6 @@ def _generate(
                 change_z=fragment_change,
             )
         )
-    step("building the ship")
-    solids["ship"] = parts.ship(dims)
-    per_colour = spec.ships_per_colour
     table.append(
         KitPart(
             name="ship",
@@ -308,6 +315,111 @@ def _generate(
             change_z=ship_change,
         )
     )
+    by_name = {p.name: p for p in table}
+
+    solids: dict[str, Any] = {}
+    sizes: dict[str, tuple[float, float, float]] = {}
+
+    def publish(name: str, solid: Any) -> None:
+        """Write a part's STL and queue its check and preview."""
+        part = by_name[name]
+        step(f"meshing and writing stl/{name}.stl")
+        stl = root / "stl" / f"{name}.stl"
+        occ.write_stl(solid, stl, mesh.TESSELLATION_TOLERANCE, mesh.ANGULAR_TOLERANCE_RAD)
+        solids[name] = solid
+        sizes[name] = mesh.stl_size(stl)
+        colour = part.colours[0][0]
+        top = settings.symbol_colour if part.change_z else None
+        helpers.add(
+            f"part:{name}",
+            f"checking stl/{name}.stl" + (f", drawing preview/{name}.png" if previews else ""),
+            run_part,
+            PartJob(
+                name=name,
+                stl=stl,
+                preview=root / "preview" / f"{name}.png" if previews else None,
+                colour=colour,
+                top_colour=top,
+                change_z=(part.change_z or 0) - layer,
+                title=f"{name}  ({_size_words(sizes[name])})",
+                legend=_legend(colour, top, part.change_z, layer),
+            ),
+        )
+
+    step("building the board")
+    board = parts.board(dims)
+    halves = parts.board_halves(dims, board) if split else None
+    if halves is not None:
+        publish("board-half-a", halves[0])
+        publish("board-half-b", halves[1])
+    else:
+        publish("board", board)
+    for kind in FragmentKind:
+        step(f"building fragment {kind.value}")
+        publish(f"fragment-{kind.value}", parts.fragment(dims, kind))
+    step("building the ship")
+    publish("ship", parts.ship(dims))
+
+    footprints = []
+    for part in table:
+        x, y, z = sizes[part.name]
+        if part.group == "ships":  # one plate group per fleet colour
+            for letter, (_, count) in zip("AB", part.colours):
+                footprints.append(
+                    Footprint(part=part.name, x=x, y=y, z=z, count=count, group=f"ships-{letter}")
+                )
+        else:
+            footprints.append(
+                Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
+            )
+    try:
+        plates = arrange(footprints, settings.bed, settings.plate_spacing, settings.bed_border)
+    except PlateError as exc:
+        raise KitError("--printer", str(exc)) from None
+    slicer = SlicerSettings(
+        bed=(settings.bed.x, settings.bed.y, settings.bed.z),
+        layer_height=layer,
+        skirt_distance=SKIRT_DISTANCE if settings.bed_border >= SKIRT_BORDER else None,
+    )
+    plate_changes: dict[str, Any] = {}
+    for plate in plates:
+        colour_of = _plate_colour(plate.group, settings)
+        change_z = by_name[plate.placements[0].part].change_z
+        change = ColourChange(print_z=change_z, colour=settings.symbol_colour) if change_z else None
+        plate_changes[plate.name] = change
+        items = tuple(
+            PlateItem(
+                name=name,
+                stl=root / "stl" / f"{name}.stl",
+                colour=colour_of,
+                placements=tuple((p.x, p.y, p.rotated) for p in plate.placements if p.part == name),
+            )
+            for name in dict.fromkeys(p.part for p in plate.placements)
+        )
+        bed = settings.bed
+        helpers.add(
+            f"plate:{plate.name}",
+            f"writing plates/{plate.name}.3mf"
+            + (f", drawing preview/{plate.name}.png" if previews else ""),
+            run_plate,
+            PlateJob(
+                file=root / "plates" / f"{plate.name}.3mf",
+                preview=root / "preview" / f"{plate.name}.png" if previews else None,
+                items=items,
+                change=change,
+                settings=slicer,
+                layer_height=layer,
+                bed=(bed.x, bed.y),
+                title=f"{plate.name}: {_plate_words(items)} on {bed.label or bed.name} "
+                f"({bed.x:g} x {bed.y:g} mm)",
+                legend=_legend(
+                    colour_of,
+                    settings.symbol_colour if change else None,
+                    change_z,
+                    layer,
+                ),
+            ),
+        )
 
     step("measuring the fits")
     measured = fits.kit_fits(
@@ -321,107 +433,43 @@ def _generate(
         ),
         joint=split,
     )
+    travel = fits.joint_travel(dims, halves) if halves is not None else None
+    volumes = {name: occ.volume(solid) for name, solid in solids.items()}
+    results = helpers.finish()
 
-    meshes, grams = {}, {}
-    part_entries = []
+    part_entries: list[dict[str, Any]] = []
+    grams = {}
     for part in table:
-        step(f"meshing and writing stl/{part.name}.stl")
-        solid = solids[part.name]
-        meshes[part.name] = mesh.checked_mesh(solid, part.name)
-        mesh.write_stl(solid, root / "stl" / f"{part.name}.stl")
-        volume = solid.Volume()
-        grams[part.name] = filament_grams(volume, float(meshes[part.name].area))
-        size = _size(meshes[part.name])
+        checked: PartResult = results[f"part:{part.name}"]
+        volume = volumes[part.name]
+        grams[part.name] = filament_grams(volume, checked.area)
         part_entries.append(
             {
                 "name": part.name,
                 "count": part.count,
                 "file": f"stl/{part.name}.stl",
-                "bounding_box_mm": [round(v, 3) for v in size],
+                "bounding_box_mm": [round(v, 3) for v in checked.size],
                 "volume_mm3": round(volume, 1),
                 "filament_g": round(grams[part.name], 2),
                 "filament_g_all_copies": round(grams[part.name] * part.count, 1),
                 "filament_g_solid": round(volume * PLA_DENSITY_G_PER_MM3, 2),
                 "colours": [{"colour": c, "count": n} for c, n in part.colours],
                 "colour_change_mm": part.change_z,
-                "triangles": len(meshes[part.name].faces),
+                "triangles": checked.triangles,
                 "preview": f"preview/{part.name}.png" if previews else None,
             }
         )
-        if previews:
-            step(f"rendering preview/{part.name}.png")
-            m = meshes[part.name]
-            colour = part.colours[0][0]
-            preview.render_png(
-                [
-                    preview.Shaded(
-                        vertices=m.vertices,
-                        faces=m.faces,
-                        colour=colour,
-                        top_colour=settings.symbol_colour if part.change_z else None,
-                        change_z=(part.change_z or 0) - layer,
-                    )
-                ],
-                root / "preview" / f"{part.name}.png",
-                title=f"{part.name}  ({size[0]:.1f} x {size[1]:.1f} x {size[2]:.1f} mm)",
-            )
-
-    footprints = []
-    for part in table:
-        x, y, z = _size(meshes[part.name])
-        if part.group == "ships":  # one plate group per fleet colour
-            for letter, (_, count) in zip("AB", part.colours):
-                footprints.append(
-                    Footprint(part=part.name, x=x, y=y, z=z, count=count, group=f"ships-{letter}")
-                )
-        else:
-            footprints.append(
-                Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
-            )
-    try:
-        plates = arrange(footprints, settings.bed, settings.plate_spacing, PLATE_MARGIN)
-    except PlateError as exc:
-        raise KitError("--printer", str(exc)) from None
-
-    by_name = {p.name: p for p in table}
     plate_entries = []
     for plate in plates:
-        step(f"writing plates/{plate.name}.3mf")
-        colour_of = _plate_colour(plate.group, settings)
-        change_z = by_name[plate.placements[0].part].change_z
-        change = (
-            threemf.ColourChange(print_z=change_z, colour=settings.symbol_colour)
-            if change_z
-            else None
-        )
-        objects, shaded, counts = [], [], {}
-        for name in dict.fromkeys(p.part for p in plate.placements):
-            m = meshes[name]
-            centred = m.vertices - [*((m.bounds[0][:2] + m.bounds[1][:2]) / 2), 0.0]
-            places = tuple((p.x, p.y, p.rotated) for p in plate.placements if p.part == name)
-            counts[name] = len(places)
-            objects.append(
-                threemf.PlateObject(
-                    name=name, vertices=centred, faces=m.faces, colour=colour_of, placements=places
-                )
-            )
-            for x, y, rotated in places:
-                placed = centred[:, [1, 0, 2]] * [-1, 1, 1] if rotated else centred.copy()
-                shaded.append(
-                    preview.Shaded(
-                        vertices=placed + [x, y, 0],
-                        faces=m.faces,
-                        colour=colour_of,
-                        top_colour=settings.symbol_colour if change else None,
-                        change_z=(change_z or 0) - layer,
-                    )
-                )
-        threemf.write_plate(root / "plates" / f"{plate.name}.3mf", objects, change)
+        change = plate_changes[plate.name]
+        counts: dict[str, int] = {}
+        for placement in plate.placements:
+            counts[placement.part] = counts.get(placement.part, 0) + 1
         plate_entries.append(
             {
                 "file": f"plates/{plate.name}.3mf",
                 "group": plate.group,
-                "colour": colour_of,
+                "colour": _plate_colour(plate.group, settings),
                 "parts": counts,
                 "height_mm": round(plate.height, 3),
                 "used_area_mm": [round(plate.used[0], 1), round(plate.used[1], 1)],
@@ -433,19 +481,10 @@ def _generate(
                     "layer": round(change.print_z / layer),
                     "colour": settings.symbol_colour,
                 },
+                "slicer_settings": slicer.values(),
                 "preview": f"preview/{plate.name}.png" if previews else None,
             }
         )
-        if previews:
-            step(f"rendering preview/{plate.name}.png")
-            preview.render_png(
-                shaded,
-                root / "preview" / f"{plate.name}.png",
-                view="top",
-                bed=(settings.bed.x, settings.bed.y),
-                title=f"{plate.name} on {settings.bed.label or settings.bed.name} "
-                f"({settings.bed.x:g} x {settings.bed.y:g} mm)",
-            )
 
     step("checking the storage box")
     box = _box_report(footprints, settings)
@@ -455,6 +494,7 @@ def _generate(
         "source_hash": source_hash()[:16],
         "settings": settings.to_json(),
         "dimensions_mm": _dimension_summary(dims),
+        "walls_mm": {name: round(width, 3) for name, width in dims.walls(split=split).items()},
         "board_split": split,
         "parts": part_entries,
         "plates": plate_entries,
@@ -467,6 +507,14 @@ def _generate(
             }
             for f in measured
         ],
+        "joint_travel_mm": None
+        if travel is None
+        else {
+            "along_minus": travel.along_minus,
+            "along_plus": travel.along_plus,
+            "pull": travel.pull,
+            "push": travel.push,
+        },
         "storage_box": box,
         "filament_total_g": round(sum(e["filament_g_all_copies"] for e in part_entries), 1),
     }
@@ -476,10 +524,27 @@ def _generate(
     return manifest
 
 
-def _size(mesh: Any) -> tuple[float, float, float]:
-    """Bounding-box size (x, y, z) in mm of a mesh: what the slicer will see."""
-    low, high = mesh.bounds
-    return (float(high[0] - low[0]), float(high[1] - low[1]), float(high[2] - low[2]))
+def _size_words(size: tuple[float, float, float]) -> str:
+    return " x ".join(f"{v:.1f}" for v in size) + " mm"
+
+
+def _plate_words(items: tuple[PlateItem, ...]) -> str:
+    return ", ".join(f"{len(item.placements)} x {item.name}" for item in items)
+
+
+def _legend(
+    colour: str, top: str | None, change_z: float | None, layer: float
+) -> tuple[tuple[str, str], ...]:
+    """Swatches for a preview: the body filament, and the filament after the change."""
+    if top is None or change_z is None:
+        return ((colour, f"{colour_name(colour)}, one colour"),)
+    return (
+        (colour, f"{colour_name(colour)} up to {change_z - layer:g} mm"),
+        (
+            top,
+            f"{colour_name(top)} from {change_z - layer:g} mm (change filament at layer {round(change_z / layer)})",
+        ),
+    )
 
 
 def _plate_colour(group: str, settings: PrintSettings) -> str:
@@ -497,7 +562,11 @@ def _box_report(footprints: list[Footprint], settings: PrintSettings) -> dict[st
         "box_mm": list(settings.box),
         "fits": packing.fits,
         "height_mm": round(packing.height, 2),
-        "layers": [{"group": g, "height_mm": round(h, 2)} for g, h in packing.layers],
+        "margins_mm": [round(m, 1) for m in packing.margins],
+        "layers": [
+            {"group": g, "height_mm": round(h, 2), "area_mm": [round(a[0], 1), round(a[1], 1)]}
+            for (g, h), a in zip(packing.layers, packing.areas)
+        ],
         "reason": None if packing.fits else f"the layers stack {packing.height:.1f} mm high",
     }
 

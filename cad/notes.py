@@ -1,12 +1,16 @@
 """PRINT-NOTES.md: the kit's manifest told in plain words (pure; mm, g).
 
 Source: the designer's print notes P1-P5 (shared/rules/asteroids.md) and PRINT-FORMATS.md
-(colour change heights, Bambu Studio needing the height in words).
+(colour change heights, Bambu Studio needing the height in words). What goes wrong with other
+slicer settings was measured with PrusaSlicer 2.5 on the generated plates (issue 11; the
+first-layer case is re-measured by ``tests/cad/test_slicer.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from cad.settings import colour_name
 
 
 def print_notes(manifest: dict[str, Any]) -> str:
@@ -30,16 +34,37 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "solid it would be about twice that).",
         "",
         "## Slicer settings",
+        "The plates are projects: every 3MF in `plates/` carries the settings it was made for. "
+        "Open it in PrusaSlicer or OrcaSlicer (File > Open project, not Import), keep the "
+        "arrangement, then choose your printer and filament profiles as usual: the print "
+        "settings below stay as the plate set them. Slicing without touching them gives the "
+        "colour change and the heights listed under Plates.",
+        "",
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
         *_compensation_lines(s),
         "- **No supports.** The ships' undersides are 45-degree cones with a short bridge "
         "(under 11 mm) on top; everything else is flat on the bed.",
+        '- Print by layer (not "complete individual objects"), on the bed '
+        f"{bed['x']:g} x {bed['y']:g} mm the plates were arranged for, "
+        f"{_skirt_words(manifest)}",
         "- The board needs good bed adhesion: clean the plate, slow first layer, brim only if "
-        "its corners lift.",
-        "- Open the 3MF files in `plates/`: parts are arranged for your bed, named, and the "
-        "colour change is already set (PrusaSlicer, OrcaSlicer). Bambu Studio ignores the "
-        "colour change in our files: add it by hand at the height given below.",
+        f"its corners lift{_brim_words(s)}.",
+        "- Bambu Studio ignores the settings and the colour change in our files: set them by "
+        "hand (the heights are given below).",
+        "",
+        "### What goes wrong with other settings",
+        f"- A first layer thicker than {s['layer_height']:g} mm (say 0.3 mm) shifts every layer: "
+        "the colour change no longer falls on a layer top, so it lands a layer off or is "
+        "dropped, and the pieces top out 0.1 mm low, without a warning.",
+        f"- Another layer height (say 0.3 mm instead of {s['layer_height']:g}): the colour "
+        "change height is not a whole number of layers, the slicer drops it, the pieces end "
+        "0.1 mm low. Rebuild the kit with `--layer-height` set to the height you print with.",
+        '- "Complete individual objects" (sequential printing): PrusaSlicer refuses the plates '
+        "(the parts stand too close for the print head); spread apart, each piece would get "
+        "its own colour change, or none.",
+        "- Supports would fill the ships' underside recesses, and the ships would not stack.",
+        "- The slicer's \"XY size compensation\" on top of the geometry's doubles the play.",
         "",
         "## Plates",
     ]
@@ -59,12 +84,20 @@ def print_notes(manifest: dict[str, Any]) -> str:
         else:
             lines.append("  - One colour, no filament change.")
     if manifest.get("board_split"):
+        travel = manifest.get("joint_travel_mm") or {}
         lines += [
             "",
-            "The board is printed in two halves for this bed: push the dovetails "
-            "together on a flat table and glue them; the joint has the same play as every "
-            "other fit.",
+            "The board is printed in two halves for this bed, cut beside the middle rib (the "
+            "rib stays whole in half A). Lay half B flat and press half A's three round-headed "
+            "tabs down into its sockets: the heads lock the halves in both directions. Glue "
+            "them if you like.",
         ]
+        if travel:
+            lines.append(
+                f"Measured play of the joint: {travel['along_minus']:.2f} / "
+                f"{travel['along_plus']:.2f} mm along it, {travel['pull']:.2f} mm pulling the "
+                f"halves apart, {travel['push']:.2f} mm pushing them together."
+            )
     lines += [
         "",
         "## What the pieces are",
@@ -76,26 +109,57 @@ def print_notes(manifest: dict[str, Any]) -> str:
     ]
     for fit in manifest["fits"]:
         lines.append(f"- {fit['pair']}: {fit['play_mm']:.2f} mm play per side.")
+    walls = manifest.get("walls_mm") or {}
+    if walls:
+        name, width = min(walls.items(), key=lambda item: item[1])
+        lines.append(
+            f"- Thinnest wall: {width:.2f} mm ({name}); none is under 0.8 mm (two lines of a "
+            "0.4 mm nozzle)."
+        )
     box = manifest["storage_box"]
     bx, by, bz = box["box_mm"]
-    lines += [
-        "",
-        "## Storage box",
-        f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): "
-        + (
-            f"the whole set fits, stacked {box['height_mm']:g} mm high."
-            if box["fits"]
-            else f"does not fit: {box['reason']}. Try `--scale 0.8`."
-        ),
-    ]
+    lines += ["", "## Storage box"]
+    if box["fits"]:
+        mx, my, mz = box["margins_mm"]
+        lines.append(
+            f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): the whole set fits in "
+            f"{len(box['layers'])} layers stacked {box['height_mm']:g} mm high, with "
+            f"{mz:g} mm to spare above and {mx:g} x {my:g} mm beside the largest layer."
+        )
+    else:
+        lines.append(
+            f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): does not fit: {box['reason']}. "
+            "Try `--scale 0.8`."
+        )
     return "\n".join(lines) + "\n"
 
 
-def _colour(hex_colour: str) -> str:
-    from cad.settings import NAMED_COLOURS
+def _skirt_words(manifest: dict[str, Any]) -> str:
+    border = manifest["settings"]["bed_border"]
+    plates = manifest["plates"]
+    skirts = plates[0]["slicer_settings"]["skirts"] if plates else "0"
+    if skirts != "0":
+        distance = plates[0]["slicer_settings"]["skirt_distance"]
+        return (
+            f"with a one-line skirt {distance} mm around the parts; the plates keep "
+            f"{border:g} mm free along every bed edge (`--bed-border`)."
+        )
+    return (
+        f"without a skirt: the plates keep only {border:g} mm free along the bed edges "
+        "(`--bed-border`), too little for one."
+    )
 
-    names = {v: k for k, v in NAMED_COLOURS.items()}
-    return f"{names[hex_colour]} ({hex_colour})" if hex_colour in names else hex_colour
+
+def _brim_words(settings: dict[str, Any]) -> str:
+    border = settings["bed_border"]
+    if border < 2:
+        return " (the bed border has no room for a brim: rebuild with `--bed-border 5`)"
+    return f" (a brim up to {border - 1:g} mm wide stays on the bed)"
+
+
+def _colour(hex_colour: str) -> str:
+    name = colour_name(hex_colour)
+    return f"{name} ({hex_colour})" if name != hex_colour else hex_colour
 
 
 def _layers(plate: dict[str, Any], change: dict[str, Any], settings: dict[str, Any]) -> str:

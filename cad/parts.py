@@ -1,4 +1,4 @@
-"""CadQuery solids for the Asteroids pieces, X-Y compensation baked in.
+"""Solids for the Asteroids pieces (OpenCASCADE via OCP), X-Y compensation baked in.
 
 Units: mm. Frame: every part lies with its bed face on Z = 0 and its plan centred on the origin;
 +X runs along the rifts, +Y from player A's base to player B's (see ``cad.design``).
@@ -6,65 +6,29 @@ Units: mm. Frame: every part lies with its bed face on Z = 0 and its plan centre
 Each builder makes the compensated part directly from ``PrintDimensions``: outer contours are
 offset by ``xy_compensation`` and holes by its negative, which is exactly what a slicer's
 "XY size compensation" does layer by layer (P1); heights are untouched. All holes of a part are
-cut in one ``Shape.cut(*tools)`` call (ARCHITECTURE.md, *CAD*).
+cut in one boolean call (ARCHITECTURE.md, *CAD*). Builders return ``TopoDS_Shape`` solids;
+``cad.occ`` holds the kernel operations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from OCP.TopoDS import TopoDS_Shape
 
-import cadquery as cq
-
+from cad import occ
 from cad.design import Polygon, PrintDimensions, asteroid_symbol, ship_symbol
 from games.asteroids import FragmentKind
 
+PartError = occ.GeometryError
+"""A generated part is not one valid solid with one shell (a bug in a builder)."""
 
-class PartError(RuntimeError):
-    """A generated part is not one valid solid with one shell (a bug in a builder)."""
 
-
-def checked(shape: cq.Shape, name: str) -> cq.Solid:
+def checked(shape: TopoDS_Shape, name: str) -> TopoDS_Shape:
     """Return ``shape`` as its single solid, or raise.
 
     Raises:
         PartError: the shape is invalid, or has other than one solid or one shell.
     """
-    solids = shape.Solids()
-    if len(solids) != 1 or len(solids[0].Shells()) != 1 or not solids[0].isValid():
-        raise PartError(
-            f"{name}: expected one valid solid with one shell, got {len(solids)} solid(s), "
-            f"{sum(len(s.Shells()) for s in solids)} shell(s), valid={shape.isValid()}"
-        )
-    return solids[0]
-
-
-def _polygon_face(points: Polygon, offset: float = 0.0, holes: Sequence[Polygon] = ()) -> cq.Face:
-    """A planar face on Z = 0 from a CCW polygon offset by ``offset`` mm (+ grows).
-
-    ``holes`` (CCW) are offset by ``-offset`` so that the face as a whole grows or shrinks
-    uniformly.
-    """
-    outer = _offset_wire(points, offset)
-    inner = [_offset_wire(h, -offset) for h in holes]
-    return cq.Face.makeFromWires(outer, inner)
-
-
-def _offset_wire(points: Polygon, offset: float) -> cq.Wire:
-    wire = cq.Wire.makePolygon([cq.Vector(x, y, 0) for x, y in points], close=True)
-    if abs(offset) < 1e-12:
-        return wire
-    (result,) = wire.offset2D(offset, "intersection")
-    return result
-
-
-def _prism(face: cq.Face, z0: float, z1: float) -> cq.Solid:
-    """Extrude ``face`` (on Z = 0) into a solid from ``z0`` to ``z1`` (mm)."""
-    solid = cq.Solid.extrudeLinear(face, cq.Vector(0, 0, z1 - z0))
-    return solid.moved(cq.Location(cq.Vector(0, 0, z0)))
-
-
-def _cylinder(diameter: float, x: float, y: float, z0: float, z1: float) -> cq.Solid:
-    return cq.Solid.makeCylinder(diameter / 2, z1 - z0, cq.Vector(x, y, z0))
+    return occ.single_solid(shape, name)
 
 
 def _rectangle(length: float, width: float) -> Polygon:
@@ -88,22 +52,12 @@ def _chamfered_rectangle(length: float, width: float, corner: float) -> Polygon:
     )
 
 
-def _chamfer_edges(solid: cq.Solid, bottom: float, top: float) -> cq.Solid:
-    """Chamfer the outer bottom edges by ``bottom`` and top edges by ``top`` (mm, 45 deg)."""
-    work = cq.Workplane().add(solid)
-    if bottom > 0:
-        work = work.edges("<Z").chamfer(bottom)
-    if top > 0:
-        work = work.edges(">Z").chamfer(top)
-    return checked(work.findSolid(), "chamfered body")
-
-
-def _engraving(face: cq.Face, x: float, y: float, top: float, depth: float) -> cq.Solid:
+def _engraving(face: TopoDS_Shape, x: float, y: float, top: float, depth: float) -> TopoDS_Shape:
     """A tool that engraves ``face`` (grown already) ``depth`` mm into a top face at ``top``."""
-    return _prism(face, top - depth, top + 1.0).moved(cq.Location(cq.Vector(x, y, 0)))
+    return occ.moved(occ.prism(face, top - depth, top + 1.0), x, y)
 
 
-def board(dims: PrintDimensions) -> cq.Solid:
+def board(dims: PrintDimensions) -> TopoDS_Shape:
     """The board: two home bases with ship pockets and six rifts open at both ends.
 
     Frame: bed face on Z = 0, centred; rifts run along X; player A's base at -Y.
@@ -116,16 +70,17 @@ def board(dims: PrintDimensions) -> cq.Solid:
     """
     length, depth, thick = dims.board_length, dims.board_depth, dims.board_thickness
     plan = _rectangle(dims.outer(length), dims.outer(depth))
-    body = _chamfer_edges(
-        _prism(_polygon_face(plan), 0, thick), dims.elephant_foot_chamfer, dims.top_chamfer
+    body = occ.chamfer_bottom_and_top(
+        occ.prism(occ.polygon_face(plan), 0, thick), dims.elephant_foot_chamfer, dims.top_chamfer
     )
-    tools: list[cq.Solid] = []
+    tools: list[TopoDS_Shape] = []
     floor = thick - dims.rift_depth
     for rift in range(1, dims.rifts + 1):
-        y = dims.rift_centre_y(rift)
         slot = _rectangle(length + 20, dims.hole(dims.fragment_width))
         tools.append(
-            _prism(_polygon_face(slot), floor, thick + 1).moved(cq.Location(cq.Vector(0, y, 0)))
+            occ.moved(
+                occ.prism(occ.polygon_face(slot), floor, thick + 1), y=dims.rift_centre_y(rift)
+            )
         )
     places = dims.fragments_per_rift * 2
     for player in (0, 1):
@@ -133,7 +88,7 @@ def board(dims: PrintDimensions) -> cq.Solid:
         for row in (-0.5, 0.5):
             for place in range(1, places + 1):
                 tools.append(
-                    _cylinder(
+                    occ.cylinder(
                         dims.hole(dims.pocket_diameter),
                         dims.place_centre_x(place),
                         yc + row * dims.base_row_pitch,
@@ -141,17 +96,22 @@ def board(dims: PrintDimensions) -> cq.Solid:
                         thick + 1,
                     )
                 )
-    return checked(body.cut(*tools), "board")
+    return checked(occ.cut(body, *tools), "board")
 
 
-def board_halves(dims: PrintDimensions, whole: cq.Solid | None = None) -> tuple[cq.Solid, cq.Solid]:
-    """The board cut through its middle rib into two halves joined by dovetail tabs.
+def board_halves(
+    dims: PrintDimensions, whole: TopoDS_Shape | None = None
+) -> tuple[TopoDS_Shape, TopoDS_Shape]:
+    """The board cut beside its middle rib into two halves joined by jigsaw tabs.
 
     For beds too small for the whole board (rules digest: "split the board (joined halves)").
-    The cut runs along Y = 0 (the middle of the rib between rift 3 and rift 4); half A (-Y)
-    carries ``split_joint_tabs`` dovetails reaching ``split_tab_length`` into half B. The joint
-    contour is compensated like every other contour, so the tabs have the same play as every
-    other fit; glue the halves (PRINT-NOTES.md says so).
+    The cut runs along ``dims.split_cut_y``, the B-side face of the rib between rift 3 and
+    rift 4, so the rib stays whole in half A. Half A (-Y) carries ``split_joint_tabs`` round-
+    headed tabs (a head of ``split_tab_head_diameter`` on a narrower neck) reaching
+    ``split_tab_length`` into the floor of rift 4 in half B. Laid flat, half A's tabs are
+    pressed down into half B's sockets; the heads then lock the halves in both directions.
+    The joint contour is compensated like every other contour: 0.2 mm of play per side at the
+    default -0.1 mm (``cad.fits.joint_travel`` measures how far the halves can move).
 
     Args:
         dims: print dimensions.
@@ -164,29 +124,34 @@ def board_halves(dims: PrintDimensions, whole: cq.Solid | None = None) -> tuple[
         PartError: a half is not one solid.
     """
     whole = board(dims) if whole is None else whole
-    big = dims.board_length + dims.board_depth
-    root, tip, reach = 0.75 * dims.split_tab_width, dims.split_tab_width, dims.split_tab_length
-    points: list[tuple[float, float]] = [(-big, -big), (big, -big), (big, 0.0)]
-    count = dims.split_joint_tabs
-    for k in reversed(range(count)):
-        x = dims.board_length * ((k + 0.5) / count - 0.5)
-        points += [
-            (x + root / 2, 0.0),
-            (x + tip / 2, reach),
-            (x - tip / 2, reach),
-            (x - root / 2, 0.0),
-        ]
-    points.append((-big, 0.0))
-    region = tuple(points)
-    z0, z1 = -1.0, dims.board_thickness + 1.0
-    keep_a = _prism(_polygon_face(region, dims.xy_compensation), z0, z1)
-    remove_b = _prism(_polygon_face(region, -dims.xy_compensation), z0, z1)
-    return checked(whole.intersect(keep_a), "board half A"), checked(
-        whole.cut(remove_b), "board half B"
+    keep_a = _half_a_region(dims, dims.xy_compensation)
+    remove_b = _half_a_region(dims, -dims.xy_compensation)
+    return (
+        checked(occ.common(whole, keep_a), "board half A"),
+        checked(occ.cut(whole, remove_b), "board half B"),
     )
 
 
-def fragment(dims: PrintDimensions, kind: FragmentKind) -> cq.Solid:
+def _half_a_region(dims: PrintDimensions, offset: float) -> TopoDS_Shape:
+    """The region of half A (everything on A's side of the cut, plus the tabs) grown by
+    ``offset`` mm per side, as a solid taller than the board."""
+    big = dims.board_length + dims.board_depth
+    z0, z1 = -1.0, dims.board_thickness + 1.0
+    cut_y = dims.split_cut_y
+    head = dims.split_tab_head_diameter
+    head_y = cut_y + dims.split_tab_length - head / 2
+    neck = dims.split_tab_neck_width
+    parts = [occ.box(-big, -big, z0, big, cut_y + offset, z1)]
+    for k in range(dims.split_joint_tabs):
+        x = dims.board_length * ((k + 0.5) / dims.split_joint_tabs - 0.5)
+        parts.append(
+            occ.box(x - neck / 2 - offset, cut_y - 1.0, z0, x + neck / 2 + offset, head_y, z1)
+        )
+        parts.append(occ.cylinder(head + 2 * offset, x, head_y, z0, z1))
+    return checked(occ.fuse(parts[0], *parts[1:]), "half A region")
+
+
+def fragment(dims: PrintDimensions, kind: FragmentKind) -> TopoDS_Shape:
     """A subspace fragment: a 1 x 2 tile with a ship pocket per hole place and an engraved
     asteroid per asteroid place.
 
@@ -201,37 +166,40 @@ def fragment(dims: PrintDimensions, kind: FragmentKind) -> cq.Solid:
     plan = _chamfered_rectangle(
         dims.fragment_length, dims.fragment_width, dims.fragment_corner_chamfer
     )
-    body = _chamfer_edges(
-        _prism(_polygon_face(plan, dims.xy_compensation), 0, dims.fragment_height),
+    body = occ.chamfer_bottom_and_top(
+        occ.prism(occ.polygon_face(plan, dims.xy_compensation), 0, dims.fragment_height),
         dims.elephant_foot_chamfer,
         dims.top_chamfer,
     )
     top = dims.fragment_height
-    tools: list[cq.Solid] = []
+    tools: list[TopoDS_Shape] = []
     for place, what in zip((-0.5, 0.5), kind.places):
         x = place * dims.place_pitch
         if what == "H":
             tools.append(
-                _cylinder(dims.hole(dims.pocket_diameter), x, 0, top - dims.pocket_depth, top + 1)
+                occ.cylinder(
+                    dims.hole(dims.pocket_diameter), x, 0, top - dims.pocket_depth, top + 1
+                )
             )
         else:
             tools += _asteroid_tools(dims, x, top)
-    return checked(body.cut(*tools), f"fragment {kind.value}")
+    return checked(occ.cut(body, *tools), f"fragment {kind.value}")
 
 
-def _asteroid_tools(dims: PrintDimensions, x: float, top: float) -> list[cq.Solid]:
+def _asteroid_tools(dims: PrintDimensions, x: float, top: float) -> list[TopoDS_Shape]:
     """Engraving tools for one asteroid symbol centred at (x, 0) on a top face at ``top``."""
     grow = -dims.xy_compensation
     outer, inner, craters = asteroid_symbol(dims.asteroid_symbol_size, dims.asteroid_stroke)
-    tools = [_engraving(_polygon_face(outer, grow, holes=[inner]), x, 0, top, dims.engraving_depth)]
+    ring = occ.polygon_face(outer, grow, holes=[inner])
+    tools = [_engraving(ring, x, 0, top, dims.engraving_depth)]
     for cx, cy, diameter in craters:
         tools.append(
-            _cylinder(dims.hole(diameter), x + cx, cy, top - dims.engraving_depth, top + 1)
+            occ.cylinder(dims.hole(diameter), x + cx, cy, top - dims.engraving_depth, top + 1)
         )
     return tools
 
 
-def ship(dims: PrintDimensions) -> cq.Solid:
+def ship(dims: PrintDimensions) -> TopoDS_Shape:
     """A ship: a round body with a 45-degree stacking boss on top and the matching recess
     underneath, the ship symbol engraved into the boss top.
 
@@ -262,8 +230,7 @@ def ship(dims: PrintDimensions) -> cq.Solid:
         (boss_top, top),
         (0.0, top),
     ]
-    revolved = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0))
-    body = checked(revolved.findSolid(), "ship body")
-    symbol = _polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)
+    body = checked(occ.revolve(profile), "ship body")
+    symbol = occ.polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)
     engraving = _engraving(symbol, 0, 0, top, dims.engraving_depth)
-    return checked(body.cut(engraving), "ship")
+    return checked(occ.cut(body, engraving), "ship")

@@ -210,11 +210,21 @@ class BoxPacking:
         layers: per layer, the groups in it and its height (mm).
         height: total height of all layers (mm).
         box: inner box size (x, y, z) in mm.
+        areas: per layer, the (x, y) extent its parts cover from the box corner (mm).
     """
 
     layers: tuple[tuple[str, float], ...]
     height: float
     box: tuple[float, float, float]
+    areas: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def margins(self) -> tuple[float, float, float]:
+        """Free mm in the box: beside the widest layer (x), the deepest layer (y), and above
+        the stack (z); negative where the set does not fit."""
+        used_x = max((a[0] for a in self.areas), default=0.0)
+        used_y = max((a[1] for a in self.areas), default=0.0)
+        return (self.box[0] - used_x, self.box[1] - used_y, self.box[2] - self.height)
 
     @property
     def fits(self) -> bool:
@@ -239,10 +249,28 @@ def pack_box(
         PlateError: a part is larger than the box floor in both orientations.
     """
     layers: list[tuple[str, float]] = []
+    areas: list[tuple[float, float]] = []
     groups: dict[str, list[Footprint]] = {}
     for fp in footprints:
         groups.setdefault(fp.group, []).append(fp)
     for group, members in groups.items():
         sheets = _shelf_pack(members, box[0], box[1], float("inf"), gap, 0.0, what="box floor")
-        layers += [(group, tallest) for _, tallest, _ in sheets]
-    return BoxPacking(layers=tuple(layers), height=sum(h for _, h in layers), box=box)
+        for placements, tallest, _ in sheets:
+            layers.append((group, tallest))
+            areas.append(_extent(placements, members))
+    return BoxPacking(
+        layers=tuple(layers), height=sum(h for _, h in layers), box=box, areas=tuple(areas)
+    )
+
+
+def _extent(placements: list[Placement], members: list[Footprint]) -> tuple[float, float]:
+    """The (x, y) size in mm of the area that ``placements`` cover."""
+    sizes = {fp.part: (fp.x, fp.y) for fp in members}
+    boxes = []
+    for p in placements:
+        sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
+        boxes.append((p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2))
+    return (
+        max(b[2] for b in boxes) - min(b[0] for b in boxes),
+        max(b[3] for b in boxes) - min(b[1] for b in boxes),
+    )

@@ -95,6 +95,14 @@ NAMED_COLOURS: Mapping[str, str] = MappingProxyType(
 """Filament colour names accepted wherever a colour is asked for (or ``#RRGGBB``)."""
 
 
+def colour_name(colour: str) -> str:
+    """The name of a ``#RRGGBB`` filament colour from ``NAMED_COLOURS``, else the code itself."""
+    for name, code in NAMED_COLOURS.items():
+        if code == colour:
+            return name
+    return colour
+
+
 def parse_bed(text: str) -> Bed:
     """Parse a ``--printer`` value: a preset name or ``WxD`` / ``WxDxH`` in mm.
 
@@ -165,6 +173,9 @@ class PrintSettings:
         board_colour: the colour of the board and the fragments.
         box: inner size (x, y, z) in mm of the storage box checked at any scale (P2).
         plate_spacing: mm between parts on a plate, 2..30.
+        bed_border: mm kept free along every bed edge, 0..30, so that the slicer's skirt or a
+            brim stays on the bed. The default 5 mm holds the 2 mm skirt the plates ask for
+            (one line) or a brim up to 4 mm. Below 3.5 mm the plates ask for no skirt.
 
     Raises:
         SettingsError: any value outside its range; the message names the option.
@@ -181,6 +192,7 @@ class PrintSettings:
     board_colour: str = NAMED_COLOURS["grey"]
     box: tuple[float, float, float] = (200.0, 200.0, 70.0)
     plate_spacing: float = 6.0
+    bed_border: float = 5.0
 
     def __post_init__(self) -> None:
         _check_range("--scale", self.scale, 0.5, 1.5, "")
@@ -191,6 +203,7 @@ class PrintSettings:
                 "--engraving-layers", f"must be 1..3, got {self.engraving_layers!r}"
             )
         _check_range("--plate-spacing", self.plate_spacing, 2.0, 30.0, " mm")
+        _check_range("--bed-border", self.bed_border, 0.0, 30.0, " mm")
         if len(self.box) != 3:
             raise SettingsError("--box", f"must be X Y Z in mm, got {self.box!r}")
         for value in self.box:

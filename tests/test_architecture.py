@@ -28,6 +28,17 @@ def test_pure_cad_modules_and_cli_do_not_import_cadquery(module: str) -> None:
     assert result.stdout.strip() == "False False"
 
 
+@pytest.mark.parametrize("module", ["cad.jobs", "cad.mesh", "cad.preview", "cad.threemf"])
+def test_the_helper_process_modules_never_load_the_cad_kernel(module: str) -> None:
+    """The kit's second process loads numpy, Pillow and lib3mf only (issue 11, point 4)."""
+    pytest.importorskip("numpy")
+    code = f"import sys, {module}; print('OCP' in sys.modules, 'cadquery' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False False"
+
+
 def test_adapters_import_only_games_and_themselves() -> None:
     """ARCHITECTURE.md: tablesmith.py -> {cad, printables, companion} -> games, never sideways."""
     import ast

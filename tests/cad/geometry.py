@@ -1,4 +1,8 @@
-"""Geometry helpers for the cad tests: parts built once per (scale, compensation)."""
+"""Geometry helpers for the cad tests: parts built once per (scale, compensation).
+
+The kit's builders return OpenCASCADE shapes (``cad.occ``); the tests measure them with
+CadQuery's wrappers (``cq.Shape.cast``), an independent reading of the same B-rep.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,10 @@ from games.asteroids import FragmentKind
 
 
 def make_parts(dims: PrintDimensions) -> fits.PartSet:
+    board = parts.board(dims)
     return fits.PartSet(
-        board=parts.board(dims),
-        board_halves=parts.board_halves(dims),
+        board=board,
+        board_halves=parts.board_halves(dims, board),
         fragment_hh=parts.fragment(dims, FragmentKind.HH),
         fragment_ha=parts.fragment(dims, FragmentKind.HA),
         ship=parts.ship(dims),
@@ -31,7 +36,12 @@ def kit_parts(scale: float, compensation: float = -0.1) -> tuple[PrintDimensions
     return _CACHE[key]
 
 
-def section(solid: cq.Shape, z: float) -> list[cq.Face]:
+def cq_shape(shape) -> cq.Shape:
+    """CadQuery's view of an OCP shape (a CadQuery shape as it is)."""
+    return shape if isinstance(shape, cq.Shape) else cq.Shape.cast(shape)
+
+
+def section(solid, z: float) -> list[cq.Face]:
     """Faces of the horizontal section of ``solid`` at height ``z`` (mm)."""
     plane = cq.Face.makePlane(10_000, 10_000, basePnt=cq.Vector(0, 0, z))
-    return solid.intersect(plane).Faces()
+    return cq_shape(solid).intersect(plane).Faces()

@@ -51,9 +51,10 @@ def test_measure_sees_interference_when_parts_overlap() -> None:
 def test_stacked_ships_rest_on_their_rims_not_on_the_boss() -> None:
     dims, partset = kit_parts(1.0)
     from cad.fits import _at
+    from tests.cad.geometry import cq_shape
 
-    lower = partset.ship
-    upper = _at(partset.ship, 0, 0, dims.ship_body_height)
+    lower = cq_shape(partset.ship)
+    upper = cq_shape(_at(partset.ship, 0, 0, dims.ship_body_height))
     # resting: touching (distance 0) with no overlap ...
     assert lower.distance(upper) == pytest.approx(0.0, abs=1e-9)
     assert lower.intersect(upper).Volume() == pytest.approx(0.0, abs=1e-9)

@@ -14,6 +14,8 @@ from cad.kit import KitError, build_kit
 from cad.outdir import OutputError
 from cad.settings import PrintSettings, parse_bed
 
+pytestmark = pytest.mark.slow  # every test here builds kits (seconds each)
+
 CONFIGS = [dict(scale=1.0, printer="a1"), dict(scale=0.8, printer="mini")]
 IDS = ["1.0-a1", "0.8-mini"]
 
@@ -124,7 +126,7 @@ def test_manifest_and_notes_say_what_to_do(kit) -> None:
         assert (out / plate["preview"]).stat().st_size > 5_000
     notes = (out / "PRINT-NOTES.md").read_text()
     assert "No supports" in notes
-    assert notes.count("XY size compensation") == 1
+    assert notes.count('leave the slicer\'s "XY size compensation" at 0') == 1
     for plate in manifest["plates"]:
         if plate["colour_change"]:
             assert f"at {plate['colour_change']['height_mm']:g} mm" in notes
@@ -180,11 +182,12 @@ def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
     def broken(*_args, **_kwargs):
         raise RuntimeError("disk full")
 
-    from cad import threemf
+    from cad import fits
 
-    monkeypatch.setattr(threemf, "write_plate", broken)
+    # fails after the STLs are written and the helper process is at work on them
+    monkeypatch.setattr(fits, "kit_fits", broken)
     with pytest.raises(RuntimeError, match="disk full"):
-        build_kit(PrintSettings(), out, cache_dir=None, previews=False)
+        build_kit(PrintSettings(), out, cache_dir=None, previews=True)
     assert json.loads((out / "manifest.json").read_text()) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
@@ -200,8 +203,9 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
             PrintSettings(bed=parse_bed("mini")), tmp_path / "kit", cache_dir=None, previews=False
         )
     assert info.value.option == "--printer"
-    assert "--scale 0.91 or less fits" in str(info.value)
-    assert "needs a bed of at least 196 x 136 mm" in str(info.value)
+    # half A: 243.4 / 2 + the 1.2 mm rib half + 8 mm tabs - 0.2 mm; 5 mm of bed border
+    assert "--scale 0.89 or less fits" in str(info.value)
+    assert "needs a bed of at least 200 x 141 mm" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
@@ -230,3 +234,37 @@ def test_cache_key_changes_with_settings_and_source(monkeypatch) -> None:
     assert a != kit_module.cache_key(PrintSettings(), AsteroidsDesign(rib_width=2.6))
     monkeypatch.setattr(kit_module, "source_hash", lambda: "changed")
     assert a != kit_module.cache_key(PrintSettings(), AsteroidsDesign())
+
+
+def test_every_plate_carries_its_print_settings_and_the_manifest_the_walls(kit) -> None:
+    out, manifest = kit
+    settings = manifest["settings"]
+    bed = settings["bed"]
+    for plate in manifest["plates"]:
+        carried = plate["slicer_settings"]
+        assert (
+            carried["layer_height"]
+            == carried["first_layer_height"]
+            == f"{settings['layer_height']:g}"
+        )
+        assert (
+            carried["bed_shape"] == f"0x0,{bed['x']:g}x0,{bed['x']:g}x{bed['y']:g},0x{bed['y']:g}"
+        )
+        assert carried["support_material"] == "0" and carried["complete_objects"] == "0"
+        with zipfile.ZipFile(out / plate["file"]) as archive:
+            config = archive.read("Metadata/Slic3r_PE.config").decode()
+            assert "; layer_height = " + carried["layer_height"] + "\n" in config
+            assert (
+                json.loads(archive.read("Metadata/project_settings.config"))[
+                    "initial_layer_print_height"
+                ]
+                == carried["layer_height"]
+            )
+    assert min(manifest["walls_mm"].values()) >= 0.8
+    assert (manifest["joint_travel_mm"] is not None) == manifest["board_split"]
+    if manifest["board_split"]:
+        assert manifest["joint_travel_mm"]["pull"] < 0.3
+    box = manifest["storage_box"]
+    if box["fits"]:
+        assert box["margins_mm"][2] == pytest.approx(box["box_mm"][2] - box["height_mm"], abs=0.1)
+        assert all(m >= 0 for m in box["margins_mm"])

@@ -12,6 +12,7 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
             "layer_height": 0.2,
             "xy_compensation": compensation,
             "bed": {"name": "mini", "x": 180, "y": 180},
+            "bed_border": 5.0,
         },
         "filament_total_g": 133.6,
         "plates": [
@@ -22,14 +23,19 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
                 "filament_g": 52.4,
                 "height_mm": 3.2,
                 "colour_change": {"height_mm": 3.2, "layer": 16, "colour": "#F2F2F2"},
+                "slicer_settings": {"skirts": "1", "skirt_distance": "2"},
             }
         ],
         "board_split": True,
+        "joint_travel_mm": {"along_minus": 0.2, "along_plus": 0.2, "pull": 0.236, "push": 0.2},
+        "walls_mm": {"rib between rifts": 1.72, "board wall beside a base pocket": 1.1},
         "fits": [{"pair": "ship in a base pocket", "play_mm": 0.2}],
         "storage_box": {
             "box_mm": [200, 200, 70],
             "fits": box_fits,
             "height_mm": 21.6,
+            "margins_mm": [4.2, 30.5, 48.4],
+            "layers": [{"group": "board", "height_mm": 4}] * 3,
             "reason": None if box_fits else "board too long",
         },
     }
@@ -38,8 +44,23 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
 def test_notes_give_the_colour_change_in_words_with_height_and_layer() -> None:
     notes = print_notes(_manifest(-0.1))
     assert "**Change filament to white (#F2F2F2) at 3.2 mm** (layer 16, the last layer)" in notes
-    assert "glue them" in notes
-    assert "fits the storage box" in notes and "stacked 21.6 mm high" in notes
+    assert "press half A's three round-headed tabs" in notes
+    assert "0.20 / 0.20 mm along it, 0.24 mm pulling the halves apart" in notes
+    assert "fits the storage box" in notes
+    assert "3 layers stacked 21.6 mm high, with 48.4 mm to spare above and 4.2 x 30.5 mm" in notes
+    assert "Thinnest wall: 1.10 mm (board wall beside a base pocket)" in notes
+
+
+def test_notes_say_what_the_plates_carry_and_what_goes_wrong_otherwise() -> None:
+    notes = print_notes(_manifest(-0.1))
+    assert "The plates are projects" in notes
+    assert "one-line skirt 2 mm around the parts" in notes and "5 mm free" in notes
+    assert "a brim up to 4 mm wide" in notes
+    assert "top out 0.1 mm low" in notes  # measured in test_slicer.py
+    tight = _manifest(-0.1)
+    tight["settings"]["bed_border"] = 2.0
+    tight["plates"][0]["slicer_settings"] = {"skirts": "0", "skirt_distance": "0"}
+    assert "without a skirt" in print_notes(tight)
 
 
 def test_compensation_is_explained_once_and_zero_asks_for_the_slicer() -> None:

@@ -5,17 +5,21 @@ from __future__ import annotations
 import pytest
 
 from cad.parts import checked
-from tests.cad.geometry import kit_parts, section
+from tests.cad.geometry import cq_shape, kit_parts, section
 
 ALL = ("board", "half_a", "half_b", "fragment_hh", "fragment_ha", "ship")
 
 
-def _get(partset, name):
+def _raw(partset, name):
     if name == "half_a":
         return partset.board_halves[0]
     if name == "half_b":
         return partset.board_halves[1]
     return getattr(partset, name)
+
+
+def _get(partset, name):
+    return cq_shape(_raw(partset, name))
 
 
 def inner_wire_sizes(face) -> list[tuple[float, float]]:
@@ -25,8 +29,8 @@ def inner_wire_sizes(face) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("name", ALL)
 def test_every_part_is_one_valid_solid_with_one_shell(scale: float, name: str) -> None:
     _, partset = kit_parts(scale)
+    assert checked(_raw(partset, name), name) is not None
     solid = _get(partset, name)
-    assert checked(solid, name) is not None
     assert len(solid.Solids()) == 1 and len(solid.Shells()) == 1 and solid.isValid()
     assert solid.BoundingBox().zmin == pytest.approx(0, abs=1e-6)
 
@@ -91,15 +95,19 @@ def test_ship_outer_shrinks_and_recess_grows(scale: float) -> None:
 
 def test_heights_are_the_layer_snapped_design_heights(scale: float) -> None:
     dims, partset = kit_parts(scale)
-    assert partset.board.BoundingBox().zlen == pytest.approx(dims.board_thickness, abs=1e-6)
-    assert partset.fragment_ha.BoundingBox().zlen == pytest.approx(dims.fragment_height, abs=1e-6)
-    assert partset.ship.BoundingBox().zlen == pytest.approx(dims.ship_height, abs=1e-6)
+    assert _get(partset, "board").BoundingBox().zlen == pytest.approx(
+        dims.board_thickness, abs=1e-6
+    )
+    assert _get(partset, "fragment_ha").BoundingBox().zlen == pytest.approx(
+        dims.fragment_height, abs=1e-6
+    )
+    assert _get(partset, "ship").BoundingBox().zlen == pytest.approx(dims.ship_height, abs=1e-6)
 
 
 @pytest.mark.parametrize("name", ["fragment_ha", "ship"])
 def test_engravings_are_exactly_whole_layers_deep(scale: float, name: str) -> None:
     dims, partset = kit_parts(scale)
-    solid = getattr(partset, name)
+    solid = _get(partset, name)
     top = solid.BoundingBox().zmax
     depth = dims.engraving_depth
     assert depth == pytest.approx(dims.layer_height)

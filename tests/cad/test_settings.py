@@ -53,3 +53,10 @@ def test_colours_accept_names_and_hex() -> None:
 
 def test_engraving_depth_is_whole_layers_and_not_scaled() -> None:
     assert PrintSettings(scale=0.8, engraving_layers=2).engraving_depth == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize("border", [-1.0, 30.5])
+def test_bed_border_outside_0_to_30_mm_is_refused(border: float) -> None:
+    with pytest.raises(SettingsError) as info:
+        PrintSettings(bed_border=border)
+    assert info.value.option == "--bed-border" and "between 0 and 30 mm" in str(info.value)

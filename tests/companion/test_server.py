@@ -88,6 +88,7 @@ def small_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     thread.join(timeout=5)
 
 
+@pytest.mark.slow
 def test_idle_connections_beyond_the_cap_do_not_lock_phones_out(
     small_server: tuple[str, Flask],
 ) -> None:
@@ -105,6 +106,7 @@ def test_idle_connections_beyond_the_cap_do_not_lock_phones_out(
     assert elapsed < companion_server.IDLE_GRACE_SECONDS + 6
 
 
+@pytest.mark.slow
 def test_served_companion_survives_1100_idle_connections(tmp_path: Path) -> None:
     """QA F1: ~500 idle connections used to crash ``tablesmith serve`` (select() > 1023)."""
     pytest.importorskip("resource")

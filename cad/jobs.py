@@ -1,0 +1,274 @@
+"""The kit's file work that needs no CAD kernel, shared between two processes.
+
+Units: mm, mm^2, mm^3. Frames: part frame (``cad.parts``) for part meshes; bed frame (origin
+at the bed's front-left corner) for plates.
+
+A cold kit on a 2-core machine spends most of its time importing the CAD kernel and building
+solids in one process (issue 11, point 4). Everything after an STL exists (reading it back,
+checking it, previews, 3MF plates) needs only numpy, Pillow and lib3mf, so it runs in a
+second process started before the kernel is imported: it loads its libraries while the first
+one loads OpenCASCADE, and works through part and plate jobs while the first one builds the
+next solids and measures the fits. When the first process is done with geometry it takes
+jobs from the same queue itself (``Helpers.finish``), so both cores stay busy to the end.
+
+Jobs are plain dataclasses and module-level functions, so that they can be sent to a process
+started with ``spawn`` (the start method that is safe everywhere: no fork of a process with
+kernel threads).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult, Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cad import mesh
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartJob:
+    """Check one part's STL and draw its preview.
+
+    Attributes:
+        name: part name (for messages).
+        stl: the STL the kernel wrote.
+        preview: the PNG to draw, or None.
+        colour: body filament ``#RRGGBB``.
+        top_colour: filament after the colour change, or None.
+        change_z: bottom of the first layer in ``top_colour`` (mm).
+        title: picture caption.
+        legend: ``(colour, words)`` swatches under the caption.
+    """
+
+    name: str
+    stl: Path
+    preview: Path | None
+    colour: str
+    top_colour: str | None
+    change_z: float
+    title: str
+    legend: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartResult:
+    """What the kit needs to know of a checked part mesh.
+
+    Attributes:
+        name: part name.
+        triangles: triangle count.
+        area: surface area (mm^2).
+        size: bounding-box size (x, y, z) in mm.
+    """
+
+    name: str
+    triangles: int
+    area: float
+    size: tuple[float, float, float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlateItem:
+    """One distinct part on a plate.
+
+    Attributes:
+        name: object name in the 3MF.
+        stl: the part's STL (read once per process).
+        colour: filament ``#RRGGBB``.
+        placements: per copy ``(x, y, rotated)`` on the bed (see ``cad.threemf.PlateObject``).
+    """
+
+    name: str
+    stl: Path
+    colour: str
+    placements: tuple[tuple[float, float, bool], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlateJob:
+    """Write one plate's 3MF and draw its preview.
+
+    Attributes:
+        file: the 3MF to write.
+        preview: the PNG to draw, or None.
+        items: the parts on the plate.
+        change: the plate's colour change (``cad.threemf.ColourChange``) or None.
+        settings: the print settings the 3MF carries (``cad.threemf.SlicerSettings``).
+        layer_height: mm; the preview draws the last layer(s) above the change in its colour.
+        bed: (x, y) of the bed in mm.
+        title: picture caption.
+        legend: ``(colour, words)`` swatches.
+    """
+
+    file: Path
+    preview: Path | None
+    items: tuple[PlateItem, ...]
+    change: Any
+    settings: Any
+    layer_height: float
+    bed: tuple[float, float]
+    title: str
+    legend: tuple[tuple[str, str], ...]
+
+
+_MESHES: dict[Path, mesh.Mesh] = {}
+"""Meshes this process has read, by STL path (a plate reuses the part jobs' meshes)."""
+
+
+def _mesh(path: Path) -> mesh.Mesh:
+    if path not in _MESHES:
+        _MESHES[path] = mesh.read_stl(path)
+    return _MESHES[path]
+
+
+def run_part(job: PartJob) -> PartResult:
+    """Read, check and draw one part.
+
+    Raises:
+        mesh.MeshError: the STL is not one closed body.
+    """
+    from cad import preview
+
+    part = mesh.checked(_mesh(job.stl), job.name)
+    if job.preview is not None:
+        preview.render_png(
+            [
+                preview.Shaded(
+                    vertices=part.vertices,
+                    faces=part.faces,
+                    colour=job.colour,
+                    top_colour=job.top_colour,
+                    change_z=job.change_z,
+                )
+            ],
+            job.preview,
+            title=job.title,
+            legend=job.legend,
+        )
+    return PartResult(name=job.name, triangles=len(part.faces), area=part.area, size=part.size)
+
+
+def run_plate(job: PlateJob) -> str:
+    """Write one plate's 3MF (and preview); returns the 3MF's file name."""
+    from cad import preview, threemf
+
+    objects, shaded = [], []
+    for item in job.items:
+        part = _mesh(item.stl)
+        low, high = part.bounds
+        centred = part.vertices - [*((low[:2] + high[:2]) / 2), 0.0]
+        objects.append(
+            threemf.PlateObject(
+                name=item.name,
+                vertices=centred,
+                faces=part.faces,
+                colour=item.colour,
+                placements=item.placements,
+            )
+        )
+        turned = centred[:, [1, 0, 2]] * [-1, 1, 1]
+        for x, y, rotated in item.placements:
+            shaded.append(
+                preview.Shaded(
+                    vertices=(turned if rotated else centred) + [x, y, 0],
+                    faces=part.faces,
+                    colour=item.colour,
+                    top_colour=job.change.colour if job.change else None,
+                    change_z=(job.change.print_z - job.layer_height) if job.change else np.inf,
+                )
+            )
+    threemf.write_plate(job.file, objects, job.change, job.settings)
+    if job.preview is not None:
+        preview.render_png(
+            shaded, job.preview, view="top", bed=job.bed, title=job.title, legend=job.legend
+        )
+    return job.file.name
+
+
+def _start_helper() -> None:
+    """Initialise the helper process: leave Ctrl-C to the main process (which stops us),
+    and load the libraries now, while the main process loads the CAD kernel."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from cad import preview, threemf  # noqa: F401
+
+
+class Helpers:
+    """A queue of jobs worked by one helper process and, once it is free, the main process.
+
+    Use as a context manager, or call ``stop``; leaving it by an exception stops the helper at
+    once. Stop it before removing a folder it may still write into.
+
+    Args:
+        progress: called with a message when a job starts (may be replaced later).
+    """
+
+    def __init__(self, progress: Callable[[str], None]) -> None:
+        self.progress = progress
+        self._pool: Pool | None = multiprocessing.get_context("spawn").Pool(
+            1, initializer=_start_helper
+        )
+        self._waiting: deque[tuple[str, str, Callable[[Any], Any], Any]] = deque()
+        self._running: list[tuple[str, AsyncResult[Any]]] = []
+        self.results: dict[str, Any] = {}
+
+    def __enter__(self) -> Helpers:
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self.stop(wait=error is None)
+
+    def stop(self, *, wait: bool) -> None:
+        """End the helper process: after its jobs (``wait``) or at once. Idempotent."""
+        if self._pool is None:
+            return
+        if wait:
+            self._pool.close()
+        else:
+            self._pool.terminate()
+        self._pool.join()
+        self._pool = None
+
+    def add(self, key: str, message: str, function: Callable[[Any], Any], job: Any) -> None:
+        """Queue ``function(job)`` (announced by ``message``); its result becomes
+        ``results[key]``."""
+        self._waiting.append((key, message, function, job))
+        self.pump()
+
+    def pump(self, ahead: int = 2) -> None:
+        """Collect finished jobs and keep up to ``ahead`` jobs with the helper.
+
+        Raises:
+            Exception: whatever a finished job raised.
+        """
+        assert self._pool is not None, "Helpers used outside its with-block"
+        for key, result in list(self._running):
+            if result.ready():
+                self._running.remove((key, result))
+                self.results[key] = result.get()
+        while self._waiting and len(self._running) < ahead:
+            key, message, function, job = self._waiting.popleft()
+            self.progress(message)
+            self._running.append((key, self._pool.apply_async(function, (job,))))
+
+    def finish(self) -> dict[str, Any]:
+        """Work through the queue with the helper and this process; return every result.
+
+        Raises:
+            Exception: whatever a job raised (in either process).
+        """
+        while self._waiting or self._running:
+            self.pump(ahead=1)
+            if self._waiting:  # the helper takes jobs from the front, this process from the back
+                key, message, function, job = self._waiting.pop()
+                self.progress(message)
+                self.results[key] = function(job)
+            elif self._running:
+                self._running[0][1].wait(0.02)
+        return self.results

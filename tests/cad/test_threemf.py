@@ -1,0 +1,98 @@
+"""The 3MF plates as PrusaSlicer and OrcaSlicer read them: project settings and instances."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cad import threemf
+
+SETTINGS = threemf.SlicerSettings(bed=(250.0, 210.0, 220.0), layer_height=0.16, skirt_distance=2.0)
+
+
+def _prusaslicer_reads(config: bytes) -> dict[str, str]:
+    """PrusaSlicer 2.5's ``ConfigBase::load_from_gcode_string_legacy``, line by line: from the
+    end backwards; stop at a line shorter than 10 characters, not ``; key = value``, a key
+    shorter than 3 or not [A-Za-z0-9_]; the first line of the buffer is never read."""
+    lines = config.decode().rstrip("\n").split("\n")
+    found: dict[str, str] = {}
+    for line in reversed(lines[1:]):
+        match = re.fullmatch(r"; ([A-Za-z][A-Za-z0-9_]{2,}) = (.*)", line)
+        if len(line) < 10 or match is None:
+            break
+        found[match.group(1)] = match.group(2)
+    return found
+
+
+def test_prusaslicer_reads_every_setting_of_the_plate() -> None:
+    read = _prusaslicer_reads(threemf.prusaslicer_config(SETTINGS))
+    assert read == SETTINGS.values()
+    assert read["layer_height"] == read["first_layer_height"] == "0.16"
+    assert read["bed_shape"] == "0x0,250x0,250x210,0x210" and read["max_print_height"] == "220"
+    assert read["support_material"] == "0" and read["complete_objects"] == "0"
+    assert read["skirts"] == "1" and read["skirt_distance"] == "2"
+
+
+def test_no_skirt_where_the_border_has_no_room() -> None:
+    tight = threemf.SlicerSettings(bed=(180.0, 180.0, 180.0), layer_height=0.2, skirt_distance=None)
+    assert _prusaslicer_reads(threemf.prusaslicer_config(tight))["skirts"] == "0"
+    assert json.loads(threemf.orcaslicer_config(tight))["skirt_loops"] == "0"
+
+
+def test_orcaslicer_gets_a_flat_json_object_of_strings_under_its_own_names() -> None:
+    data = json.loads(threemf.orcaslicer_config(SETTINGS))
+    for key, value in data.items():
+        assert isinstance(value, str) or all(isinstance(v, str) for v in value), key
+    assert data["layer_height"] == data["initial_layer_print_height"] == "0.16"
+    assert data["printable_area"] == ["0x0", "250x0", "250x210", "0x210"]
+    assert data["enable_support"] == "0" and data["print_sequence"] == "by layer"
+
+
+def _tetrahedron() -> threemf.PlateObject:
+    return threemf.PlateObject(
+        name="tet",
+        vertices=np.array([[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10]], float),
+        faces=np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]]),
+        colour="#2E64C8",
+        placements=((20.0, 20.0, False), (50.0, 20.0, True)),
+    )
+
+
+def test_a_plate_is_a_prusaslicer_project_with_instances(
+    tmp_path: Path,
+) -> None:
+    change = threemf.ColourChange(print_z=4.0, colour="#F2F2F2")
+    a = tmp_path / "a.3mf"
+    threemf.write_plate(a, [_tetrahedron()], change, SETTINGS)
+    with zipfile.ZipFile(a) as archive:
+        names = set(archive.namelist())
+        model = archive.read("3D/3dmodel.model").decode()
+        config = archive.read(threemf.PRUSA_PRINT_CONFIG)
+    assert {threemf.PRUSA_PRINT_CONFIG, threemf.ORCA_PROJECT_CONFIG} <= names
+    assert {threemf.PRUSA_COLOUR_CHANGE, threemf.BAMBU_COLOUR_CHANGE} <= names
+    # PrusaSlicer keeps the copies as instances of one object only in files marked as its own
+    assert 'xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06"' in model
+    assert re.search(r'<metadata name="slic3rpe:Version3mf"[^>]*>1</metadata>', model)
+    assert model.count("<object ") == 1 and model.count("<item ") == 2
+    assert _prusaslicer_reads(config)["layer_height"] == "0.16"
+
+
+def test_same_plate_twice_gives_the_same_bytes(tmp_path: Path) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    for folder in (first, second):
+        threemf.write_plate(folder / "plate.3mf", [_tetrahedron()], None, SETTINGS)
+    assert (first / "plate.3mf").read_bytes() == (second / "plate.3mf").read_bytes()
+    with zipfile.ZipFile(first / "plate.3mf") as archive:
+        assert threemf.PRUSA_COLOUR_CHANGE not in archive.namelist()
+
+
+@pytest.mark.parametrize("value", [0.2, 0.16, 256.0])
+def test_numbers_are_written_short(value: float) -> None:
+    assert threemf._num(value) == f"{value:g}"
