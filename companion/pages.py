@@ -97,6 +97,10 @@ def render_table(seat: Seat) -> str:
         "game": table.fold.game,
         "view_template": views.template(table.game),
         "view_css": views.stylesheet(table.game),
+        "demo_decks": [
+            {"name": name, "title": deck.title, "cards": deck.card_count}
+            for name, deck in decks.demos_for(table.fold.game.deck_game or "").items()
+        ],
         "urls": urls,
         "strings": i18n.js_strings(),
         "join_qr": qr_svg(urls["join_url"]) if seat.role == "A" else None,

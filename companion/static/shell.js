@@ -3,6 +3,11 @@
 // the action log and the dice; the game's own script (companion/views/<game>/view.js) draws
 // the table and registers itself with Tablesmith.register({...}).
 //
+// The contract with a game view: Tablesmith.register({render(ctx, previous), status(ctx),
+// describe(event, ctx), purposes}); ctx = {view, role, send(action), write(path, fields), fmt,
+// toast, T, playerName, myTurn, busy}; send and write return a promise of {status, data} (or
+// null when nothing was sent). Games played with decks get Tablesmith.deckPicker (decks.js).
+//
 // Plain http on a LAN is not a secure context: no crypto.randomUUID, no service worker;
 // ids come from crypto.getRandomValues (ARCHITECTURE.md, Companion).
 "use strict";
@@ -68,15 +73,21 @@ const Tablesmith = (() => {
   }
 
   // Send a write; retries with the SAME client_action_id are harmless (idempotent).
-  async function send(action) {
-    if (busy || !view || ROLE === "watch") return;
+  function send(action) {
+    return write("actions", { action });
+  }
+
+  // Any write endpoint of the table ("actions", "deck"): the body gets the revision the phone
+  // saw and a fresh client_action_id; the answer's view is drawn, a refusal is shown.
+  async function write(path, fields) {
+    if (busy || !view || ROLE === "watch") return null;
     setBusy(true);
-    const body = { expected_revision: view.revision, client_action_id: newId(), action };
+    const body = { expected_revision: view.revision, client_action_id: newId(), ...fields };
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         let result;
         try {
-          result = await call("POST", "actions", body);
+          result = await call("POST", path, body);
         } catch (e) {
           await new Promise((r) => setTimeout(r, 400 * (attempt + 1)));
           continue;
@@ -144,7 +155,7 @@ const Tablesmith = (() => {
   }
 
   function context() {
-    return { view, role: ROLE, send, fmt, toast, T, playerName, myTurn: myTurn(), busy };
+    return { view, role: ROLE, send, write, fmt, toast, T, playerName, myTurn: myTurn(), busy };
   }
 
   function render(next) {

@@ -1,0 +1,75 @@
+// Tablesmith companion: the deck picker for games played with decks (loaded after shell.js).
+// A seat brings the deck that printed its cards: a shipped demo deck or its own deck file
+// (.yaml/.csv, read on the phone and sent as text); the server checks it with the same reader
+// as the card sheets and answers problems with the file, line and field.
+"use strict";
+
+Tablesmith.deckPicker = (() => {
+  const T = JSON.parse(document.getElementById("strings").textContent);
+  const DEMOS = JSON.parse(document.getElementById("demo-decks").textContent);
+  const wanted = new URLSearchParams(location.search).get("demo");
+
+  function readText(file) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsText(file, "utf-8");
+    });
+  }
+
+  // Mount the picker into `container` once; `ctx` is the shell's context (ctx.write).
+  return function mount(container, ctx) {
+    if (container.querySelector(".deck-picker")) return;
+    const box = document.createElement("form");
+    box.className = "deck-picker";
+    const demo = document.createElement("select");
+    demo.id = "deck-demo";
+    demo.className = "field";
+    for (const entry of DEMOS) {
+      const option = document.createElement("option");
+      option.value = entry.name;
+      option.textContent = `${entry.title} (${T.demo}, ${entry.cards})`;
+      option.selected = entry.name === wanted;
+      demo.append(option);
+    }
+    const own = document.createElement("option");
+    own.value = "";
+    own.textContent = T.deck_own;
+    demo.append(own);
+    const file = document.createElement("input");
+    file.type = "file";
+    file.id = "deck-file";
+    file.accept = ".yaml,.yml,.csv,text/yaml,text/csv";
+    file.hidden = DEMOS.length > 0;
+    demo.onchange = () => (file.hidden = demo.value !== "");
+    const bring = document.createElement("button");
+    bring.type = "submit";
+    bring.id = "deck-bring";
+    bring.className = "big write";
+    bring.textContent = T.deck_bring;
+    const problems = document.createElement("pre");
+    problems.className = "problems";
+    problems.hidden = true;
+    box.append(demo, file, bring, problems);
+    box.onsubmit = async (event) => {
+      event.preventDefault();
+      problems.hidden = true;
+      let fields;
+      if (demo.value) fields = { demo: demo.value };
+      else if (file.files.length) {
+        const chosen = file.files[0];
+        fields = { filename: chosen.name, text: await readText(chosen) };
+      } else {
+        ctx.toast(T.deck_choose);
+        return;
+      }
+      const result = await ctx.write("deck", fields);
+      if (result && result.status !== 200 && result.data && result.data.message) {
+        problems.textContent = result.data.message;
+        problems.hidden = false;
+      }
+    };
+    container.append(box);
+  };
+})();
