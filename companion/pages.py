@@ -221,5 +221,6 @@ def card(game: str, deck: str, card: str) -> str | Response:
         "demo": demo,
         "facts": decks.card_facts(found[1]) if found else [],
         "face_template": views.card_template(game),
+        "face_css": views.stylesheet(game),
     }
     return make_response(render_template("card.html", **context), 200 if found else 404)
