@@ -1,0 +1,472 @@
+// Tablesmith companion: the Transformers table (TF-3..TF-40) inside the shell (shell.js).
+// Drawn from the table view alone (games/transformers/codec.py, state_to_json): after a
+// reload, an unlock or the other phone's action every control is there again. Local state is
+// only what this phone is choosing right now (an attacker, an upgrade to place).
+"use strict";
+
+(() => {
+  const G = JSON.parse(document.getElementById("game-strings").textContent);
+  const ROLE = Tablesmith.role;
+  const $ = Tablesmith.$;
+  const fmt = Tablesmith.fmt;
+  const ICONS = ["orange", "blue", "white", "black", "green"];
+  let ctx = null;
+  let state = null;
+  let picking = null; // {kind: "attack" | "upgrade", attacker, card, slot, any}
+  const quick = [{ name: "", stars: 8, health: 10, alt_attack: 2, alt_defense: 1, bot_attack: 3, bot_defense: 1 }];
+
+  const other = (seat) => (seat === "A" ? "B" : "A");
+  const el = (tag, cls, text) => {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const button = (text, onclick, cls = "mid write", id) => {
+    const node = el("button", cls, text);
+    node.type = "button";
+    if (id) node.id = id;
+    node.onclick = onclick;
+    return node;
+  };
+  const character = (id) => state.characters.find((c) => c.id === id);
+  const send = (action) => ctx.send(action).then(() => (picking = null));
+  const myTurn = () => ctx.view.to_act === ROLE && (state.phase === "main" || state.phase === "end");
+  const teamOf = (seat) => state.teams[seat];
+
+  // ------------------------------------------------------------------------------- render
+
+  function render(context) {
+    ctx = context;
+    state = ctx.view.state;
+    const seated = ROLE !== "watch";
+    $("tf-setup").hidden = !!state || !seated;
+    if (!state) {
+      ["tf-teams", "tf-attack", "tf-actions"].forEach((id) => ($(id).hidden = true));
+      $("tf-board").innerHTML = "";
+      $("tf-turn").innerHTML = "";
+      return;
+    }
+    if (picking && !myTurn()) picking = null;
+    renderTeams(seated);
+    renderTurn();
+    renderAttack();
+    renderActions();
+    renderBoard();
+    focusPiece();
+  }
+
+  function status(context) {
+    const s = context.view.state;
+    if (!s) return {};
+    if (s.phase === "over") return { hint: G.all_ko };
+    if (s.phase === "team") return { hint: G.fleets_hint };
+    if (picking) return { hint: picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade };
+    if (context.view.to_act === ROLE && !s.this_turn.drawn && s.allowed.draw) return { hint: G.draw_first };
+    return {};
+  }
+
+  // -------------------------------------------------------------------------------- teams
+
+  function renderTeams(seated) {
+    const box = $("tf-teams");
+    box.hidden = state.phase !== "team" || !seated;
+    if (box.hidden) return;
+    const mine = teamOf(ROLE);
+    $("tf-deck").hidden = !!mine;
+    $("tf-quick").hidden = !!mine;
+    $("tf-team-wait").hidden = !mine;
+    $("tf-team-wait").textContent = mine ? fmt(G.waiting_for, { player: ctx.playerName(other(ROLE)) }) : "";
+    if (!mine) {
+      Tablesmith.deckPicker($("tf-deck"), ctx);
+      renderQuick();
+    }
+  }
+
+  function renderQuick() {
+    const rows = $("tf-quick-rows");
+    rows.innerHTML = "";
+    for (const entry of quick) {
+      const row = el("div", "quick-row");
+      const name = el("input", "field");
+      name.placeholder = G.name;
+      name.value = entry.name;
+      name.maxLength = 40;
+      name.oninput = () => (entry.name = name.value);
+      row.append(name);
+      for (const stat of ["stars", "health", "alt_attack", "alt_defense", "bot_attack", "bot_defense"]) {
+        const label = el("label", "stat-in");
+        const input = el("input", "field");
+        input.type = "number";
+        input.inputMode = "numeric";
+        input.min = stat === "stars" || stat === "health" ? 1 : 0;
+        input.max = stat === "stars" ? 25 : 30;
+        input.value = entry[stat];
+        input.oninput = () => (entry[stat] = Number(input.value));
+        label.append(G[stat], input);
+        row.append(label);
+      }
+      rows.append(row);
+    }
+  }
+
+  $("tf-quick-add").onclick = () => {
+    quick.push({ name: "", stars: 5, health: 8, alt_attack: 1, alt_defense: 1, bot_attack: 2, bot_defense: 1 });
+    renderQuick();
+  };
+  $("tf-quick-bring").onclick = () => {
+    send({
+      type: "team",
+      seat: ROLE,
+      deck: null,
+      title: null,
+      battle_cards: [],
+      characters: quick.map((q, index) => ({
+        card: null,
+        name: q.name.trim() || "Character " + (index + 1),
+        stars: q.stars,
+        health: q.health,
+        alt: { attack: q.alt_attack, defense: q.alt_defense },
+        bot: { attack: q.bot_attack, defense: q.bot_defense },
+      })),
+    });
+  };
+  $("tf-open").onclick = () => {
+    const box = (name) => document.querySelector(`#tf-setup input[name=${name}]`).checked;
+    send({
+      type: "setup",
+      variant: { count_battle_stars: box("count_battle_stars"), must_attack: box("must_attack"), untap_all: box("untap_all") },
+    });
+  };
+
+  // --------------------------------------------------------------------------------- turn
+
+  function renderTurn() {
+    const box = $("tf-turn");
+    box.innerHTML = "";
+    if (state.phase === "team" || state.phase === "over") return;
+    const line = el("div", "turn-line");
+    line.append(el("span", "pill ship-" + state.player, fmt(G.turn, { turn: state.turn })));
+    const t = state.this_turn;
+    const checks = [
+      [G.drawn, t.drawn],
+      [G.flip_done, !!t.flipped],
+      [G.action_done + (t.action && t.action.name ? ": " + t.action.name : ""), !!t.action],
+      [G.upgrade_done + (t.upgrade && t.upgrade.name ? ": " + t.upgrade.name : ""), !!t.upgrade],
+    ];
+    const list = el("div", "checks small");
+    list.append(G.still + " ");
+    for (const [text, done] of checks) list.append(el("span", done ? "check done" : "check", (done ? "✓ " : "○ ") + text));
+    box.append(line, list);
+    if (state.last_attack) {
+      const last = state.last_attack;
+      box.append(el("div", "small last-attack", fmt(G.last, {
+        att: character(last.attacker).name, a: last.attack_total,
+        def: character(last.defender).name, d: last.defense_total, n: last.damage,
+      }) + (last.ko ? " · " + G.ko : "")));
+    }
+  }
+
+  // -------------------------------------------------------------------------- characters
+
+  function renderBoard() {
+    const board = $("tf-board");
+    board.innerHTML = "";
+    const far = ROLE === "A" || ROLE === "watch" ? "B" : "A";
+    for (const seat of [far, other(far)]) {
+      if (!teamOf(seat)) continue;
+      const section = el("section", "zone team-" + seat);
+      section.id = "team-" + seat;
+      section.append(el("h3", "zone-title", fmt(G.team_of, { player: ctx.playerName(seat) }) +
+        (teamOf(seat).title ? " · " + teamOf(seat).title : "")));
+      const list = el("div", "units");
+      for (const c of state.characters.filter((x) => x.seat === seat && x.zone === "play")) list.append(tile(c));
+      section.append(list);
+      const kos = state.characters.filter((x) => x.seat === seat && x.zone === "ko");
+      if (kos.length) {
+        const ko = el("div", "ko-area small", G.ko_area + ": " + kos.map((c) => c.name).join(", "));
+        section.append(ko);
+      }
+      board.append(section);
+    }
+  }
+
+  function selectable(c) {
+    if (!picking) return false;
+    const me = state.player;
+    if (picking.kind === "upgrade") return c.seat === me && c.zone === "play" && (picking.card || picking.slot);
+    if (!picking.attacker) return c.seat === me && c.zone === "play" && !c.tapped;
+    const enemies = state.characters.filter((x) => x.seat !== me && x.zone === "play");
+    const tapped = enemies.some((x) => x.tapped);
+    return c.seat !== me && c.zone === "play" && (!tapped || c.tapped || picking.any);
+  }
+
+  function tile(c) {
+    const box = el("div", "unit tf-char seat-" + c.seat + (c.tapped ? " tapped" : ""));
+    box.id = "char-" + c.id;
+    if (selectable(c)) box.classList.add("selectable");
+    if (picking && picking.attacker === c.id) box.classList.add("selected");
+    const head = el("div", "unit-head");
+    head.append(el("span", "stars", "★" + c.stars), el("span", "unit-name", c.name));
+    const mode = el("div", "mode small", (c.mode === "alt" ? G.alt : G.bot) + (c[c.mode].subtitle ? " · " + c[c.mode].subtitle : "") +
+      (c.tapped ? " · " + G.tapped : ""));
+    const stats = el("div", "unit-stats");
+    stats.append(el("span", "stat atk", String(c.attack)), el("span", "stat def", String(c.defense)), el("span", "stat hp", String(c.health)));
+    box.append(head, mode, stats);
+    const ups = Object.entries(c.upgrades).filter(([, u]) => u);
+    if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + ": " + u.name).join(" · ")));
+    box.append(counters(c));
+    if (ROLE !== "watch" && myTurn() && c.seat === ROLE && !picking) {
+      const row = el("div", "buttons tile-buttons");
+      if (state.allowed.flip) row.append(button(G.flip, () => send({ type: "flip", character: c.id }), "mini write", "flip-" + c.id));
+      if (state.allowed.tap) {
+        row.append(button(c.tapped ? G.untap : G.tap, () => send({ type: "tap", character: c.id, tapped: !c.tapped }), "mini write", "tap-" + c.id));
+      }
+      if (row.childNodes.length) box.append(row);
+    }
+    box.onclick = (event) => {
+      if (event.target.closest("button") || !picking || !selectable(c)) return;
+      choose(c);
+    };
+    return box;
+  }
+
+  function counters(c) {
+    const row = el("div", "counters");
+    const middle = el("span", "counter-mid");
+    const pips = el("span", "pips");
+    for (let i = 0; i < Math.max(c.health, c.damage); i++) pips.append(el("span", "pip" + (i < c.damage ? " on" : "")));
+    const count = el("span", "count", c.damage + "/" + c.health);
+    count.id = "count-" + c.id;
+    middle.append(pips, count);
+    if (ROLE === "watch" || state.phase === "over" || state.phase === "team") {
+      row.append(middle);
+      return row;
+    }
+    const minus = button("−", () => send({ type: "counter", character: c.id, delta: -1 }), "counter-btn write", "minus-" + c.id);
+    minus.title = G.remove_counter;
+    minus.disabled = c.damage === 0;
+    const plus = button("+", () => send({ type: "counter", character: c.id, delta: 1 }), "counter-btn write", "plus-" + c.id);
+    plus.title = G.add_counter;
+    row.append(minus, middle, plus);
+    return row;
+  }
+
+  function choose(c) {
+    if (picking.kind === "upgrade") {
+      const action = { type: "play_upgrade", character: c.id };
+      if (picking.card) action.card = picking.card;
+      else action.slot = picking.slot;
+      send(action);
+      return;
+    }
+    if (!picking.attacker) {
+      picking.attacker = c.id;
+      render(ctx);
+      return;
+    }
+    send({ type: "attack", attacker: picking.attacker, defender: c.id, any_defender: !!picking.any });
+  }
+
+  // ---------------------------------------------------------------------- turn controls
+
+  function cardSelect(type, id) {
+    const select = el("select", "field");
+    select.id = id;
+    const none = el("option", "", G.choose_card);
+    none.value = "";
+    select.append(none);
+    const team = teamOf(ROLE);
+    for (const card of team ? team.battle_cards.filter((b) => b.type === type) : []) {
+      const option = el("option", "", card.name + (card.upgrade ? " (" + G[card.upgrade] + ")" : "") +
+        (card.icons.length ? " · " + card.icons.join(" ") : ""));
+      option.value = card.card;
+      select.append(option);
+    }
+    return select;
+  }
+
+  function renderActions() {
+    const box = $("tf-actions");
+    box.innerHTML = "";
+    box.hidden = !myTurn() || state.phase === "attack";
+    if (box.hidden) return;
+    const allowed = state.allowed;
+    if (picking) {
+      box.append(el("p", "hint", picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade));
+      if (picking.kind === "attack") {
+        const label = el("label", "small check-line");
+        const box2 = el("input");
+        box2.type = "checkbox";
+        box2.checked = !!picking.any;
+        box2.onchange = () => { picking.any = box2.checked; render(ctx); };
+        label.append(box2, " " + G.any_defender);
+        box.append(label);
+      }
+      box.append(button(G.cancel, () => { picking = null; render(ctx); }, "mid", "tf-cancel"));
+      return;
+    }
+    if (allowed.draw) box.append(button(G.draw, () => send({ type: "draw" }), "big write", "tf-draw"));
+    if (allowed.action) {
+      const group = el("div", "picker");
+      const select = cardSelect("action", "tf-action-card");
+      const name = el("input", "field");
+      name.placeholder = G.by_name;
+      name.maxLength = 40;
+      group.append(el("h3", "", G.play_action), select, name, button(G.action, () => {
+        if (select.value) send({ type: "play_action", card: select.value });
+        else send(name.value.trim() ? { type: "play_action", name: name.value.trim() } : { type: "play_action" });
+      }, "mid write", "tf-play-action"));
+      box.append(group);
+    }
+    if (allowed.upgrade) {
+      const group = el("div", "picker");
+      const select = cardSelect("upgrade", "tf-upgrade-card");
+      const slot = el("select", "field");
+      slot.id = "tf-upgrade-slot";
+      for (const s of ["weapon", "armor", "utility"]) {
+        const option = el("option", "", G.slot + ": " + G[s]);
+        option.value = s;
+        slot.append(option);
+      }
+      const hasDeck = teamOf(ROLE) && teamOf(ROLE).battle_cards.some((b) => b.type === "upgrade");
+      group.append(el("h3", "", G.play_upgrade), hasDeck ? select : slot, button(G.upgrade, () => {
+        picking = { kind: "upgrade", card: hasDeck ? select.value || null : null, slot: hasDeck ? null : slot.value };
+        if (hasDeck && !picking.card) { picking = null; return; }
+        render(ctx);
+      }, "mid", "tf-play-upgrade"));
+      box.append(group);
+    }
+    if (allowed.attack) {
+      box.append(button(G.start_attack, () => { picking = { kind: "attack", attacker: null, any: false }; render(ctx); }, "big", "tf-attack-start"));
+    }
+    if (allowed.end_turn) box.append(button(G.end_turn, () => send({ type: "end_turn" }), "mid write", "tf-end-turn"));
+  }
+
+  // --------------------------------------------------------------------------- attack
+
+  function renderAttack() {
+    const box = $("tf-attack");
+    box.innerHTML = "";
+    const attack = state.attack;
+    box.hidden = !attack;
+    if (!attack) return;
+    const attackerSeat = character(attack.attacker.character).seat;
+    const row = el("div", "fighters");
+    row.append(fighter("attacker", attack.attacker, attackerSeat), el("div", "versus", "⚔"),
+      fighter("defender", attack.defender, attackerSeat));
+    box.append(row);
+    const verdict = el("div", attack.damage > 0 ? "hit" : "miss",
+      attack.damage > 0 ? fmt(G.damage_will, { n: attack.damage }) : G.no_damage);
+    verdict.id = "tf-damage";
+    box.append(verdict);
+    if (ROLE === attackerSeat && attack.ready) {
+      box.append(button(G.resolve, () => send({ type: "resolve" }), "big write", "tf-resolve"));
+    } else if (!attack.ready) {
+      // wait for the flips still to enter
+    } else {
+      box.append(el("p", "hint", fmt(G.waiting_for, { player: ctx.playerName(attackerSeat) })));
+    }
+  }
+
+  function fighter(side, data, attackerSeat) {
+    const c = character(data.character);
+    const box = el("div", "fighter seat-" + c.seat);
+    box.id = "tf-" + side;
+    box.append(el("div", "small", side === "attacker" ? G.attacker : G.defender), el("div", "unit-name", c.name));
+    const colour = side === "attacker" ? "orange" : "blue";
+    const base = side === "attacker" ? G.attack_word : G.defense_word;
+    box.append(el("div", "small", `${base} ${data.base} + ${G.icons[colour]} ${data.icons} + ${data.bonus}`));
+    const total = el("div", "big-total", G.total + " " + data.total);
+    total.id = "tf-total-" + side;
+    box.append(total);
+    for (const flip of data.flips) {
+      box.append(el("div", "small", ICONS.filter((i) => flip[i]).map((i) => flip[i] + " " + G.icons[i]).join(", ") || "—"));
+    }
+    for (const bonus of data.bonuses) box.append(el("div", "small", (bonus.value > 0 ? "+" : "") + bonus.value + (bonus.source ? " " + bonus.source : "")));
+    // D19: the defending phone enters the defender's side; the attacker's phone may enter both.
+    const mayEnter = ROLE !== "watch" && (ROLE === attackerSeat || side === "defender");
+    if (mayEnter && data.pending) box.append(flipEntry(side, data.pending));
+    if (mayEnter && state.phase === "attack") box.append(bonusEntry(side));
+    return box;
+  }
+
+  function flipEntry(side, pending) {
+    const box = el("div", "flip-entry");
+    box.append(el("div", "small", pending === "first" ? G.flip_first : G.flip_extra));
+    const inputs = {};
+    for (const icon of ICONS) {
+      const label = el("label", "icon-in icon-" + icon);
+      const input = el("input", "field");
+      input.type = "number";
+      input.inputMode = "numeric";
+      input.min = 0;
+      input.max = 8;
+      input.value = 0;
+      input.id = `tf-${side}-${icon}`;
+      inputs[icon] = input;
+      label.append(G.icons[icon], input);
+      box.append(label);
+    }
+    box.append(button(G.enter_flip, () => {
+      const counts = Object.fromEntries(ICONS.map((i) => [i, Number(inputs[i].value) || 0]));
+      send({ type: "icons", side, ...counts });
+    }, "mid write", `tf-${side}-enter`));
+    return box;
+  }
+
+  function bonusEntry(side) {
+    const box = el("details", "bonus-entry");
+    box.append(el("summary", "small", G.bonus));
+    const value = el("input", "field");
+    value.type = "number";
+    value.min = -20;
+    value.max = 20;
+    value.value = 1;
+    value.id = `tf-${side}-bonus`;
+    const source = el("input", "field");
+    source.placeholder = G.source;
+    source.maxLength = 40;
+    box.append(value, source, button(G.add_bonus, () => {
+      const amount = Number(value.value) || 0;
+      if (amount) send({ type: "bonus", side, value: amount, source: source.value.trim() || null });
+    }, "mid write", `tf-${side}-bonus-go`));
+    return box;
+  }
+
+  // ----------------------------------------------------------------------- QR code, log
+
+  function focusPiece() {
+    const wanted = /#piece=([A-Za-z0-9]+)/.exec(location.hash);
+    const found = wanted && document.getElementById("char-" + wanted[1]);
+    if (found && !found.classList.contains("focus")) {
+      found.classList.add("focus");
+      found.scrollIntoView({ block: "center" });
+    }
+  }
+
+  function describe(event, context) {
+    if (event.kind === "setup") return G.log_setup;
+    if (event.kind !== "action") return null;
+    const a = event.payload.action;
+    const s = context.view.state;
+    const name = (id) => {
+      const c = s && s.characters.find((x) => x.id === id);
+      return c ? c.name : id;
+    };
+    if (a.type === "team") return G.log_team;
+    if (a.type === "draw") return G.log_draw;
+    if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+1" : "−1", who: name(a.character) });
+    if (a.type === "attack") return fmt(G.log_attack, { att: name(a.attacker), def: name(a.defender) });
+    if (a.type === "resolve") return G.log_resolve;
+    if (a.type === "end_turn") return G.log_end;
+    if (a.type === "flip") return G.flip + ": " + name(a.character);
+    if (a.type === "icons") return (a.side === "attacker" ? G.attacker : G.defender) + ": " +
+      ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ");
+    if (a.type === "play_action") return G.action + (a.name ? ": " + a.name : "");
+    if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character);
+    return a.type;
+  }
+
+  Tablesmith.register({ render, status, describe, purposes: G.purposes });
+})();
