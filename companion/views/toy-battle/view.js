@@ -1,0 +1,302 @@
+// Tablesmith companion: the Toy Battle table (TB-1..TB-41) inside the shell (shell.js).
+// The terrain is drawn as an SVG graph in its own layout (games/toybattle/terrains.py:
+// node positions, path sections, regions with medals, special bases), turned so that the
+// phone's own H.Q. is at the bottom. Choosing a troop highlights exactly the bases the
+// server lists as legal; effects are prompted in order and can be declined.
+"use strict";
+
+(() => {
+  const G = JSON.parse(document.getElementById("game-strings").textContent);
+  const ROLE = Tablesmith.role;
+  const $ = Tablesmith.$;
+  const fmt = Tablesmith.fmt;
+  const SVG = "http://www.w3.org/2000/svg";
+  const TROOPS = ["Kwak", "Skully", "Cap'n", "Jumbo", "Hook", "XB-42", "Star", "Roxy"];
+  const SHORT = { Kwak: "K", Skully: "1", "Cap'n": "2", Jumbo: "3", Hook: "4", "XB-42": "5", Star: "6", Roxy: "7" };
+  let ctx = null;
+  let state = null;
+  let terrain = null;
+  let troop = null; // the troop this phone is about to place
+  let moving = null; // the node chosen first for a two-step effect (Volcanic Jungle)
+
+  const other = (seat) => (seat === "A" ? "B" : "A");
+  const el = (tag, cls, text) => {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const svg = (tag, attrs) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  };
+  const button = (text, onclick, cls = "mid write", id) => {
+    const node = el("button", cls, text);
+    node.type = "button";
+    if (id) node.id = id;
+    node.onclick = onclick;
+    return node;
+  };
+  const legal = () => (ctx.view.to_act === ROLE ? ctx.view.legal : []);
+  const send = (action) => ctx.send(action).then(() => { troop = null; moving = null; });
+  const colour = (seat) => state.seats[seat].colour;
+
+  // ------------------------------------------------------------------------------- render
+
+  function render(context, previous) {
+    ctx = context;
+    state = ctx.view.state;
+    terrain = ctx.view.terrain || null;
+    $("tb-setup").hidden = !!state || ROLE === "watch";
+    if (!state) {
+      ["tb-effect", "tb-troops"].forEach((id) => ($(id).hidden = true));
+      $("tb-board").innerHTML = "";
+      $("tb-info").innerHTML = "";
+      return;
+    }
+    if (!previous || previous.revision !== ctx.view.revision) {
+      if (troop && !placeable(troop)) troop = null;
+    }
+    renderInfo();
+    renderEffect();
+    renderTroops();
+    renderBoard();
+  }
+
+  function status(context) {
+    const s = context.view.state;
+    if (!s) return {};
+    if (s.ended) return { hint: G.reasons[s.ended.reason] || s.ended.reason };
+    if (context.view.to_act !== ROLE) return { hint: fmt(G.turn, { turn: s.turn }) };
+    if (s.pending.length) return { hint: effectText(s.pending[0]) };
+    if (troop) return { hint: fmt(G.pick_base, { troop }) };
+    return { hint: G.place_hint };
+  }
+
+  // --------------------------------------------------------------------------------- info
+
+  function renderInfo() {
+    const box = $("tb-info");
+    box.innerHTML = "";
+    const goal = terrain.objective;
+    const row = el("div", "seats-row");
+    for (const seat of ["A", "B"]) {
+      const s = state.seats[seat];
+      const card = el("div", "seat-box seat-" + seat + (state.player === seat && !state.ended ? " active" : ""));
+      card.id = "seat-" + seat;
+      card.append(el("div", "seat-name", G.colours[s.colour] + " · " + ctx.playerName(seat)));
+      const medals = el("div", "medal-line");
+      medals.append(el("span", "medal-dot"), fmt(G.medals, { n: s.medals, goal }));
+      medals.id = "medals-" + seat;
+      card.append(medals);
+      const counts = el("div", "small", fmt(G.rack, { n: s.rack }) + " · " + fmt(G.reserve, { n: s.reserve }));
+      counts.id = "counts-" + seat;
+      card.append(counts);
+      if (s.blocked) card.append(el("div", "small", fmt(G.blocked, { n: s.blocked })));
+      row.append(card);
+    }
+    box.append(row, el("div", "small", terrain.name + " · " + fmt(G.medals_left, { n: state.derived.medals_left })));
+    const rule = G.terrain_rules[terrain.slug];
+    if (rule) box.append(el("div", "small special-rule", rule));
+  }
+
+  // ------------------------------------------------------------------------------- board
+
+  function placeable(name) {
+    return legal().some((a) => a.type === "place" && a.troop === name);
+  }
+
+  function targets() {
+    const found = new Map(); // node -> action
+    const pending = state.pending[0];
+    for (const a of legal()) {
+      if (!pending && troop && a.type === "place" && a.troop === troop) found.set(a.node, a);
+      if (pending && pending.effect === "place" && troop && a.type === "place" && a.troop === troop) found.set(a.node, a);
+      if (pending && a.type === "resolve" && a.node !== undefined) {
+        if (a.to !== undefined) {
+          if (moving === null) found.set(a.node, null);
+          else if (a.node === moving) found.set(a.to, a);
+        } else if (a.troop === undefined) found.set(a.node, a);
+      }
+    }
+    return found;
+  }
+
+  function renderBoard() {
+    const box = $("tb-board");
+    box.innerHTML = "";
+    const flip = ROLE === "B"; // own H.Q. at the bottom
+    const W = 100;
+    const H = 118;
+    const M = 8; // margin: the H.Q. squares and labels stay inside
+    const place = (x0, y0) => {
+      const x = flip ? 1 - x0 : x0;
+      const y = flip ? 1 - y0 : y0;
+      return [M + x * (W - 2 * M), M + y * (H - 2 * M)];
+    };
+    const pos = new Map(terrain.nodes.map((n) => [n.id, place(n.x, n.y)]));
+    const stacks = new Map(state.stacks.map((s) => [s.node, s.troops]));
+    const captured = new Map(state.captured.map((c) => [c.region, c.seat]));
+    const picks = targets();
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "terrain", role: "img", "aria-label": terrain.name });
+    root.id = "tb-svg";
+    for (const r of terrain.regions) {
+      const points = r.cycle.map((id) => pos.get(id).join(",")).join(" ");
+      const owner = captured.get(r.index);
+      root.append(svg("polygon", { points, class: "region" + (owner ? " captured-" + colour(owner) : "") }));
+    }
+    for (const [a, b] of terrain.edges) {
+      const [x1, y1] = pos.get(a);
+      const [x2, y2] = pos.get(b);
+      root.append(svg("line", { x1, y1, x2, y2, class: "path" }));
+    }
+    for (const r of terrain.regions) {
+      const [cx, cy] = place(r.x, r.y);
+      const owner = captured.get(r.index);
+      const medal = svg("g", { class: "medal" + (owner ? " taken" : ""), id: "region-" + r.index });
+      medal.append(svg("circle", { cx, cy, r: 3.2 }));
+      const label = svg("text", { x: cx, y: cy + 1.3, "text-anchor": "middle" });
+      label.textContent = owner ? "✓" : String(r.medals);
+      medal.append(label);
+      root.append(medal);
+    }
+    for (const n of terrain.nodes) {
+      const [x, y] = pos.get(n.id);
+      const stack = stacks.get(n.id) || [];
+      const top = stack[stack.length - 1];
+      const group = svg("g", { class: "node", id: "node-" + n.id, tabindex: "0" });
+      const pick = picks.has(n.id);
+      if (pick) group.classList.add("target");
+      const size = n.kind === "hq" ? 5.6 : 4.6;
+      const shape = n.kind === "hq"
+        ? svg("rect", { x: x - size, y: y - size, width: size * 2, height: size * 2, rx: 1.5, class: "hq hq-" + n.colour })
+        : svg("circle", { cx: x, cy: y, r: size, class: "base" + (n.special ? " special" : "") });
+      group.append(shape);
+      if (top) {
+        group.append(svg("circle", { cx: x, cy: y, r: size - 1.2, class: "troop troop-" + colour(top.seat) }));
+        const label = svg("text", { x, y: y + 1.6, "text-anchor": "middle", class: "troop-label" });
+        label.textContent = SHORT[top.troop];
+        group.append(label);
+        if (stack.length > 1) {
+          const height = svg("text", { x: x + size, y: y - size + 1.5, class: "height" });
+          height.textContent = "×" + stack.length;
+          group.append(height);
+        }
+      } else if (n.kind === "hq") {
+        const label = svg("text", { x, y: y + 1.5, "text-anchor": "middle", class: "hq-label" });
+        label.textContent = G.hq;
+        group.append(label);
+      }
+      if (n.allowed) {
+        const values = svg("text", { x, y: y + size + 3.2, "text-anchor": "middle", class: "allowed" });
+        values.textContent = n.allowed.join("/");
+        group.append(values);
+      }
+      if (n.special) {
+        const mark = svg("text", { x: x - size - 0.5, y: y - size + 1, class: "special-mark" });
+        mark.textContent = "★";
+        group.append(mark);
+      }
+      const title = svg("title");
+      title.textContent = (n.kind === "hq" ? G.hq : "#" + n.id) + (n.special ? " · " + G.special : "") +
+        (n.allowed ? " · " + fmt(G.allowed, { values: n.allowed.join(", ") }) : "") +
+        (stack.length ? " · " + stack.map((t) => t.troop).join(" < ") : "");
+      group.append(title);
+      group.addEventListener("click", () => tapNode(n.id, picks));
+      root.append(group);
+    }
+    box.append(root);
+  }
+
+  function tapNode(node, picks) {
+    if (!picks.has(node)) return;
+    const action = picks.get(node);
+    if (action === null) {
+      moving = node; // first step of a move: now the destination
+      renderBoard();
+      $("hint").textContent = G.pick_to;
+      return;
+    }
+    send(action);
+  }
+
+  // ------------------------------------------------------------------------------ troops
+
+  function renderTroops() {
+    const box = $("tb-troops");
+    box.innerHTML = "";
+    const mine = ctx.view.to_act === ROLE && !state.ended;
+    const pending = state.pending[0];
+    box.hidden = !mine || (pending && pending.effect !== "place");
+    if (box.hidden) return;
+    const row = el("div", "troop-row");
+    for (const name of TROOPS) {
+      const b = button(SHORT[name] + " " + name, () => {
+        troop = troop === name ? null : name;
+        render(ctx);
+        $("hint").textContent = troop ? fmt(G.pick_base, { troop }) : G.place_hint;
+      }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + SHORT[name]);
+      b.disabled = !placeable(name);
+      if (b.disabled) b.title = G.no_target;
+      row.append(b);
+    }
+    box.append(row);
+    if (!pending) {
+      const draw = legal().find((a) => a.type === "draw");
+      box.append(draw ? button(fmt(G.draw, { n: state.derived.draw[ROLE] }), () => send(draw), "big write", "tb-draw")
+        : el("p", "small", G.cannot_draw));
+      for (const a of legal().filter((x) => x.type === "stuck").slice(0, 1)) {
+        box.append(button(G.stuck, () => send(a), "mid write", "tb-stuck"));
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------ effects
+
+  function effectText(p) {
+    const what = fmt(G.effects[p.effect] || p.effect, { n: p.count || 0 });
+    return fmt(G.effect_of, { source: p.source, what, rule: p.rule });
+  }
+
+  function renderEffect() {
+    const box = $("tb-effect");
+    box.innerHTML = "";
+    const pending = state.pending[0];
+    box.hidden = !pending || !!state.ended;
+    if (box.hidden) return;
+    box.append(el("h3", "", effectText(pending)));
+    if (state.pending.length > 1) {
+      box.append(el("div", "small", state.pending.slice(1).map((p) => "→ " + p.source).join("  ")));
+    }
+    if (ctx.view.to_act !== ROLE) return;
+    const options = legal().filter((a) => a.type === "resolve");
+    const byTroop = options.filter((a) => a.troop !== undefined);
+    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(other(ROLE)), "tb-resolve-" + SHORT[a.troop]));
+    const plain = options.find((a) => a.node === undefined && a.troop === undefined);
+    if (plain) box.append(button(G.apply, () => send(plain), "big write", "tb-resolve"));
+    const decline = legal().find((a) => a.type === "decline");
+    if (decline) box.append(button(G.decline, () => send(decline), "mid write", "tb-decline"));
+  }
+
+  // -------------------------------------------------------------------------------- setup
+
+  $("tb-start").onclick = () => {
+    const flags = {};
+    for (const input of document.querySelectorAll("#tb-setup .variants input")) flags[input.name] = input.checked;
+    ctx.send({ type: "setup", terrain: $("tb-terrain").value, variant: flags });
+  };
+
+  function describe(event) {
+    if (event.kind === "setup") return G.log_setup;
+    if (event.kind !== "action") return null;
+    const a = event.payload.action;
+    if (a.type === "draw") return G.log_draw;
+    if (a.type === "place") return fmt(G.log_place, { troop: a.troop, node: "#" + a.node });
+    if (a.type === "resolve") return G.log_resolve + (a.troop ? ": " + a.troop : a.node ? " #" + a.node : "");
+    if (a.type === "decline") return G.log_decline;
+    return a.type;
+  }
+
+  Tablesmith.register({ render, status, describe, purposes: G.purposes });
+})();
