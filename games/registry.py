@@ -14,8 +14,12 @@ from typing import Any
 
 from games.asteroids.game import GAME as ASTEROIDS
 from games.protocol import Game
+from games.toybattle.game import GAME as TOY_BATTLE
 
-_GAMES: tuple[Game[Any, Any, Any], ...] = (ASTEROIDS,)
+_GAMES: tuple[Game[Any, Any, Any], ...] = (
+    ASTEROIDS,
+    TOY_BATTLE,
+)
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = MappingProxyType({g.name: g for g in _GAMES})
 """Game name -> the game, in menu order."""
