@@ -13,7 +13,9 @@ flag is a field of :class:`Variant`, default first):
 
 * D1 (open point, TB-33) Volcanic Jungle moves a troop onto bases only, never onto an H.Q.
   Flag ``jungle_onto_hq`` (False): with it, any adjacent H.Q. is a destination too; a moved
-  troop never wins (TB-40 speaks of *placing* on an enemy H.Q.).
+  troop never wins (TB-40 speaks of *placing* on an enemy H.Q.). On the published Volcanic
+  Jungle no base next to a special base is next to an H.Q., so the flag changes nothing there
+  (a test checks the fact); it is kept for terrains that differ.
 * D2 (open point, TB-31) Kwak (strength 0) may not go on a value-restricted Tropical Pool base
   or H.Q. Flag ``kwak_on_restricted`` (False).
 * D3 (TB-20/TB-36) Hook's freedom from the connection rule is its troop effect, and Station
