@@ -189,7 +189,10 @@
         group.append(label);
       }
       if (n.allowed) {
-        const values = svg("text", { x, y: y + size + 3.2, "text-anchor": "middle", class: "allowed" });
+        // an H.Q. sits on the board's edge: its values go beside it, not below (clipped)
+        const values = n.kind === "hq"
+          ? svg("text", { x: x + size + 0.8, y: y + 1, "text-anchor": "start", class: "allowed" })
+          : svg("text", { x, y: y + size + 3.2, "text-anchor": "middle", class: "allowed" });
         values.textContent = n.allowed.join("/");
         group.append(values);
       }
