@@ -275,7 +275,8 @@
     if (ctx.view.to_act !== ROLE) return;
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
-    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(other(ROLE)), "tb-resolve-" + SHORT[a.troop]));
+    const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops
+    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(owner), "tb-resolve-" + SHORT[a.troop]));
     const plain = options.find((a) => a.node === undefined && a.troop === undefined);
     if (plain) box.append(button(G.apply, () => send(plain), "big write", "tb-resolve"));
     const decline = legal().find((a) => a.type === "decline");
