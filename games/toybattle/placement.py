@@ -48,12 +48,19 @@ def _metal_x(terrain: Terrain, node: int) -> bool:
     return terrain.effect == "no_troop_effect" and node in terrain.specials
 
 
-def refusal(state: State, seat: str, troop: int, node: int, near: set[int] | None = None) -> str | None:
+def refusal(
+    state: State,
+    seat: str,
+    troop: int,
+    node: int,
+    near: set[int] | None = None,
+    tops: dict[int, tuple[str, int]] | None = None,
+) -> str | None:
     """Why ``seat`` may not place ``troop`` (type index) on ``node`` now, or None if it may.
 
     The rack itself (count, blocked troops) is checked by :func:`check_place`; this is the
-    board's side, fast enough for :func:`targets`. ``near`` is :func:`reachable` when the
-    caller has it already.
+    board's side, fast enough for :func:`targets`. ``near`` (:func:`reachable`) and ``tops``
+    (:meth:`State.tops`) may be given when the caller has them already.
 
     Returns:
         An English reason ending with the rule id, e.g. ``"... (TB-12)"``, or None.
@@ -76,9 +83,9 @@ def refusal(state: State, seat: str, troop: int, node: int, near: set[int] | Non
         if node not in near:
             return f"the enemy H.Q. {node} is not connected to your H.Q. (TB-12)"
         return None
-    stack = state.stack(node)
-    if stack:
-        owner, top = stack[-1]
+    visible = (state.tops() if tops is None else tops).get(node)
+    if visible is not None:
+        owner, top = visible
         if owner != seat and troop != KWAK and top != KWAK and top >= troop:
             return (
                 f"{name} ({troop}) is not stronger than the enemy {TROOPS[top]} ({top}) "
@@ -125,13 +132,14 @@ def targets(state: State, seat: str) -> list[tuple[int, int]]:
     if s.rack - s.blocked <= 0:
         return []
     near = reachable(state, seat)
+    tops = state.tops()
     known = state.known(seat)
     found = []
     for troop in range(len(TROOPS)):
         if known[troop] >= COPIES:
             continue
         for node in terrain.nodes:
-            if refusal(state, seat, troop, node, near) is None:
+            if refusal(state, seat, troop, node, near, tops) is None:
                 found.append((troop, node))
     return found
 

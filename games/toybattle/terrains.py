@@ -23,6 +23,7 @@ eight published terrains: 14/7, 12/6, 16/8, 14/7, 14/7, 11/5, 14/7, 16/8).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -106,9 +107,14 @@ class Terrain:
         """All medals on the terrain at setup (TB-3)."""
         return sum(r.medals for r in self.regions)
 
+    @functools.cached_property
+    def hq_colours(self) -> Mapping[int, str]:
+        """H.Q. node -> ``"blue"``/``"red"`` (computed once)."""
+        return MappingProxyType({n: c for c, ids in self.hqs.items() for n in ids})
+
     def hq_colour(self, node: int) -> str | None:
         """``"blue"``/``"red"`` for an H.Q., None for a base."""
-        return next((c for c, ids in self.hqs.items() if node in ids), None)
+        return self.hq_colours.get(node)
 
     def to_json(self) -> dict[str, Any]:
         """The drawing data the phone reads (companion/views/toy-battle/view.js):
