@@ -622,6 +622,43 @@ def _cards_summary(result: Any, options: Any) -> None:
         )
 
 
+@cli.command("toy-battle-aids", context_settings={"show_default": True})
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("toy-battle-aids.pdf"),
+    help="PDF to write (must end in .pdf).",
+)
+@click.option(
+    "--tile-size",
+    type=float,
+    default=30.0,
+    help="Side of a square troop tile, mm (15..60): measure one of your own tiles.",
+)
+@click.option("--paper", default="a4", help="a4, letter or a3.")
+@click.option("--language", type=click.Choice(["en", "de"]), default="en")
+def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> None:
+    """Toy Battle: a player aid per terrain and a sheet of spare troop tiles (issue 8)."""
+    from printables.layout import LayoutError
+    from printables.outputs import OutputError, check_pdf_target, os_reason, shown
+    from printables.toybattle_aids import render_aids
+
+    try:
+        check_pdf_target(out)
+        result = render_aids(out, tile_size=tile_size, paper=paper.lower(), language=language)
+    except (LayoutError, OutputError) as exc:
+        _fail(str(exc))
+        return
+    except OSError as exc:
+        _fail(f"cannot write {shown(out)}: {os_reason(exc)}")
+        return
+    click.echo(
+        f"{shown(out)}: {result.aid_pages} player aids, {result.tile_pages} tile page(s) of "
+        f"{result.tiles_per_page} tiles at {tile_size:g} mm"
+    )
+
+
 def lan_address() -> str:
     """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
     import socket
