@@ -14,8 +14,12 @@ from typing import Any
 
 from games.asteroids.game import GAME as ASTEROIDS
 from games.protocol import Game
+from games.transformers.game import GAME as TRANSFORMERS
 
-_GAMES: tuple[Game[Any, Any, Any], ...] = (ASTEROIDS,)
+_GAMES: tuple[Game[Any, Any, Any], ...] = (
+    ASTEROIDS,
+    TRANSFORMERS,
+)
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = MappingProxyType({g.name: g for g in _GAMES})
 """Game name -> the game, in menu order."""
