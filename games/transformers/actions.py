@@ -405,6 +405,11 @@ ICON_CHOICES = _icon_choices()
 """The icon entries :func:`legal_actions` lists per pending flip (35)."""
 
 
+_ICON_ACTIONS = {
+    side: tuple(EnterIcons(side=side, icons=i) for i in ICON_CHOICES) for side in FIGHTER_SIDES
+}
+
+
 def legal_actions(state: State, seat: str) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order (empty once the game is over).
 
@@ -425,7 +430,7 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         for side in sides:
             fighter = state.attack.side(side)
             if fighter.pending is not None:
-                found.extend(EnterIcons(side=side, icons=i) for i in ICON_CHOICES)
+                found.extend(_ICON_ACTIONS[side])
             if len(fighter.bonuses) < MAX_BONUSES:
                 found.extend(AddBonus(side=side, bonus=Bonus(value=v)) for v in (1, -1))
         if seat == state.player and fight.ready(state):
@@ -667,7 +672,7 @@ def _end_turn(state: State) -> State:
     if not state.this_turn.drawn:
         raise IllegalAction("draw the turn's card first (TF-10)")
     if state.variant.must_attack and fight.can_attack(state):
-        raise IllegalAction("you must attack if you can (TF-20, variant must_attack)")
+        raise IllegalAction("you must attack if you can: this table plays the variant must_attack (TF-20)")
     return replace(
         state,
         phase="main",
