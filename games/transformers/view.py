@@ -3,7 +3,9 @@
 The phone view (``companion/views/transformers/view.js``) reads :func:`view_state`: the
 state of :func:`games.transformers.codec.state_to_json` with
 
-* ``allowed``: what the player to act may still do this turn (:func:`actions.allowed`);
+* ``allowed``: what the player to act may do now (:func:`actions.allowed`);
+* ``still``: which of the turn's once-only plays (``flip``, ``action``, ``upgrade``) are
+  still open this turn, counting the draw as done (the check marks: TF-11, TF-12, D5);
 * per character ``attack`` and ``defense`` in its current mode;
 * in ``attack``, per side ``base``, ``icons`` (orange for the attacker, blue for the
   defender), ``bonus``, ``total`` (TF-22) and ``pending`` (``"first"``, ``"extra"`` or
@@ -14,6 +16,7 @@ The table is open (the companion holds no hands), so every seat sees the same.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from games.transformers import actions
@@ -26,6 +29,9 @@ def view_state(state: State) -> dict[str, Any]:
     """The state JSON for the phones with the derived values (module docstring)."""
     data = state_to_json(state)
     data["allowed"] = actions.allowed(state)
+    drawn = replace(state, this_turn=replace(state.this_turn, drawn=True))
+    once = actions.allowed(drawn) if state.phase == "main" else {}
+    data["still"] = {kind: bool(once.get(kind)) for kind in ("flip", "action", "upgrade")}
     for shown, character in zip(data["characters"], state.characters):
         shown["attack"] = character.current.attack
         shown["defense"] = character.current.defense
