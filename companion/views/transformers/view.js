@@ -30,7 +30,12 @@
     return node;
   };
   const character = (id) => state.characters.find((c) => c.id === id);
-  const send = (action) => ctx.send(action).then(() => (picking = null));
+  // The choice ends when it is sent: the answer's view is drawn without it (a refusal shows
+  // its reason and the buttons to start again).
+  const send = (action) => {
+    picking = null;
+    return ctx.send(action);
+  };
   const myTurn = () => ctx.view.to_act === ROLE && (state.phase === "main" || state.phase === "end");
   const teamOf = (seat) => state.teams[seat];
 
@@ -465,15 +470,22 @@
     };
     if (a.type === "team") return G.log_team;
     if (a.type === "draw") return G.log_draw;
-    if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+1" : "−1", who: name(a.character) });
+    if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+" + a.delta : "−" + -a.delta, who: name(a.character) });
     if (a.type === "attack") return fmt(G.log_attack, { att: name(a.attacker), def: name(a.defender) });
     if (a.type === "resolve") return G.log_resolve;
     if (a.type === "end_turn") return G.log_end;
     if (a.type === "flip") return G.flip + ": " + name(a.character);
-    if (a.type === "icons") return (a.side === "attacker" ? G.attacker : G.defender) + ": " +
-      ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ");
-    if (a.type === "play_action") return G.action + (a.name ? ": " + a.name : "");
-    if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character);
+    const side = (a.side === "attacker" ? G.attacker : G.defender) + ": ";
+    if (a.type === "icons") return side + (ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ") || "—");
+    if (a.type === "bonus") return side + (a.value > 0 ? "+" : "") + a.value + (a.source ? " " + a.source : "");
+    if (a.type === "tap") return (a.tapped ? G.tap : G.untap) + ": " + name(a.character);
+    const team = s && event.seat && s.teams[event.seat];
+    const card = (id) => {
+      const found = id && team && team.battle_cards.find((b) => b.card === id);
+      return found ? found.name : a.name;
+    };
+    if (a.type === "play_action") return G.action + (card(a.card) ? ": " + card(a.card) : "");
+    if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character) + (card(a.card) ? " · " + card(a.card) : "");
     return a.type;
   }
 
