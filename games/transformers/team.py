@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from games.protocol import SEATS, IllegalAction
 from games.transformers.state import (
     DECK_MAX_COPIES,
@@ -144,8 +145,6 @@ def bring(state: State, seat: str, action: BringTeam, first_face: int | None) ->
 
 def recruits_of_deck(deck: Any) -> tuple[tuple[Recruit, ...], tuple[BattleCard, ...]]:
     """A deck file's characters (one per copy) and deck list (:class:`games.cards.Deck`)."""
-    from games.cards.transformers import TransformersBattleCard, TransformersCharacter
-
     recruits: list[Recruit] = []
     battle: list[BattleCard] = []
     for card in deck.cards:
