@@ -20,6 +20,7 @@ Source: shared/rules/transformers.md TF-3..TF-40; decisions D1..D22 in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -439,10 +440,22 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         found.extend(_turn_actions(state))
     for c in state.characters:
         if c.zone == "play":
-            found.append(Counters(character=c.id, delta=1))
+            found.append(_counters(c.id, 1))
             if c.damage:
-                found.append(Counters(character=c.id, delta=-1))
+                found.append(_counters(c.id, -1))
     return found
+
+
+@functools.cache
+def _counters(character: str, delta: int) -> Counters:
+    """The listed counter actions (immutable, so shared between calls)."""
+    return Counters(character=character, delta=delta)
+
+
+@functools.cache
+def _tap_action(character: str, tapped: bool) -> Tap:
+    """The listed tap actions (immutable, so shared between calls)."""
+    return Tap(character=character, tapped=tapped)
 
 
 def _turn_actions(state: State) -> list[Action]:
@@ -476,9 +489,7 @@ def _turn_actions(state: State) -> list[Action]:
                     StartAttack(attacker=c.id, defender=d.id, any_defender=True) for d in extra
                 )
     if can["tap"]:
-        found.extend(
-            Tap(character=c.id, tapped=not c.tapped) for c in state.characters if c.zone == "play"
-        )
+        found.extend(_tap_action(c.id, not c.tapped) for c in state.characters if c.zone == "play")
     if can["end_turn"]:
         found.append(EndTurn())
     return found
@@ -672,7 +683,9 @@ def _end_turn(state: State) -> State:
     if not state.this_turn.drawn:
         raise IllegalAction("draw the turn's card first (TF-10)")
     if state.variant.must_attack and fight.can_attack(state):
-        raise IllegalAction("you must attack if you can: this table plays the variant must_attack (TF-20)")
+        raise IllegalAction(
+            "you must attack if you can: this table plays the variant must_attack (TF-20)"
+        )
     return replace(
         state,
         phase="main",
