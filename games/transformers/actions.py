@@ -34,6 +34,7 @@ from games.transformers.state import (
     MAX_BONUSES,
     MAX_ICONS_PER_FLIP,
     SLOTS,
+    BattleCard,
     Bonus,
     Character,
     Icons,
@@ -642,7 +643,7 @@ def _check_may_play(state: State, kind: str) -> None:
         raise IllegalAction("in the second turn an Action or an Upgrade, not both (TF-12)")
 
 
-def _deck_card(state: State, card: str, kind: str, rule: str) -> Any:
+def _deck_card(state: State, card: str, kind: str, rule: str) -> BattleCard:
     team = state.team(state.player)
     assert team is not None
     found = team.battle_card(card)
