@@ -29,6 +29,7 @@ from companion.api import links
 from companion.security import SEAT_COOKIE_PREFIX
 from companion.tables import Rejected, Seat
 from games import registry
+from games.protocol import SEATS
 
 bp = Blueprint("pages", __name__)
 COOKIE_AGE = 30 * 24 * 3600
@@ -205,7 +206,8 @@ def card(game: str, deck: str, card: str) -> str | Response:
         table = tables().table(seat.table_id)
         state = table.fold.state
         if table.game == game and state is not None:
-            pieces = played.pieces_of_card(state, deck, card)
+            own = seat.role if seat.role in SEATS else None
+            pieces = played.pieces_of_card(state, deck, card, own)
             if pieces:
                 url = url_for("pages.table", table_id=seat.table_id) + "#piece=" + pieces[0]
                 return redirect(url, 303)

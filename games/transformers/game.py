@@ -201,16 +201,20 @@ class TransformersGame(Game[State, Action, Setup]):
         )
         return actions.action_to_json(action)
 
-    def pieces_of_card(self, state: State, deck: str, card: str) -> list[str]:
-        """Ids of the characters in play printed as ``card`` of deck ``deck`` (A's first)."""
-        return [
-            c.id
+    def pieces_of_card(
+        self, state: State, deck: str, card: str, seat: str | None = None
+    ) -> list[str]:
+        """Ids of the characters in play printed as ``card`` of deck ``deck``: ``seat``'s
+        own first, then the others in seat order (A's first)."""
+        found = [
+            c
             for c in state.characters
             if c.zone == "play"
             and c.recruit.card == card
             and (brought := state.team(c.seat)) is not None
             and brought.deck == deck
         ]
+        return [c.id for c in sorted(found, key=lambda c: c.seat != seat)]
 
 
 GAME = TransformersGame()

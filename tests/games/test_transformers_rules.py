@@ -603,3 +603,14 @@ def test_pieces_of_card_are_the_characters_in_play_from_that_deck() -> None:
     assert GAME.pieces_of_card(state, "other-deck", "quickstep") == []
     state = act(state, "B", "counter", character="A2", delta=9)
     assert GAME.pieces_of_card(state, "demo-team", "quickstep") == []  # KO'd
+
+
+def test_a_scan_opens_the_scanners_own_copy_when_both_bring_the_same_deck() -> None:
+    state = GAME.apply(
+        empty_table(), "A", GAME.parse_action(GAME.setup_from_deck(demo_deck(), "A"))
+    )
+    b = GAME.parse_action(GAME.setup_from_deck(demo_deck(), "B"))
+    state = GAME.apply(state, "B", b, ((2,),))
+    assert GAME.pieces_of_card(state, "demo-team", "quickstep") == ["A2", "B2"]
+    assert GAME.pieces_of_card(state, "demo-team", "quickstep", "A") == ["A2", "B2"]
+    assert GAME.pieces_of_card(state, "demo-team", "quickstep", "B") == ["B2", "A2"]
