@@ -452,3 +452,42 @@ def test_the_screen_stays_on_in_a_secure_context(table: Table) -> None:
     page.click("#who")
     page.wait_for_function("['lock', 'video'].includes(Tablesmith.awake())", timeout=5000)
     assert "Screen stays on" in page.inner_text("#awake")
+
+
+# ----------------------------------------------------------------------------- seat code
+
+
+def test_a_phone_that_lost_its_seat_takes_it_back_with_the_code_the_other_phone_shows(
+    table: Table, browser: Any
+) -> None:
+    probe = table.client.post(
+        table.seats.api + "/reclaim-code", json={}, headers=table.seats.headers("A")
+    )
+    if probe.status_code in (404, 405):
+        pytest.skip("the server has no seat codes (POST /api/t/<table>/reclaim-code) yet")
+    set_up(table)
+    phone_a = table.open("A")
+    phone_a.click("#reclaim summary")
+    phone_a.click("#reclaim-show")
+    phone_a.wait_for_selector("#reclaim-code:not([hidden])")
+    code = phone_a.inner_text("#reclaim-code").strip()
+    assert 4 <= len(code) <= 12, code
+    assert "Valid until" in phone_a.inner_text("#reclaim-note")
+    table.shot(phone_a, "reclaim-code")
+    # Phone B lost its cookie: a fresh browser on the table's link.
+    lost = browser.new_context(**PHONE).new_page()
+    lost.goto(table.base + "/t/" + table.seats.table_id)
+    assert "No seat at this table" in lost.inner_text("h1")
+    lost.fill("#reclaim-input", "WRONG9")
+    lost.click("#reclaim-submit")
+    lost.wait_for_selector("#reclaim-problem:not([hidden])")
+    assert "does not open a seat" in lost.inner_text("#reclaim-problem")
+    lost.fill("#reclaim-input", code.lower())
+    table.shot(lost, "reclaim-enter")
+    lost.click("#reclaim-submit")
+    lost.wait_for_selector("#app")
+    assert lost.get_attribute("#app", "data-role") == "B"
+    lost.wait_for_selector("#c-0-0")  # the table, with every control, on the new phone
+    lost.reload()  # and the seat stays (its cookie)
+    assert lost.get_attribute("#app", "data-role") == "B"
+    lost.context.close()
