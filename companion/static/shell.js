@@ -419,8 +419,8 @@ const Tablesmith = (() => {
     const invite = $("invite");
     if (invite && view.seats.B && !render.invited) invite.open = false;
     render.invited = view.seats.B;
-    renderStatus();
     if (game) game.render(context(), previous);
+    renderStatus(); // after the view drew: its status may depend on what it reset
     $("undo").hidden = !SEATED || view.undo_seat !== ROLE;
     if ($("dice").open) loadDice();
     if ($("log").open) renderLog();

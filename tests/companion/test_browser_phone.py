@@ -12,16 +12,21 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import waitress
 from flask import Flask
 from flask.testing import FlaskClient
+from waitress import wasyncore
 
-from tests.companion.conftest import Seats, act, flask_post, seat_both
+from companion import decks
+from games import registry
+from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
 from tests.companion.test_full_game import greedy
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
@@ -301,6 +306,100 @@ def test_double_tap_on_the_manual_setup_and_a_fresh_page_makes_one_setup(table: 
     page.wait_for_timeout(700)
     assert table.kinds().count("setup") == 1 and len(sent) == 1
     assert not page.locator("#toast").is_visible() or "Not applied" not in page.inner_text("#toast")
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_double_taps_on_each_games_setup_and_deck_buttons_make_one_write_each(
+    browser: Any, live_server: tuple[str, Flask], game: str
+) -> None:
+    """Every game's first write controls (its setup, its deck) through the shell's guard."""
+    base, app = live_server
+    client = app.test_client()
+    created = client.post("/api/tables", json={"game": game}).get_json()
+    context = browser.new_context(**PHONE)
+    cookie = {"name": "ts_seat_" + created["table_id"], "value": created["token"], "url": base}
+    context.add_cookies([cookie])
+    page = context.new_page()
+    writes = posts(page, "actions") + posts(page, "deck")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.goto(base + "/t/" + created["table_id"])
+    page.wait_for_function("document.getElementById('app').dataset.revision !== undefined")
+    headers = {"X-Seat-Token": created["token"]}
+
+    def writes_logged() -> int:
+        events = client.get(f"/api/t/{created['table_id']}/log", headers=headers).get_json()
+        return sum(1 for e in events["events"] if e["client_action_id"])
+
+    setup = page.locator("#app button.write:visible").first
+    assert setup.count() == 1, "no visible write control before setup"
+    setup.dblclick()
+    page.wait_for_timeout(1200)
+    assert len(sent) == 1 and writes_logged() == 1, (sent, writes)
+    deck = page.locator("#deck-bring:visible")
+    if registry.get(game).deck_game and decks.demos_for(registry.get(game).deck_game or ""):
+        deck.wait_for(timeout=3000)
+        deck.dblclick()
+        page.wait_for_timeout(1200)
+        assert len(sent) == 2 and writes_logged() == 2, sent
+    context.close()
+
+
+def test_a_tap_made_while_the_server_restarts_is_applied_once_when_it_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Kill the server, tap, start a new server on the same database and port."""
+
+    def serve(port: int) -> tuple[Any, Flask, threading.Thread]:
+        app = make_app(tmp_path)
+        server = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
+        def run() -> None:
+            try:
+                server.run()
+            except (OSError, ValueError):  # its sockets were closed under the loop (stop)
+                return
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return server, app, thread
+
+    def stop(server: Any, app: Flask, thread: threading.Thread) -> None:
+        """Like a killed process: every socket closed, kept-alive connections included."""
+        app.extensions["tablesmith.tables"].close()
+        server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(server._map)
+        thread.join(timeout=5)
+
+    server, app, thread = serve(0)
+    port = server.effective_port
+    base = f"http://127.0.0.1:{port}"
+    client = app.test_client()
+    seats = seat_both(flask_post(client))
+    view = act(client, seats, "A", {"type": "setup", "mode": "random"}).get_json()["view"]
+    mover = view["to_act"]
+    token = seats.a if mover == "A" else seats.b
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": "ts_seat_" + seats.table_id, "value": token, "url": base}])
+    page = context.new_page()
+    page.goto(base + "/t/" + seats.table_id)
+    page.wait_for_selector(".origin")
+    stop(server, app, thread)
+    move_on_the_page(page)
+    page.wait_for_selector("#outbox[data-state=pending]")
+    page.wait_for_timeout(1500)  # a retry or two against the dead server
+    assert page.inner_text("#outbox") == "Kept, not sent yet"
+    server, app, thread = serve(port)
+    try:
+        revision_at_least(page, view["revision"] + 1, timeout=15000)
+        page.wait_for_selector("#outbox[data-state=sent]")
+        headers = seats.headers(mover)
+        events = app.test_client().get(seats.api + "/log", headers=headers).get_json()["events"]
+        assert [e["kind"] for e in events].count("action") == 1
+        page.wait_for_selector(".origin")  # step 2's controls, from the new server's state
+        assert "Step 2 of 2" in page.inner_text("#hint")
+    finally:
+        context.close()
+        stop(server, app, thread)
 
 
 # ---------------------------------------------------------- controls rebuilt from the state
