@@ -353,6 +353,7 @@ def test_a_tap_made_while_the_server_restarts_is_applied_once_when_it_is_back(
     def serve(port: int) -> tuple[Any, Flask, threading.Thread]:
         app = make_app(tmp_path)
         server = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
+
         def run() -> None:
             try:
                 server.run()
