@@ -25,7 +25,7 @@
 //
 // Plain http on a LAN is not a secure context: no crypto.randomUUID, no service worker, no
 // Wake Lock API; ids come from crypto.getRandomValues and the screen is kept on with a playing
-// video (see keepAwake) (ARCHITECTURE.md, Companion).
+// video there (see keepAwake) (ARCHITECTURE.md, Companion).
 "use strict";
 
 const Tablesmith = (() => {
@@ -261,15 +261,14 @@ const Tablesmith = (() => {
   let lastNotice = null;
 
   function notice(next) {
-    lastNotice = { ...next, at: Date.now() };
+    const shown = { ...next, at: Date.now() };
+    lastNotice = shown;
     showOutbox();
-    if (next.kind === "sent") {
-      clearTimeout(notice.timer);
-      notice.timer = setTimeout(() => {
-        if (lastNotice && lastNotice.kind === "sent") lastNotice = null;
-        showOutbox();
-      }, 2500);
-    }
+    clearTimeout(notice.timer);
+    notice.timer = setTimeout(() => {
+      if (lastNotice === shown) lastNotice = null;
+      showOutbox();
+    }, next.kind === "sent" ? 2500 : 30000); // a refusal stays half a minute (tap it: why)
   }
 
   // The outbox indicator, a pill in the status line (so nothing under the finger moves):
@@ -675,16 +674,22 @@ const Tablesmith = (() => {
   // ----------------------------------------------------------------------- screen stays on
 
   // The Screen Wake Lock API where the browser has it (secure contexts: https, localhost);
-  // elsewhere, and where the lock is refused, the NoSleep.js technique: a tiny looping muted
-  // video started by a tap. Blink keeps the screen on for a playing video only when it is
-  // audible or covers more than 20 % of the viewport with 75 % of it on screen
-  // (VideoWakeLock::ShouldBeActive), so the video lies over the whole page at 1 % opacity and
-  // takes no taps. The status line says which way is used, or why none can be.
+  // elsewhere (plain http on the LAN), and where the lock is refused, the NoSleep.js technique
+  // with its two tiny videos (NoSleep.media.js): a looping video started by a tap. Each engine
+  // has its own rule for a video that keeps the screen on: Blink wants it audible, or covering
+  // more than 20 % of the viewport with 75 % of it on screen (VideoWakeLock::ShouldBeActive), so
+  // the muted video lies over the whole page at 1 % opacity and takes no taps; WebKit wants an
+  // unmuted video with sound that does not use the loop attribute, so there the (silent) mp4
+  // plays unmuted and loops by seeking, as NoSleep.js does. The status line says which way
+  // keeps the screen on, or that none can.
   const keepAwake = (() => {
     let lock = null;
     let video = null;
-    let mode = "off"; // "lock", "video", "off", "failed"
+    let mode = "off"; // "lock", "video", "failed" (or "off" before the first tap)
     const box = $("awake");
+    const webkit = /iP(hone|ad|od)/.test(navigator.userAgent)
+      || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+    const hasLock = "wakeLock" in navigator && window.isSecureContext;
 
     function show(text, state, why = "") {
       if (!box) return;
@@ -694,7 +699,7 @@ const Tablesmith = (() => {
     }
 
     async function viaLock() {
-      if (!("wakeLock" in navigator) || !window.isSecureContext) return false;
+      if (!hasLock) return false;
       try {
         lock = await navigator.wakeLock.request("screen");
         lock.addEventListener("release", () => {
@@ -709,36 +714,55 @@ const Tablesmith = (() => {
       }
     }
 
-    async function viaVideo() {
-      if (typeof NoSleep === "undefined") return false;
-      try {
-        if (!video) {
-          const helper = new NoSleep();
-          video = helper.noSleepVideo || null;
-          if (!video) return false;
-          video.muted = true;
-          video.setAttribute("muted", "");
-          video.setAttribute("aria-hidden", "true");
-          video.id = "awake-video";
-          video.className = "awake-video";
-          document.body.append(video);
-        }
-        await video.play();
+    function makeVideo() {
+      const media = window.NoSleepMedia;
+      if (!media) return null;
+      const element = document.createElement("video");
+      element.id = "awake-video";
+      element.className = "awake-video";
+      element.setAttribute("playsinline", "");
+      element.setAttribute("aria-hidden", "true");
+      element.muted = !webkit;
+      if (!webkit) element.setAttribute("muted", "");
+      for (const [type, uri] of [["webm", media.webm], ["mp4", media.mp4]]) {
+        const source = document.createElement("source");
+        source.src = uri;
+        source.type = "video/" + type;
+        element.append(source);
+      }
+      element.addEventListener("loadedmetadata", () => {
+        if (element.duration <= 1) element.setAttribute("loop", ""); // the webm
+        else element.addEventListener("timeupdate", () => {
+          if (element.currentTime > 0.5) element.currentTime = Math.random();
+        });
+      });
+      document.body.append(element);
+      return element;
+    }
+
+    // Must run inside the tap's handler (a video may only start from a tap).
+    function viaVideo() {
+      if (!video) video = makeVideo();
+      if (!video) return Promise.resolve(false);
+      return video.play().then(() => {
         mode = "video";
         show(T.awake_video, "on", window.isSecureContext ? "" : T.awake_why_video);
         return true;
-      } catch (e) {
-        return false;
-      }
+      }, () => false);
     }
 
-    async function start() {
-      if (mode === "lock" && lock) return;
-      if (mode === "video" && video && !video.paused) return;
-      if (await viaLock()) return;
-      if (await viaVideo()) return;
+    function failed() {
       mode = "failed";
       show(T.awake_unavailable, "off");
+    }
+
+    function start() {
+      if ((mode === "lock" && lock) || (mode === "video" && video && !video.paused)) return;
+      if (!hasLock) {
+        viaVideo().then((ok) => ok || failed());
+        return;
+      }
+      viaLock().then((ok) => ok || viaVideo().then((good) => good || failed()));
     }
 
     function resume() {
@@ -748,13 +772,10 @@ const Tablesmith = (() => {
 
     function init() {
       if (!box) return;
-      show(window.isSecureContext || typeof NoSleep !== "undefined" ? T.awake_tap : T.awake_unavailable,
-        "off");
-      // A video may only start from a tap; the lock needs none, but one call covers both.
-      const first = () => start();
-      document.addEventListener("click", first, { capture: true });
-      document.addEventListener("touchend", first, { capture: true, passive: true });
-      if (window.isSecureContext && "wakeLock" in navigator) viaLock();
+      show(hasLock || window.NoSleepMedia ? T.awake_tap : T.awake_unavailable, "off");
+      document.addEventListener("click", start, { capture: true });
+      document.addEventListener("touchend", start, { capture: true, passive: true });
+      if (hasLock) viaLock(); // the lock needs no tap
     }
 
     return { init, start, resume, mode: () => mode };

@@ -591,3 +591,32 @@ def test_a_phone_that_lost_its_seat_takes_it_back_with_the_code_the_other_phone_
     lost.reload()  # and the seat stays (its cookie)
     assert lost.get_attribute("#app", "data-role") == "B"
     lost.context.close()
+
+
+def test_a_refused_wake_lock_falls_back_to_the_video(table: Table) -> None:
+    context = table.phones["A"]
+    context.add_init_script(
+        "if (navigator.wakeLock) navigator.wakeLock.request = "
+        "() => Promise.reject(new DOMException('refused', 'NotAllowedError'));"
+    )
+    page = table.open("A")
+    page.click("#who")
+    page.wait_for_function("Tablesmith.awake() === 'video'", timeout=5000)
+    assert page.inner_text("#awake") == "Screen stays on (video)"
+
+
+def test_a_kept_tap_can_be_dropped_before_it_is_sent(table: Table) -> None:
+    view = set_up(table)
+    mover = view["to_act"]
+    page = table.open(mover)
+    table.phones[mover].set_offline(True)
+    move_on_the_page(page)
+    page.wait_for_selector("#outbox-discard:visible")
+    table.shot(page, "offline-banner")
+    page.click("#outbox-discard")
+    assert page.locator("#outbox").is_hidden()
+    assert page.evaluate("Tablesmith.outbox()") == []
+    table.phones[mover].set_offline(False)
+    page.wait_for_timeout(2500)  # nothing is sent when the connection returns
+    assert table.state()["revision"] == view["revision"]
+    page.wait_for_selector("#net", state="hidden")
