@@ -41,7 +41,7 @@
         location.assign(form.dataset.table);
         return;
       }
-      if (response.status === 404 && !(data && data.error === "invalid_code")) {
+      if (response.status === 404 || response.status === 405) {
         say(data && data.error === "unknown" ? T.wrong : T.unavailable);
       } else if (response.status === 429) {
         say(T.rate_limited);

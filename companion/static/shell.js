@@ -541,6 +541,7 @@ const Tablesmith = (() => {
 
   function describe(event) {
     if (event.kind === "join") return T.log_join;
+    if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
     if (event.kind === "roll") {
       const purpose = (game && game.purposes && game.purposes[event.payload.purpose])
@@ -656,7 +657,10 @@ const Tablesmith = (() => {
           const until = data.expires_at ? clock(data.expires_at)
             : data.expires_in ? clock(new Date(Date.now() + data.expires_in * 1000).toISOString())
             : null;
-          $("reclaim-note").textContent = until ? fmt(T.reclaim_until, { time: until }) : "";
+          const parts = [];
+          if (data.seat) parts.push(fmt(T.reclaim_for, { player: playerName(data.seat) }));
+          if (until) parts.push(fmt(T.reclaim_until, { time: until }));
+          $("reclaim-note").textContent = parts.join(" · ");
           out.hidden = false;
         } else if (result.status === 404 || result.status === 405) {
           $("reclaim-note").textContent = T.reclaim_unavailable;
