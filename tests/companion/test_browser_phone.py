@@ -525,6 +525,35 @@ def test_fleet_colours_default_to_the_printed_blue_a_and_red_b(table: Table) -> 
     table.shot(page, "colours")
 
 
+def test_fleet_colours_chosen_for_a_table_are_the_phones_colours(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    base, app = live_server
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(base + "/")
+    page.click(".fleet-colours summary")
+    page.fill("#colour-a", "#e67e22")  # orange ships for A
+    page.screenshot(path=str((SHOTS or tmp_path) / "home-colours.png"), full_page=True)
+    page.click("#new-table-asteroids")
+    page.wait_for_selector("#random-setup")
+    view = page.evaluate(
+        "fetch(document.getElementById('app').dataset.api + 'state', "
+        "{headers: {'X-Seat-Token': document.getElementById('app').dataset.token}})"
+        ".then((r) => r.json())"
+    )
+    if "colours" not in view:
+        pytest.skip("the server does not keep fleet colours per table (view.colours) yet")
+    assert view["colours"]["A"].lower() == "#e67e22"
+    page.click("#random-setup")
+    page.wait_for_selector("#c-0-0")
+    ship = "getComputedStyle(document.querySelector('.base .ship-%s')).backgroundColor"
+    assert page.evaluate(ship % "A") == "rgb(230, 126, 34)"
+    assert page.evaluate(ship % "B") == "rgb(192, 57, 43)"  # B left at the printed red
+    ink = "getComputedStyle(document.querySelector('.pill.ship-A')).color"
+    assert page.evaluate(ink) == "rgb(11, 15, 24)"  # dark ink on the light orange
+    page.context.close()
+
+
 def test_the_screen_stays_on_over_plain_http_with_the_video_fallback(table: Table) -> None:
     page = table.open("A", host=LAN_HOST)
     assert page.evaluate("window.isSecureContext") is False
