@@ -649,3 +649,24 @@ def test_a_kept_tap_can_be_dropped_before_it_is_sent(table: Table) -> None:
     page.wait_for_timeout(2500)  # nothing is sent when the connection returns
     assert table.state()["revision"] == view["revision"]
     page.wait_for_selector("#net", state="hidden")
+
+
+def test_a_kept_tap_survives_closing_the_page_and_is_sent_when_it_opens_again(
+    table: Table,
+) -> None:
+    view = set_up(table)
+    mover = view["to_act"]
+    page = table.open(mover)
+    table.phones[mover].set_offline(True)
+    move_on_the_page(page)
+    page.wait_for_selector("#outbox[data-state=pending]")
+    kept = page.evaluate("Tablesmith.outbox()")
+    page.close()  # the phone's browser is closed while offline
+    table.phones[mover].set_offline(False)
+    assert table.state()["revision"] == view["revision"]
+    again = table.open(mover)  # opened later: the kept tap goes out with its own id
+    revision_at_least(again, view["revision"] + 1)
+    again.wait_for_selector("#outbox[data-state=sent]")
+    actions = [e for e in table.log() if e["kind"] == "action"]
+    assert [e["client_action_id"] for e in actions] == [kept[0]["id"]]
+    assert again.evaluate("Tablesmith.outbox()") == []
