@@ -372,6 +372,12 @@ const Tablesmith = (() => {
       keepAwake.resume();
     }
   });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) { // back from the browser's page cache: the stream is gone
+      refresh();
+      connect();
+    }
+  });
   window.addEventListener("online", () => {
     flush();
     refresh();
