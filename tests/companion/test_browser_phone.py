@@ -670,3 +670,24 @@ def test_a_kept_tap_survives_closing_the_page_and_is_sent_when_it_opens_again(
     actions = [e for e in table.log() if e["kind"] == "action"]
     assert [e["client_action_id"] for e in actions] == [kept[0]["id"]]
     assert again.evaluate("Tablesmith.outbox()") == []
+
+
+def test_a_double_tap_on_off_the_board_moves_the_ship_once(table: Table) -> None:
+    view = set_up(table)
+    rng = random.Random(1)
+    for _ in range(200):  # random legal play until a ship may leave the board sideways
+        if any(a["type"] == "move" and a["target"] is None for a in view["legal"]):
+            break
+        view = table.act(view["to_act"], rng.choice(view["legal"]))
+    off = next(a for a in view["legal"] if a["type"] == "move" and a["target"] is None)
+    page = table.open(view["to_act"])
+    rift, place = off["origin"]
+    page.click(f"#c-{rift}-{place}")
+    edge = page.locator(".edge.target").first
+    assert edge.inner_text() == "off"
+    moves = table.kinds().count("action")
+    edge.dblclick()
+    revision_at_least(page, view["revision"] + 1)
+    page.wait_for_timeout(700)
+    assert table.kinds().count("action") == moves + 1
+    assert table.log()[-1]["payload"]["action"] == off
