@@ -312,9 +312,11 @@ const Tablesmith = (() => {
   }
 
   function setOnline(value) {
+    const changed = online !== value;
     online = value;
     if (value) $("net").hidden = true;
     else showNet();
+    if (changed && view) renderPresence();
   }
 
   function connect() {
@@ -473,7 +475,7 @@ const Tablesmith = (() => {
   function renderPresence() {
     const box = $("presence");
     box.innerHTML = "";
-    if (!presence || !view) {
+    if (!presence || !view || !online) { // offline, what we knew of the other phone is old
       box.hidden = true;
       return;
     }
