@@ -135,7 +135,9 @@ def table(table_id: str) -> str | Response:
     tables().table(table_id)  # 404 for an unknown table
     seat = cookie_seat(table_id)
     if seat is None:
-        return make_response(render_template("message.html", kind="no_seat"), 403)
+        return make_response(
+            render_template("message.html", kind="no_seat", table_id=table_id), 403
+        )
     return render_table(seat)
 
 
@@ -155,7 +157,7 @@ def join(join_token: str) -> str | Response:
     try:
         seat = tables().join(join_token)
     except Rejected:
-        return make_response(render_template("message.html", kind="full"), 409)
+        return make_response(render_template("message.html", kind="full", table_id=table_id), 409)
     return seated(redirect(url_for("pages.table", table_id=table_id), 303), seat)
 
 
