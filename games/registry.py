@@ -14,11 +14,13 @@ from typing import Any
 
 from games.asteroids.game import GAME as ASTEROIDS
 from games.protocol import Game
+from games.toybattle.game import GAME as TOY_BATTLE
 from games.transformers.game import GAME as TRANSFORMERS
 
 _GAMES: tuple[Game[Any, Any, Any], ...] = (
     ASTEROIDS,
     TRANSFORMERS,
+    TOY_BATTLE,
 )
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = MappingProxyType({g.name: g for g in _GAMES})

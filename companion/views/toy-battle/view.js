@@ -189,7 +189,10 @@
         group.append(label);
       }
       if (n.allowed) {
-        const values = svg("text", { x, y: y + size + 3.2, "text-anchor": "middle", class: "allowed" });
+        // an H.Q. sits on the board's edge: its values go beside it, not below (clipped)
+        const values = n.kind === "hq"
+          ? svg("text", { x: x + size + 0.8, y: y + 1, "text-anchor": "start", class: "allowed" })
+          : svg("text", { x, y: y + size + 3.2, "text-anchor": "middle", class: "allowed" });
         values.textContent = n.allowed.join("/");
         group.append(values);
       }
@@ -272,7 +275,8 @@
     if (ctx.view.to_act !== ROLE) return;
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
-    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(other(ROLE)), "tb-resolve-" + SHORT[a.troop]));
+    const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops
+    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(owner), "tb-resolve-" + SHORT[a.troop]));
     const plain = options.find((a) => a.node === undefined && a.troop === undefined);
     if (plain) box.append(button(G.apply, () => send(plain), "big write", "tb-resolve"));
     const decline = legal().find((a) => a.type === "decline");

@@ -1,0 +1,138 @@
+"""Where a troop may go: TB-11 (empty, own, weaker enemy, Kwak both ways, enemy H.Q., never
+the own H.Q.), TB-12 (connection to the own H.Q. through own visible troops), TB-20 Hook (no
+connection needed, except onto an enemy H.Q.), TB-31 (Tropical Pool values), TB-36 with D3
+(Hook on Metal-X bases) and D2 (Kwak on restricted bases), TB-1 with D8 (a fourth troop of a
+type), TB-37 with D10 (blocked troops). Pure.
+"""
+
+from __future__ import annotations
+
+from games.protocol import IllegalAction
+from games.toybattle.rules import COPIES, HOOK, KWAK, SEAT_COLOUR, TROOPS, State
+from games.toybattle.terrains import TERRAINS, Terrain, adjacency
+
+
+def connected_bases(state: State, seat: str) -> set[int]:
+    """Bases topped by ``seat`` that a path of such bases links to one of its H.Q.s (TB-12).
+
+    Returns:
+        The set of base ids (H.Q.s excluded).
+    """
+    terrain = TERRAINS[state.terrain]
+    adjacent = adjacency(terrain)
+    tops = state.tops()
+    own = {n for n, (s, _) in tops.items() if s == seat and terrain.hq_colour(n) is None}
+    reached: set[int] = set()
+    todo = [m for h in terrain.hqs[SEAT_COLOUR[seat]] for m in adjacent[h] if m in own]
+    reached.update(todo)
+    while todo:
+        for m in adjacent[todo.pop()]:
+            if m in own and m not in reached:
+                reached.add(m)
+                todo.append(m)
+    return reached
+
+
+def reachable(state: State, seat: str) -> set[int]:
+    """Nodes a troop of ``seat`` may go to under the connection rule: every node next to an
+    own H.Q. or to a connected own base (TB-12)."""
+    terrain = TERRAINS[state.terrain]
+    adjacent = adjacency(terrain)
+    found: set[int] = set()
+    for n in (*terrain.hqs[SEAT_COLOUR[seat]], *connected_bases(state, seat)):
+        found |= adjacent[n]
+    return found
+
+
+def _metal_x(terrain: Terrain, node: int) -> bool:
+    return terrain.effect == "no_troop_effect" and node in terrain.specials
+
+
+def refusal(
+    state: State, seat: str, troop: int, node: int, near: set[int] | None = None
+) -> str | None:
+    """Why ``seat`` may not place ``troop`` (type index) on ``node`` now, or None if it may.
+
+    The rack itself (count, blocked troops) is checked by :func:`check_place`; this is the
+    board's side, fast enough for :func:`targets`. ``near`` is :func:`reachable` when the
+    caller has it already.
+
+    Returns:
+        An English reason ending with the rule id, e.g. ``"... (TB-12)"``, or None.
+    """
+    terrain = TERRAINS[state.terrain]
+    name = TROOPS[troop]
+    if node not in terrain.positions:
+        return f"node {node} is not on {terrain.name} (TB-2)"
+    colour = terrain.hq_colour(node)
+    if colour == SEAT_COLOUR[seat]:
+        return f"{name} cannot go on your own H.Q. (TB-11)"
+    allowed = terrain.allowed.get(node)
+    kwak_free = troop == KWAK and state.variant.kwak_on_restricted
+    if allowed is not None and troop not in allowed and not kwak_free:
+        values = "/".join(map(str, sorted(allowed)))
+        return f"only strengths {values} may go on node {node} (TB-31)"
+    if near is None:
+        near = reachable(state, seat)
+    if colour is not None:  # the enemy H.Q.: always needs the connection (TB-20 Hook)
+        if node not in near:
+            return f"the enemy H.Q. {node} is not connected to your H.Q. (TB-12)"
+        return None
+    stack = state.stack(node)
+    if stack:
+        owner, top = stack[-1]
+        if owner != seat and troop != KWAK and top != KWAK and top >= troop:
+            return (
+                f"{name} ({troop}) is not stronger than the enemy {TROOPS[top]} ({top}) "
+                f"on node {node} (TB-11)"
+            )
+    if node not in near:
+        hook_free = troop == HOOK and (
+            not _metal_x(terrain, node) or state.variant.hook_ignores_metal_x
+        )
+        if not hook_free:
+            if troop == HOOK:
+                return "on a Metal-X base Hook needs the connection to your H.Q. (TB-36)"
+            return f"node {node} is not connected to your H.Q. by your troops (TB-12)"
+    return None
+
+
+def rack_refusal(state: State, seat: str, troop: int) -> str | None:
+    """Why the rack cannot give ``troop`` now (D8, D10), or None."""
+    s = state.seat(seat)
+    if s.rack - s.blocked <= 0:
+        if s.blocked:
+            return "every troop on your rack is blocked this turn (TB-37)"
+        return "your rack is empty (TB-11)"
+    if state.known(seat)[troop] >= COPIES:
+        return f"all {COPIES} of your {TROOPS[troop]} are on the board or discarded (TB-1)"
+    return None
+
+
+def check_place(state: State, seat: str, troop: int, node: int) -> None:
+    """Raise if ``seat`` may not place ``troop`` on ``node``.
+
+    Raises:
+        IllegalAction: with the reason and rule id (TB-1, TB-11, TB-12, TB-31, TB-36, TB-37).
+    """
+    reason = rack_refusal(state, seat, troop) or refusal(state, seat, troop, node)
+    if reason is not None:
+        raise IllegalAction(reason)
+
+
+def targets(state: State, seat: str) -> list[tuple[int, int]]:
+    """Every legal (troop type index, node) for ``seat`` now, by type then node."""
+    terrain = TERRAINS[state.terrain]
+    s = state.seat(seat)
+    if s.rack - s.blocked <= 0:
+        return []
+    near = reachable(state, seat)
+    known = state.known(seat)
+    found = []
+    for troop in range(len(TROOPS)):
+        if known[troop] >= COPIES:
+            continue
+        for node in terrain.nodes:
+            if refusal(state, seat, troop, node, near) is None:
+                found.append((troop, node))
+    return found

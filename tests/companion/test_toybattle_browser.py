@@ -1,0 +1,152 @@
+"""Real browser (Debian chromium via Playwright, 390x844 phone viewport): two phones play
+Toy Battle on the City of Clouds, place troops, see each other's placements and one closes a
+region (TB-11, TB-12, TB-14, TB-32); screenshots of the board on every terrain."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from games.toybattle.terrains import TERRAINS
+
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
+
+CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-GB",
+}
+SHOTS = os.environ.get("TABLESMITH_SHOTS")
+"""A folder to keep the screenshots in (else they go to the test's tmp_path)."""
+
+# the three bases around a one-medal region next to each colour's H.Q. on the City of Clouds
+# (blue 11/12/13 via H.Q. 1; red 22/23/24 via H.Q. 41), in an order that keeps the connection
+CLOSE = {"A": [11, 12, 13], "B": [23, 24, 22]}
+OTHER_SIDE = {"A": 12, "B": 24}
+
+
+@pytest.fixture
+def browser() -> Any:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"chromium not found at {CHROMIUM} (Debian package chromium)")
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def seat_two_phones(browser: Any, base: str, terrain: str) -> tuple[Any, Any]:
+    phone_a = browser.new_context(**PHONE).new_page()
+    phone_b = browser.new_context(**PHONE).new_page()
+    phone_a.goto(base + "/")
+    phone_a.click("#new-table-toy-battle")
+    join_url = phone_a.locator("#join-link").get_attribute("href")
+    phone_b.goto(join_url)
+    phone_b.click("#take-seat")
+    phone_a.wait_for_selector("#tb-start")
+    phone_a.select_option("#tb-terrain", terrain)
+    phone_a.click("#tb-start")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#tb-svg")
+    return phone_a, phone_b
+
+
+def revision(phone: Any) -> int:
+    return int(phone.evaluate("document.getElementById('app').dataset.revision"))
+
+
+def wait_newer(phones: tuple[Any, ...], before: int) -> None:
+    for phone in phones:
+        phone.wait_for_function(
+            f"Number(document.getElementById('app').dataset.revision) > {before}", timeout=4000
+        )
+
+
+def put(phone: Any, other: Any, troop: str, node: int) -> None:
+    """Choose ``troop`` (its short label) and tap ``node``; both phones get the new state."""
+    before = revision(phone)
+    phone.click(f"#troop-{troop}")
+    phone.wait_for_selector(f"#node-{node}.target")
+    phone.click(f"#node-{node}")
+    wait_newer((phone, other), before)
+
+
+@pytest.mark.slow
+def test_two_phones_place_troops_and_capture_a_region(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    base, app = live_server
+    phone_a, phone_b = seat_two_phones(browser, base, "clouds")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    first = table.view()["to_act"]
+    phones = {"A": phone_a, "B": phone_b}
+    mover, other = phones[first], phones["B" if first == "A" else "A"]
+    second = "B" if first == "A" else "A"
+    nodes = CLOSE[first]
+
+    put(mover, other, "7", nodes[0])  # Roxy next to the own H.Q.
+    # the other phone sees the mover's troop on that base (a red or blue stack)
+    other.wait_for_selector(f"#node-{nodes[0]} .troop", timeout=4000)
+    put(other, mover, "6", OTHER_SIDE[second])  # the other seat places a Star ...
+    mover.wait_for_selector(f"#node-{OTHER_SIDE[second]} .troop", timeout=4000)
+    assert other.locator("#tb-decline").count() == 1  # ... its draw is optional (TB-20)
+    before = revision(other)
+    other.click("#tb-decline")
+    wait_newer((other, mover), before)
+    put(mover, other, "K", nodes[1])  # Kwak
+    before = revision(other)
+    other.click("#tb-draw")  # TB-10
+    wait_newer((other, mover), before)
+    put(mover, other, "1", nodes[2])  # Skully closes the region (TB-14) on a special base
+    view = table.view()
+    assert view["state"]["seats"][first]["medals"] == 1
+    for phone in (mover, other):
+        phone.wait_for_function(
+            f"document.getElementById('medals-{first}').innerText.startsWith('1 of 8')",
+            timeout=4000,
+        )
+        assert phone.locator(".region.captured-" + ("blue" if first == "A" else "red")).count() == 1
+    # effects in order: Skully's draw (TB-20), then the City of Clouds (TB-32); decline both
+    assert "Skully" in mover.inner_text("#tb-effect")
+    before = revision(mover)
+    mover.click("#tb-decline")
+    wait_newer((mover,), before)
+    mover.wait_for_function(
+        "document.getElementById('tb-effect').innerText.includes('City of Clouds')", timeout=4000
+    )
+    mover.screenshot(path=str(tmp_path / "clouds-effect.png"), full_page=True)
+    before = revision(mover)
+    mover.click("#tb-decline")
+    wait_newer((mover, other), before)
+    assert table.view()["to_act"] == second
+    assert other.locator(f"#node-{nodes[2]} .troop").count() == 1
+    for phone, name in ((mover, "mover"), (other, "other")):
+        phone.screenshot(path=str(Path(SHOTS or tmp_path) / f"clouds-{name}.png"), full_page=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("terrain", list(TERRAINS))
+def test_board_screenshot_on_every_terrain(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path, terrain: str
+) -> None:
+    base, app = live_server
+    phone_a, phone_b = seat_two_phones(browser, base, terrain)
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    mover = phone_a if table.view()["to_act"] == "A" else phone_b
+    mover.click("#troop-7")  # Roxy: the legal bases light up
+    targets = mover.locator(".node.target").count()
+    legal = {a["node"] for a in table.view()["legal"] if a.get("troop") == "Roxy"}
+    assert targets == len(legal) > 0
+    box = mover.locator("#tb-svg").bounding_box()
+    assert box is not None and box["width"] <= 390
+    out = Path(SHOTS or tmp_path)
+    mover.screenshot(path=str(out / f"board-{terrain}.png"), full_page=True)
