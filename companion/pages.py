@@ -29,6 +29,7 @@ from companion.api import links
 from companion.security import SEAT_COOKIE_PREFIX
 from companion.tables import Rejected, Seat
 from games import registry
+from games.protocol import SEATS
 
 bp = Blueprint("pages", __name__)
 COOKIE_AGE = 30 * 24 * 3600
@@ -134,7 +135,9 @@ def table(table_id: str) -> str | Response:
     tables().table(table_id)  # 404 for an unknown table
     seat = cookie_seat(table_id)
     if seat is None:
-        return make_response(render_template("message.html", kind="no_seat"), 403)
+        return make_response(
+            render_template("message.html", kind="no_seat", table_id=table_id), 403
+        )
     return render_table(seat)
 
 
@@ -154,7 +157,7 @@ def join(join_token: str) -> str | Response:
     try:
         seat = tables().join(join_token)
     except Rejected:
-        return make_response(render_template("message.html", kind="full"), 409)
+        return make_response(render_template("message.html", kind="full", table_id=table_id), 409)
     return seated(redirect(url_for("pages.table", table_id=table_id), 303), seat)
 
 
@@ -205,7 +208,8 @@ def card(game: str, deck: str, card: str) -> str | Response:
         table = tables().table(seat.table_id)
         state = table.fold.state
         if table.game == game and state is not None:
-            pieces = played.pieces_of_card(state, deck, card)
+            own = seat.role if seat.role in SEATS else None
+            pieces = played.pieces_of_card(state, deck, card, own)
             if pieces:
                 url = url_for("pages.table", table_id=seat.table_id) + "#piece=" + pieces[0]
                 return redirect(url, 303)

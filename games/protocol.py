@@ -300,10 +300,14 @@ class Game(abc.ABC, Generic[S, A, T]):
         """
         raise NotImplementedError(f"{self.name} has no decks")
 
-    def pieces_of_card(self, state: S, deck: str, card: str) -> list[str]:
+    def pieces_of_card(self, state: S, deck: str, card: str, seat: str | None = None) -> list[str]:
         """Ids of the pieces on the table (units, characters) that the printed card ``card``
         of deck ``deck`` stands for, for the card's QR code (``/card/<game>/<deck>/<card>``).
-        Empty for games without decks and for cards not on the table."""
+
+        ``seat`` is the seat of the phone that scanned the card ("A", "B" or None for a
+        watcher): when both players brought the same deck, that seat's own pieces come first,
+        so a scan opens the scanner's copy. Empty for games without decks and for cards not on
+        the table."""
         return []
 
 

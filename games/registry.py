@@ -15,9 +15,11 @@ from typing import Any
 from games.asteroids.game import GAME as ASTEROIDS
 from games.protocol import Game
 from games.toybattle.game import GAME as TOY_BATTLE
+from games.transformers.game import GAME as TRANSFORMERS
 
 _GAMES: tuple[Game[Any, Any, Any], ...] = (
     ASTEROIDS,
+    TRANSFORMERS,
     TOY_BATTLE,
 )
 

@@ -187,7 +187,9 @@ def tile_items() -> list[tuple[str, int]]:
 def _check(tile_size: float, paper: str, language: str) -> None:
     low, high = TILE_SIZE_RANGE
     if not (isinstance(tile_size, (int, float)) and low <= tile_size <= high):
-        raise AidError(setting="tile_size", allowed=f"{low:g}..{high:g} mm", found=tile_size, unit="mm")
+        raise AidError(
+            setting="tile_size", allowed=f"{low:g}..{high:g} mm", found=tile_size, unit="mm"
+        )
     if paper not in PAPER_SIZES:
         raise AidError(setting="paper", allowed="one of " + ", ".join(PAPER_SIZES), found=paper)
     if language not in LANGUAGES:
@@ -337,7 +339,9 @@ def _graph(c: Canvas, terrain: Terrain, box: Rect) -> None:
             c.setFillColor(colour_of(COLOURS[colour]))
             c.setStrokeColor(colour_of("#111111"))
             c.setLineWidth(0.8)
-            c.roundRect((x - s) * MM, (y - s) * MM, 2 * s * MM, 2 * s * MM, 1.2 * MM, stroke=1, fill=1)
+            c.roundRect(
+                (x - s) * MM, (y - s) * MM, 2 * s * MM, 2 * s * MM, 1.2 * MM, stroke=1, fill=1
+            )
             c.setFillColor(colour_of("#ffffff"))
             c.setFont(BOLD, r * 0.75 * MM)
             c.drawCentredString(x * MM, (y - r * 0.25) * MM, "H.Q.")

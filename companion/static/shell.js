@@ -1,15 +1,31 @@
 // Tablesmith companion: the table page's shell, the same for every game (no build step, no
 // framework). It keeps the connection (live stream, catch-up, outbox), the status line, undo,
-// the action log and the dice; the game's own script (companion/views/<game>/view.js) draws
-// the table and registers itself with Tablesmith.register({...}).
+// the action log, the dice, the other phone's presence, the seat code and the screen lock; the
+// game's own script (companion/views/<game>/view.js) draws the table and registers itself with
+// Tablesmith.register({...}).
 //
 // The contract with a game view: Tablesmith.register({render(ctx, previous), status(ctx),
 // describe(event, ctx), purposes}); ctx = {view, role, send(action), write(path, fields), fmt,
-// toast, T, playerName, myTurn, busy}; send and write return a promise of {status, data} (or
-// null when nothing was sent). Games played with decks get Tablesmith.deckPicker (decks.js).
+// toast, T, playerName, myTurn, busy}; send and write return a promise of {status, data} once
+// the server answered, or of null when nothing was answered now (a double tap, a write while
+// another is on its way, or a tap kept in the outbox until the connection returns).
+// Games played with decks get Tablesmith.deckPicker (decks.js).
 //
-// Plain http on a LAN is not a secure context: no crypto.randomUUID, no service worker;
-// ids come from crypto.getRandomValues (ARCHITECTURE.md, Companion).
+// Never a lost or doubled tap (issue 9):
+// * every write goes through the OUTBOX, kept in localStorage per table and seat, with its
+//   client_action_id and the revision the phone saw when it was tapped; a write that got no
+//   answer (offline, timeout, 5xx, 429) stays there and is sent again, with the SAME id and
+//   revision, when the connection returns (online event, stream open, page shown, a timer, a
+//   reload). The server applies an id once (a repeat is answered "duplicate"), or refuses it
+//   with a reason (409 stale, 422 illegal ...), which the page shows.
+// * one write at a time: while one waits, other writes are not taken (the page says why), and
+//   the same request tapped again within REPEAT_MS of its answer is a double tap and ignored;
+//   the tapped control is disabled while its write is on its way.
+// The page is rebuilt from the view alone (reload, unlock, server restart, other phone).
+//
+// Plain http on a LAN is not a secure context: no crypto.randomUUID, no service worker, no
+// Wake Lock API; ids come from crypto.getRandomValues and the screen is kept on with a playing
+// video there (see keepAwake) (ARCHITECTURE.md, Companion).
 "use strict";
 
 const Tablesmith = (() => {
@@ -17,14 +33,27 @@ const Tablesmith = (() => {
   const T = JSON.parse(document.getElementById("strings").textContent);
   const ROLE = app.dataset.role;
   const TOKEN = app.dataset.token;
+  const TABLE = app.dataset.table;
   const API = app.dataset.api; // ".../api/t/<table>/"
+  const SEATED = ROLE === "A" || ROLE === "B";
   const $ = (id) => document.getElementById(id);
+
+  const REPEAT_MS = 600; // the same request again this soon after its answer: a double tap
+  const TIMEOUT_MS = 10000; // a write without an answer after this is sent again later
+  const OUTBOX_KEY = "tablesmith.outbox." + TABLE + "." + ROLE;
 
   let game = null; // the registered game view
   let view = null; // the latest table view from the server
+  let presence = null; // {"A": {connected, since}, "B": ...} when the server tracks phones
   let seen = 0; // the last event seq received
   let source = null;
-  let busy = false; // a write is on its way: write controls are disabled
+  let busy = false; // a write is on its way or waits in the outbox: write controls are disabled
+  let sending = false;
+  let retryTimer = null;
+  let retryDelay = 1000;
+  let lastDone = { key: null, at: 0 }; // the last answered write (double-tap guard)
+  let tapped = null; // the control of the last tap: {element, at}
+  let online = true; // the last request or stream reached the server
   const log = new Map(); // seq -> event, for the action log
 
   function fmt(text, values) {
@@ -37,34 +66,63 @@ const Tablesmith = (() => {
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function toast(text) {
+  function toast(text, ms = 3500) {
     const box = $("toast");
     box.textContent = text;
     box.hidden = false;
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => (box.hidden = true), 3500);
+    toast.timer = setTimeout(() => (box.hidden = true), ms);
   }
 
-  // A refusal as translated text; the server's English detail stays in the console.
+  // A refusal as translated text; the server's own words stay in the console and the outbox.
   function problem(data) {
     if (data && data.message) console.info(data.error, data.message);
     return (data && T["err_" + data.error]) || T.err_other;
   }
 
-  async function call(method, path, body) {
-    const response = await fetch(API + path, {
-      method,
-      headers: { "Content-Type": "application/json", "X-Seat-Token": TOKEN },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
-    });
-    let data = null;
+  async function call(method, path, body, timeout = 0) {
+    const abort = new AbortController();
+    const timer = timeout ? setTimeout(() => abort.abort(), timeout) : null;
     try {
-      data = await response.json();
-    } catch (e) {
-      data = null;
+      const response = await fetch(API + path, {
+        method,
+        headers: { "Content-Type": "application/json", "X-Seat-Token": TOKEN },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+        signal: abort.signal,
+      });
+      let data = null;
+      try {
+        data = await response.json();
+      } catch (e) {
+        data = null;
+      }
+      return { status: response.status, data };
+    } finally {
+      clearTimeout(timer);
     }
-    return { status: response.status, data };
+  }
+
+  // ---------------------------------------------------------------------------------- outbox
+
+  function loadOutbox() {
+    try {
+      const stored = JSON.parse(localStorage.getItem(OUTBOX_KEY) || "[]");
+      return Array.isArray(stored) ? stored.filter((e) => e && e.body && e.path) : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  let outbox = loadOutbox();
+
+  function saveOutbox() {
+    try {
+      if (outbox.length) localStorage.setItem(OUTBOX_KEY, JSON.stringify(outbox));
+      else localStorage.removeItem(OUTBOX_KEY);
+    } catch (e) {
+      // private mode or a full storage: the outbox still lives in memory for this page
+    }
   }
 
   function setBusy(value) {
@@ -72,74 +130,273 @@ const Tablesmith = (() => {
     app.classList.toggle("busy", value);
   }
 
-  // Send a write; retries with the SAME client_action_id are harmless (idempotent).
+  // Remember which control a tap hit, so its write can disable exactly that control.
+  app.addEventListener("click", (event) => {
+    const control = event.target.closest && event.target.closest("button, input[type=submit]");
+    tapped = control ? { element: control, at: performance.now() } : null;
+  }, true);
+
+  function markSending(entry) {
+    if (!tapped || performance.now() - tapped.at > 1000) return;
+    const control = tapped.element;
+    control.classList.add("sending");
+    control.dataset.outbox = entry.id;
+    if ("disabled" in control) control.disabled = true;
+    tapped = null;
+  }
+
+  function unmarkSending(entry) {
+    for (const control of document.querySelectorAll(`[data-outbox="${entry.id}"]`)) {
+      control.classList.remove("sending");
+      delete control.dataset.outbox;
+      if ("disabled" in control) control.disabled = false;
+    }
+  }
+
+  // Send a game action.
   function send(action) {
     return write("actions", { action });
   }
 
-  // Any write endpoint of the table ("actions", "deck"): the body gets the revision the phone
-  // saw and a fresh client_action_id; the answer's view is drawn, a refusal is shown.
+  // Any write endpoint of the table ("actions", "deck", "dice"): the body gets the revision the
+  // phone saw and a fresh client_action_id, and goes through the outbox.
   async function write(path, fields) {
-    if (busy || !view || ROLE === "watch") return null;
-    setBusy(true);
-    const body = { expected_revision: view.revision, client_action_id: newId(), ...fields };
-    try {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        let result;
-        try {
-          result = await call("POST", path, body);
-        } catch (e) {
-          await new Promise((r) => setTimeout(r, 400 * (attempt + 1)));
-          continue;
-        }
-        if (result.status === 200) {
-          render(result.data.view);
-        } else if (result.data && result.data.view) {
-          toast(result.status === 409 ? T.stale : problem(result.data));
-          render(result.data.view);
-        } else {
-          toast(problem(result.data));
-        }
-        return result;
-      }
-      toast(T.offline);
+    if (!view || !SEATED) return null;
+    const key = path + " " + JSON.stringify(fields);
+    if (outbox.length) {
+      // One write at a time; the same tap again is a double tap, anything else is told to wait.
+      if (!sending) toast(T.outbox_waiting);
       return null;
-    } finally {
-      setBusy(false);
+    }
+    if (key === lastDone.key && performance.now() - lastDone.at < REPEAT_MS) return null;
+    const id = newId();
+    const entry = {
+      id,
+      key,
+      path,
+      body: { expected_revision: view.revision, client_action_id: id, ...fields },
+      at: Date.now(),
+    };
+    outbox.push(entry);
+    saveOutbox();
+    markSending(entry);
+    return deliver();
+  }
+
+  // Send the outbox's first write; answered -> applied (shown) or refused (shown with the
+  // reason); not answered -> kept, and tried again later with the same id and revision.
+  async function deliver() {
+    if (sending || !outbox.length) {
+      showOutbox();
+      return null;
+    }
+    const entry = outbox[0];
+    sending = true;
+    setBusy(true);
+    showOutbox();
+    let result = null;
+    try {
+      result = await call("POST", entry.path, entry.body, TIMEOUT_MS);
+    } catch (e) {
+      result = null; // offline, refused connection, timeout: the server may or may not have it
+    }
+    sending = false;
+    const answered = result !== null && result.status < 500 && result.status !== 429
+      && result.status !== 408;
+    if (!answered) {
+      setOnline(false);
+      showOutbox();
+      scheduleRetry();
+      return null;
+    }
+    setOnline(true);
+    retryDelay = 1000;
+    if (outbox[0] === entry) outbox.shift();
+    saveOutbox();
+    unmarkSending(entry);
+    setBusy(outbox.length > 0);
+    lastDone = { key: entry.key, at: performance.now() };
+    if (result.status === 200) {
+      notice({ kind: "sent" });
+      if (result.data && result.data.view) render(result.data.view);
+      if (entry.path === "dice") loadDice();
+    } else {
+      refused(entry, result);
+    }
+    if (outbox.length) deliver();
+    return result;
+  }
+
+  function refused(entry, result) {
+    const data = result.data || {};
+    const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
+    toast(fmt(T.refused, { reason }), 7000);
+    notice({ kind: "refused", reason, detail: data.message || "" });
+    if (data.view) render(data.view);
+  }
+
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => deliver(), retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+  }
+
+  // Try the outbox now (the connection may be back).
+  function flush() {
+    clearTimeout(retryTimer);
+    retryDelay = 1000;
+    if (outbox.length) deliver();
+  }
+
+  // Drop the waiting write (it may still have reached the server: the view will show it).
+  function discard() {
+    if (sending || !outbox.length) return;
+    const entry = outbox.shift();
+    saveOutbox();
+    unmarkSending(entry);
+    setBusy(outbox.length > 0);
+    showOutbox();
+  }
+
+  let lastNotice = null;
+
+  function notice(next) {
+    const shown = { ...next, at: Date.now() };
+    lastNotice = shown;
+    showOutbox();
+    clearTimeout(notice.timer);
+    notice.timer = setTimeout(() => {
+      if (lastNotice === shown) lastNotice = null;
+      showOutbox();
+    }, next.kind === "sent" ? 2500 : 30000); // a refusal stays half a minute (tap it: why)
+  }
+
+  // The outbox indicator, a pill in the status line (so nothing under the finger moves):
+  // pending (sending / waiting for the connection), sent, refused (tap it for the details).
+  function showOutbox() {
+    const box = $("outbox");
+    if (!box) return;
+    const text = $("outbox-text");
+    let state = "idle";
+    if (outbox.length) {
+      state = "pending";
+      text.textContent = sending ? T.outbox_sending : T.outbox_kept;
+    } else if (lastNotice && lastNotice.kind === "refused") {
+      state = "refused";
+      text.textContent = T.outbox_refused;
+    } else if (lastNotice && lastNotice.kind === "sent") {
+      state = "sent";
+      text.textContent = T.outbox_sent;
+    }
+    box.dataset.state = state;
+    box.title = state === "refused" ? lastNotice.detail : "";
+    box.hidden = state === "idle";
+    $("outbox-discard").hidden = !outbox.length || sending;
+    if (!online) showNet();
+  }
+
+  // Tapping the pill repeats what it is about (the refusal's reason and the server's words).
+  function explainOutbox() {
+    if (outbox.length) toast(T.outbox_waiting);
+    else if (lastNotice && lastNotice.kind === "refused") {
+      toast(fmt(T.refused, { reason: lastNotice.reason }) + (lastNotice.detail ? " (" + lastNotice.detail + ")" : ""), 7000);
     }
   }
 
-  // ----------------------------------------------------------------------------- live stream
+  // ------------------------------------------------------------------------------ connection
+
+  // The banner over the page's header while the phone cannot reach the server.
+  function showNet(text) {
+    $("net-text").textContent = text || (outbox.length ? T.offline_kept : T.offline);
+    $("net").hidden = false;
+  }
+
+  function setOnline(value) {
+    const changed = online !== value;
+    online = value;
+    if (value) $("net").hidden = true;
+    else showNet();
+    if (changed && view) renderPresence();
+  }
 
   function connect() {
     if (source) source.close();
     source = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
+    source.onopen = () => {
+      setOnline(true);
+      connect.failures = 0;
+      flush();
+    };
     source.onmessage = (message) => {
       seen = Math.max(seen, Number(message.lastEventId) || seen);
       const data = JSON.parse(message.data);
       if (data.event) remember(data.event);
+      if (data.presence) setPresence(data.presence);
       if (data.view) render(data.view);
     };
     source.onerror = () => {
       // A new EventSource does not resend Last-Event-ID with our ?since: reconnect ourselves.
       source.close();
-      setTimeout(connect, 1500);
+      connect.failures = (connect.failures || 0) + 1;
+      if (connect.failures >= 2) probeStream();
+      setTimeout(connect, Math.min(1500 * connect.failures, 8000));
     };
+  }
+
+  // The stream failed twice: ask the server why (an EventSource cannot read the answer).
+  async function probeStream() {
+    const abort = new AbortController();
+    try {
+      const response = await fetch(
+        API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN),
+        { cache: "no-store", signal: abort.signal },
+      );
+      if (response.ok) {
+        abort.abort(); // the stream works again; the EventSource takes over
+        return;
+      }
+      let data = null;
+      try {
+        data = await response.json();
+      } catch (e) {
+        data = null;
+      }
+      showNet(fmt(T.stream_refused, { reason: problem(data) }));
+    } catch (e) {
+      setOnline(false);
+    }
   }
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
       refresh();
       connect();
+      keepAwake.resume();
     }
   });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) { // back from the browser's page cache: the stream is gone
+      refresh();
+      connect();
+    }
+  });
+  window.addEventListener("online", () => {
+    flush();
+    refresh();
+    connect();
+  });
+  window.addEventListener("offline", () => setOnline(false));
 
   async function refresh() {
     try {
-      const result = await call("GET", "state");
-      if (result.status === 200) render(result.data);
+      const result = await call("GET", "state", undefined, TIMEOUT_MS);
+      if (result.status === 200) {
+        setOnline(true);
+        render(result.data);
+        flush();
+      }
     } catch (e) {
-      toast(T.offline);
+      setOnline(false);
     }
   }
 
@@ -164,14 +421,17 @@ const Tablesmith = (() => {
     view = next;
     seen = Math.max(seen, view.revision);
     app.dataset.revision = view.revision;
+    if (view.presence) setPresence(view.presence);
+    if (view.colours) setColours(view.colours);
     const invite = $("invite");
     if (invite && view.seats.B && !render.invited) invite.open = false;
     render.invited = view.seats.B;
-    renderStatus();
     if (game) game.render(context(), previous);
-    $("undo").hidden = ROLE === "watch" || view.undo_seat !== ROLE;
+    renderStatus(); // after the view drew: its status may depend on what it reset
+    $("undo").hidden = !SEATED || view.undo_seat !== ROLE;
     if ($("dice").open) loadDice();
     if ($("log").open) renderLog();
+    showOutbox();
   }
 
   function renderStatus() {
@@ -191,6 +451,86 @@ const Tablesmith = (() => {
       who.className = "who turn-" + view.to_act;
     }
     $("hint").textContent = line.hint || (ended ? T.over : "");
+    renderPresence();
+  }
+
+  // ------------------------------------------------------------------- presence and colours
+
+  function setPresence(next) {
+    presence = next;
+    if (view) renderPresence();
+  }
+
+  function clock(iso) {
+    const when = new Date(iso);
+    if (Number.isNaN(when.getTime())) return "?";
+    const options = { hour: "2-digit", minute: "2-digit" };
+    if (Date.now() - when.getTime() > 20 * 3600 * 1000) {
+      return when.toLocaleString([], { ...options, day: "numeric", month: "short" });
+    }
+    return when.toLocaleTimeString([], options);
+  }
+
+  // "Opponent connected" / "Opponent's phone gone since 19:42" (watchers see both seats).
+  function renderPresence() {
+    const box = $("presence");
+    box.innerHTML = "";
+    if (!presence || !view || !online) { // offline, what we knew of the other phone is old
+      box.hidden = true;
+      return;
+    }
+    const seats = SEATED ? [ROLE === "A" ? "B" : "A"] : ["A", "B"];
+    for (const seat of seats) {
+      const state = presence[seat];
+      if (!state || !view.seats[seat]) continue;
+      const item = document.createElement("span");
+      item.className = "presence-item " + (state.connected ? "on" : "off");
+      item.dataset.seat = seat;
+      item.id = "presence-" + seat;
+      let text;
+      if (SEATED) {
+        text = state.connected ? T.opponent_connected
+          : state.since ? fmt(T.opponent_gone_since, { time: clock(state.since) }) : T.opponent_gone;
+      } else {
+        const name = playerName(seat);
+        text = state.connected ? fmt(T.seat_connected, { player: name })
+          : state.since ? fmt(T.seat_gone_since, { player: name, time: clock(state.since) })
+          : fmt(T.seat_gone, { player: name });
+      }
+      item.textContent = text;
+      box.append(item);
+    }
+    box.hidden = !box.childElementCount;
+  }
+
+  const HEX = /^#[0-9a-fA-F]{6}$/;
+
+  function mix(hex, other, share) {
+    const parts = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const target = [1, 3, 5].map((i) => parseInt(other.slice(i, i + 2), 16));
+    return "#" + parts.map((v, i) => Math.round(v + (target[i] - v) * share)
+      .toString(16).padStart(2, "0")).join("");
+  }
+
+  function luminance(hex) {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+
+  // The fleets' colours of this table (as printed): fill, ink on the fill, text on the page.
+  function setColours(colours) {
+    const root = document.documentElement.style;
+    for (const seat of ["A", "B"]) {
+      const hex = colours[seat];
+      if (typeof hex !== "string" || !HEX.test(hex)) continue;
+      const key = seat.toLowerCase();
+      root.setProperty("--" + key, hex);
+      root.setProperty("--" + key + "-ink", luminance(hex) > 0.3 ? "#0b0f18" : "#ffffff");
+      root.setProperty("--" + key + "-text", luminance(hex) > 0.25 ? hex : mix(hex, "#ffffff", 0.45));
+    }
   }
 
   // ------------------------------------------------------------------------------ action log
@@ -203,11 +543,13 @@ const Tablesmith = (() => {
     const result = await call("GET", "log");
     if (result.status !== 200) return;
     for (const event of result.data.events) remember(event);
+    loadLog.total = result.data.total;
     renderLog();
   }
 
   function describe(event) {
     if (event.kind === "join") return T.log_join;
+    if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
     if (event.kind === "roll") {
       const purpose = (game && game.purposes && game.purposes[event.payload.purpose])
@@ -233,12 +575,19 @@ const Tablesmith = (() => {
       });
       const who = event.seat ? playerName(event.seat) : T.server;
       const head = document.createElement("span");
-      head.className = "log-head";
+      head.className = "log-head" + (event.seat ? " seat-" + event.seat : "");
       head.textContent = `#${event.seq} · ${when} · ${who}`;
       const what = document.createElement("span");
       what.textContent = describe(event);
       item.append(head, what);
       list.append(item);
+    }
+    const oldest = events.length ? events[events.length - 1].seq : 0;
+    if (oldest > 1) {
+      const more = document.createElement("li");
+      more.className = "small";
+      more.textContent = fmt(T.log_older, { n: oldest - 1 });
+      list.append(more);
     }
   }
 
@@ -283,31 +632,166 @@ const Tablesmith = (() => {
   $("dice").addEventListener("toggle", () => $("dice").open && loadDice());
   $("log").addEventListener("toggle", () => $("log").open && loadLog());
   $("undo").onclick = () => send({ type: "undo" });
+  $("outbox-discard").onclick = discard;
+  $("outbox").onclick = explainOutbox;
   const rollForm = $("roll-form");
   if (rollForm) {
-    rollForm.onsubmit = async (event) => {
+    rollForm.onsubmit = (event) => {
       event.preventDefault();
-      if (busy) return;
-      setBusy(true);
       const data = new FormData(rollForm);
+      write("dice", {
+        count: Number(data.get("count")),
+        sides: Number(data.get("sides")),
+        purpose: String(data.get("purpose")),
+      });
+    };
+  }
+
+  // ------------------------------------------------------------------------------ seat code
+
+  // The seated phone shows a short code; a phone that lost its seat cookie enters it on the
+  // "no seat" page (message.html) and gets the seat back (POST reclaim-code / reclaim).
+  const codeButton = $("reclaim-show");
+  if (codeButton) {
+    codeButton.onclick = async () => {
+      if (codeButton.disabled) return;
+      codeButton.disabled = true;
+      const out = $("reclaim-code");
       try {
-        const result = await call("POST", "dice", {
-          client_action_id: newId(),
-          count: Number(data.get("count")),
-          sides: Number(data.get("sides")),
-          purpose: String(data.get("purpose")),
-        });
-        if (result.status === 200) {
-          render(result.data.view);
-          loadDice();
-        } else toast(problem(result.data));
+        const result = await call("POST", "reclaim-code", {}, TIMEOUT_MS);
+        if (result.status === 200 || result.status === 201) {
+          const data = result.data || {};
+          out.textContent = data.code || "?";
+          const until = data.expires_at ? clock(data.expires_at)
+            : data.expires_in ? clock(new Date(Date.now() + data.expires_in * 1000).toISOString())
+            : null;
+          const parts = [];
+          if (data.seat) parts.push(fmt(T.reclaim_for, { player: playerName(data.seat) }));
+          if (until) parts.push(fmt(T.reclaim_until, { time: until }));
+          $("reclaim-note").textContent = parts.join(" · ");
+          out.hidden = false;
+        } else if (result.status === 404 || result.status === 405) {
+          $("reclaim-note").textContent = T.reclaim_unavailable;
+        } else {
+          $("reclaim-note").textContent = problem(result.data);
+        }
       } catch (e) {
-        toast(T.offline);
+        $("reclaim-note").textContent = T.offline;
       } finally {
-        setBusy(false);
+        codeButton.disabled = false;
       }
     };
   }
+
+  // ----------------------------------------------------------------------- screen stays on
+
+  // The Screen Wake Lock API where the browser has it (secure contexts: https, localhost);
+  // elsewhere (plain http on the LAN), and where the lock is refused, the NoSleep.js technique
+  // with its two tiny videos (NoSleep.media.js): a looping video started by a tap. Each engine
+  // has its own rule for a video that keeps the screen on: Blink wants it audible, or covering
+  // more than 20 % of the viewport with 75 % of it on screen (VideoWakeLock::ShouldBeActive), so
+  // the muted video lies over the whole page at 1 % opacity and takes no taps; WebKit wants an
+  // unmuted video with sound that does not use the loop attribute, so there the (silent) mp4
+  // plays unmuted and loops by seeking, as NoSleep.js does. The status line says which way
+  // keeps the screen on, or that none can.
+  const keepAwake = (() => {
+    let lock = null;
+    let video = null;
+    let mode = "off"; // "lock", "video", "failed" (or "off" before the first tap)
+    const box = $("awake");
+    const webkit = /iP(hone|ad|od)/.test(navigator.userAgent)
+      || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+    const hasLock = "wakeLock" in navigator && window.isSecureContext;
+
+    function show(text, state, why = "") {
+      if (!box) return;
+      box.textContent = text;
+      box.dataset.state = state;
+      box.title = why;
+    }
+
+    async function viaLock() {
+      if (!hasLock) return false;
+      try {
+        lock = await navigator.wakeLock.request("screen");
+        lock.addEventListener("release", () => {
+          lock = null;
+          if (mode === "lock") show(T.awake_tap, "off");
+        });
+        mode = "lock";
+        show(T.awake_lock, "on");
+        return true;
+      } catch (e) {
+        return false;
+      }
+    }
+
+    function makeVideo() {
+      const media = window.NoSleepMedia;
+      if (!media) return null;
+      const element = document.createElement("video");
+      element.id = "awake-video";
+      element.className = "awake-video";
+      element.setAttribute("playsinline", "");
+      element.setAttribute("aria-hidden", "true");
+      element.muted = !webkit;
+      if (!webkit) element.setAttribute("muted", "");
+      for (const [type, uri] of [["webm", media.webm], ["mp4", media.mp4]]) {
+        const source = document.createElement("source");
+        source.src = uri;
+        source.type = "video/" + type;
+        element.append(source);
+      }
+      element.addEventListener("loadedmetadata", () => {
+        if (element.duration <= 1) element.setAttribute("loop", ""); // the webm
+        else element.addEventListener("timeupdate", () => {
+          if (element.currentTime > 0.5) element.currentTime = Math.random();
+        });
+      });
+      document.body.append(element);
+      return element;
+    }
+
+    // Must run inside the tap's handler (a video may only start from a tap).
+    function viaVideo() {
+      if (!video) video = makeVideo();
+      if (!video) return Promise.resolve(false);
+      return video.play().then(() => {
+        mode = "video";
+        show(T.awake_video, "on", window.isSecureContext ? "" : T.awake_why_video);
+        return true;
+      }, () => false);
+    }
+
+    function failed() {
+      mode = "failed";
+      show(T.awake_unavailable, "off");
+    }
+
+    function start() {
+      if ((mode === "lock" && lock) || (mode === "video" && video && !video.paused)) return;
+      if (!hasLock) {
+        viaVideo().then((ok) => ok || failed());
+        return;
+      }
+      viaLock().then((ok) => ok || viaVideo().then((good) => good || failed()));
+    }
+
+    function resume() {
+      if (mode === "lock" && !lock) viaLock();
+      if (mode === "video" && video && video.paused) video.play().catch(() => {});
+    }
+
+    function init() {
+      if (!box) return;
+      show(hasLock || window.NoSleepMedia ? T.awake_tap : T.awake_unavailable, "off");
+      document.addEventListener("click", start, { capture: true });
+      document.addEventListener("touchend", start, { capture: true, passive: true });
+      if (hasLock) viaLock(); // the lock needs no tap
+    }
+
+    return { init, start, resume, mode: () => mode };
+  })();
 
   // ------------------------------------------------------------------------------------ boot
 
@@ -316,10 +800,18 @@ const Tablesmith = (() => {
   }
 
   function start() {
+    keepAwake.init();
+    showOutbox();
+    if (outbox.length) setBusy(true);
     refresh().then(connect);
   }
 
-  return { register, start, fmt, newId, toast, role: ROLE, $ };
+  return {
+    register, start, fmt, newId, toast, role: ROLE, $,
+    // for tests and the console: the outbox as it stands, the screen lock's way
+    outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
+    awake: () => keepAwake.mode(),
+  };
 })();
 
 window.addEventListener("load", Tablesmith.start);

@@ -148,9 +148,7 @@ def options(state: State, p: Pending) -> list[Action]:
         return [Place(troop=TROOPS[t], node=n) for t, n in placement.targets(state, seat)]
     if p.effect == "discard_adjacent":
         return [
-            Resolve(node=n)
-            for n in sorted(adjacent[p.node])
-            if n in tops and tops[n][0] == enemy
+            Resolve(node=n) for n in sorted(adjacent[p.node]) if n in tops and tops[n][0] == enemy
         ]
     if p.effect == "discard_from_rack":
         if them.rack - them.blocked <= 0:
@@ -160,11 +158,7 @@ def options(state: State, p: Pending) -> list[Action]:
     if p.effect == "return_to_rack":
         if me.rack >= RACK_MAX:
             return []
-        return [
-            Resolve(node=n)
-            for n, (s, _) in sorted(tops.items())
-            if s == seat and n != p.node
-        ]
+        return [Resolve(node=n) for n, (s, _) in sorted(tops.items()) if s == seat and n != p.node]
     if p.effect == "move_enemy":
         found: list[Action] = []
         for n in sorted(adjacent[p.node]):
@@ -188,7 +182,11 @@ def _settle(state: State) -> State:
     when nothing is left."""
     while state.ended is None and state.pending:
         head = state.pending[0]
-        hidden = head.base and not state.variant.covered_troop_triggers_base and not _visible(state, head)
+        hidden = (
+            head.base
+            and not state.variant.covered_troop_triggers_base
+            and not _visible(state, head)
+        )
         if hidden or not options(state, head):
             state = replace(state, pending=state.pending[1:])
             continue
@@ -265,7 +263,9 @@ def apply(state: State, seat: str, action: Action) -> State:
             return _settle(replace(state, pending=state.pending[1:]))
         if isinstance(action, Place):
             if head.effect != "place":
-                raise IllegalAction(f"first resolve or decline {head.source}'s effect ({head.rule})")
+                raise IllegalAction(
+                    f"first resolve or decline {head.source}'s effect ({head.rule})"
+                )
             return _place(state, action, extra=True)
         if isinstance(action, Resolve):
             return _resolve(state, head, action)
@@ -274,9 +274,7 @@ def apply(state: State, seat: str, action: Action) -> State:
         me = state.seat(seat)
         count = draw_count(me)
         if count == 0:
-            raise IllegalAction(
-                "you cannot draw: the rack holds 8 or the reserve is empty (TB-10)"
-            )
+            raise IllegalAction("you cannot draw: the rack holds 8 or the reserve is empty (TB-10)")
         state = _with_seat(state, seat, rack=me.rack + count, reserve=me.reserve - count)
         return end_turn(state)
     if isinstance(action, Place):

@@ -61,7 +61,9 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
             raise MalformedAction("a setup must be a JSON object")
         extra = set(data) - _SETUP_FIELDS
         if extra:
-            raise MalformedAction(f"setup takes the fields {sorted(_SETUP_FIELDS)}, got {sorted(extra)}")
+            raise MalformedAction(
+                f"setup takes the fields {sorted(_SETUP_FIELDS)}, got {sorted(extra)}"
+            )
         terrain = data.get("terrain")
         if terrain not in TERRAINS:
             raise MalformedAction(f"terrain must be one of {list(TERRAINS)}, got {terrain!r:.40}")

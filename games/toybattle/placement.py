@@ -142,4 +142,3 @@ def targets(state: State, seat: str) -> list[tuple[int, int]]:
             if refusal(state, seat, troop, node, near, tops) is None:
                 found.append((troop, node))
     return found
-

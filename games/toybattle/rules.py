@@ -126,7 +126,9 @@ def variant_from_json(data: Any) -> Variant:
         raise MalformedAction("variant must be an object of flags")
     for key, value in data.items():
         if key not in VARIANT_FLAGS:
-            raise MalformedAction(f"variant flag must be one of {list(VARIANT_FLAGS)}, got {key!r:.40}")
+            raise MalformedAction(
+                f"variant flag must be one of {list(VARIANT_FLAGS)}, got {key!r:.40}"
+            )
         if not isinstance(value, bool):
             raise MalformedAction(f"variant flag {key} must be true or false, got {value!r:.40}")
     return Variant(**data)
@@ -369,7 +371,9 @@ def action_from_json(data: Any) -> Action:
         raise MalformedAction(f"type must be one of {list(_FIELDS)}, got {kind!r:.40}")
     extra = set(data) - _FIELDS[kind]
     if extra:
-        raise MalformedAction(f"{kind} takes the fields {sorted(_FIELDS[kind])}, got {sorted(extra)}")
+        raise MalformedAction(
+            f"{kind} takes the fields {sorted(_FIELDS[kind])}, got {sorted(extra)}"
+        )
     if kind == "draw":
         return Draw()
     if kind == "decline":
@@ -533,7 +537,9 @@ def state_from_json(data: Any) -> State:
             pending=pending,
             ended=None
             if ended is None
-            else Ended(winner=str(ended["winner"]), reason=str(ended["reason"]), rule=str(ended["rule"])),
+            else Ended(
+                winner=str(ended["winner"]), reason=str(ended["reason"]), rule=str(ended["rule"])
+            ),
         )
     except StateError:
         raise
@@ -576,7 +582,9 @@ def check_state(state: State) -> None:
     for name in ("A", "B"):
         taken = sum(regions[r].medals for r, s in state.captured if s == name)
         if taken != state.seat(name).medals:
-            raise StateError(f"seat {name} has {state.seat(name).medals} medals, regions give {taken}")
+            raise StateError(
+                f"seat {name} has {state.seat(name).medals} medals, regions give {taken}"
+            )
     for p in state.pending:
         if p.effect not in EFFECTS:
             raise StateError(f"pending effect must be one of {EFFECTS}, got {p.effect!r:.40}")

@@ -75,8 +75,12 @@ def test_place_illegal_malformed_and_not_your_turn(client: FlaskClient, tb: Seat
     own_hq = 1 if me == "A" else 41
     refused = act(client, tb, me, {"type": "place", "troop": "Roxy", "node": own_hq})
     assert refused.get_json()["message"].endswith("(TB-11)")
-    for bad in ({"type": "place", "troop": "Bob", "node": 11}, {"type": "place", "node": 11},
-                {"type": "resolve", "node": "x"}, {"type": "fly"}):
+    for bad in (
+        {"type": "place", "troop": "Bob", "node": 11},
+        {"type": "place", "node": 11},
+        {"type": "resolve", "node": "x"},
+        {"type": "fly"},
+    ):
         assert act(client, tb, me, bad).status_code == 400
     near = 11 if me == "A" else 24
     wrong = act(client, tb, other, {"type": "place", "troop": "Roxy", "node": near})
@@ -94,13 +98,18 @@ def test_effects_are_prompted_in_order_and_undo_stays_in_the_turn(
     view = setup(client, tb, "clouds")
     me = view["state"]["player"]
     first, second = (11, 13) if me == "A" else (24, 22)  # 13 and 22 are special bases
-    view = act(client, tb, me, {"type": "place", "troop": "Cap'n", "node": first}).get_json()["view"]
+    view = act(client, tb, me, {"type": "place", "troop": "Cap'n", "node": first}).get_json()[
+        "view"
+    ]
     assert [p["effect"] for p in view["state"]["pending"]] == ["place"]
     assert view["undo_seat"] == me
     assert {"type": "decline"} in view["legal"]
-    view = act(client, tb, me, {"type": "place", "troop": "Star", "node": second}).get_json()["view"]
+    view = act(client, tb, me, {"type": "place", "troop": "Star", "node": second}).get_json()[
+        "view"
+    ]
     assert [(p["effect"], p["rule"]) for p in view["state"]["pending"]] == [
-        ("draw", "TB-20"), ("draw", "TB-32")
+        ("draw", "TB-20"),
+        ("draw", "TB-32"),
     ]
     assert view["legal"] == [{"type": "resolve"}, {"type": "decline"}]
     undone = act(client, tb, me, {"type": "undo"}).get_json()["view"]

@@ -16,8 +16,15 @@ from games.toybattle.terrains import TERRAINS
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
 
 CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,

@@ -33,12 +33,25 @@ def test_tb1_a_fourth_troop_of_a_type_is_refused() -> None:
 
 def test_tb2_every_terrain_loads_with_its_facts() -> None:
     assert list(TERRAINS) == [
-        "castle", "pool", "clouds", "jungle", "cemetery", "caribbean", "station", "battlefield"
+        "castle",
+        "pool",
+        "clouds",
+        "jungle",
+        "cemetery",
+        "caribbean",
+        "station",
+        "battlefield",
     ]
     totals = {t.slug: (t.medal_total, t.objective) for t in TERRAINS.values()}
     assert totals == {
-        "castle": (14, 7), "pool": (12, 6), "clouds": (16, 8), "jungle": (14, 7),
-        "cemetery": (14, 7), "caribbean": (11, 5), "station": (14, 7), "battlefield": (16, 8),
+        "castle": (14, 7),
+        "pool": (12, 6),
+        "clouds": (16, 8),
+        "jungle": (14, 7),
+        "cemetery": (14, 7),
+        "caribbean": (11, 5),
+        "station": (14, 7),
+        "battlefield": (16, 8),
     }
     assert TERRAINS["caribbean"].hqs == {"blue": (1, 2), "red": (41,)}
     assert TERRAINS["pool"].allowed[41] == {6, 7}
@@ -47,8 +60,13 @@ def test_tb2_every_terrain_loads_with_its_facts() -> None:
 
 
 BASE = {
-    "name": "Test", "rule": "TB-2", "effect": None, "objective": 1, "specials": "",
-    "edges": "1-11 11-12 12-13 11-13 13-41", "regions": "11/12/13:3",
+    "name": "Test",
+    "rule": "TB-2",
+    "effect": None,
+    "objective": 1,
+    "specials": "",
+    "edges": "1-11 11-12 12-13 11-13 13-41",
+    "regions": "11/12/13:3",
     "positions": {1: (0, 1), 11: (0, 0.5), 12: (0.5, 0.5), 13: (1, 0.5), 41: (1, 0)},
 }
 
@@ -190,8 +208,9 @@ def test_tb14_region_capture_medals_kept_for_good() -> None:
 
 def test_tb14_several_regions_at_once() -> None:
     # castle regions 13/15/17 (1) and 17/20/22 (1) close with one troop on 17
-    state = table("castle", {11: ["A:Star"], 13: ["A:Roxy"], 15: ["A:Roxy"], 20: ["A:Star"],
-                             22: ["A:Star"]})
+    state = table(
+        "castle", {11: ["A:Star"], 13: ["A:Roxy"], 15: ["A:Roxy"], 20: ["A:Star"], 22: ["A:Star"]}
+    )
     state = place(state, "Kwak", 17)
     assert sorted(r for r, _ in state.captured) == [1, 5]
     assert state.seat("A").medals == 2
@@ -231,8 +250,9 @@ def test_tb20_kwak_and_roxy_have_no_effect() -> None:
 
 
 def test_tb20_jumbo_discards_an_adjacent_visible_enemy_only() -> None:
-    state = table("castle", {11: ["A:Star"], 15: ["B:Roxy"], 18: ["A:Roxy", "B:Kwak"],
-                             22: ["B:Star"]})
+    state = table(
+        "castle", {11: ["A:Star"], 15: ["B:Roxy"], 18: ["A:Roxy", "B:Kwak"], 22: ["B:Star"]}
+    )
     state = place(state, "Jumbo", 13)
     legal = effects.legal_actions(state)
     assert legal == [Resolve(node=15), Resolve(node=18), Decline()]  # 22 is not adjacent to 13
@@ -313,8 +333,12 @@ def test_tb33_volcanic_jungle_moves_an_adjacent_enemy() -> None:
     state = place(state, "Roxy", 15)
     assert effect_names(state) == ["move_enemy"]
     legal = effects.legal_actions(state)
-    assert legal == [Resolve(node=18, to=15), Resolve(node=18, to=17), Resolve(node=18, to=21),
-                     Decline()]
+    assert legal == [
+        Resolve(node=18, to=15),
+        Resolve(node=18, to=17),
+        Resolve(node=18, to=21),
+        Decline(),
+    ]
     state = resolve(state, node=18, to=21)
     assert top(state, 18) is None and top(state, 21) == "B:Roxy"
 
@@ -326,14 +350,14 @@ def test_tb33_d1_no_move_onto_an_hq_and_the_published_jungle_never_offers_one() 
         adjacent[a].add(b)
         adjacent[b].add(a)
     # no troop next to a special base stands next to an H.Q.: D1's flag changes nothing here
-    assert all(
-        not adjacent[n] & terrain.hq_nodes for s in terrain.specials for n in adjacent[s]
-    )
+    assert all(not adjacent[n] & terrain.hq_nodes for s in terrain.specials for n in adjacent[s])
     for variant in (Variant(), Variant(jungle_onto_hq=True)):
         state = table("jungle", {13: ["A:Star"], 16: ["A:Roxy"], 22: ["B:Roxy"]}, variant=variant)
         state = place(state, "Roxy", 19)
         assert effects.legal_actions(state) == [
-            Resolve(node=22, to=19), Resolve(node=22, to=23), Decline()
+            Resolve(node=22, to=19),
+            Resolve(node=22, to=23),
+            Decline(),
         ]
 
 
@@ -393,24 +417,40 @@ def test_tb40_a_troop_on_the_enemy_hq_wins_at_once() -> None:
 
 def test_tb40_the_medal_objective_wins_at_once() -> None:
     # caribbean objective 5: region 11/12/14/16/17 (3) + 12/15/18/21 (2) with one troop on 12
-    stacks = {11: ["A:Star"], 14: ["A:Star"], 16: ["A:Star"], 17: ["A:Roxy"], 15: ["A:Hook"],
-              18: ["A:Roxy"], 21: ["A:Roxy"]}
+    stacks = {
+        11: ["A:Star"],
+        14: ["A:Star"],
+        16: ["A:Star"],
+        17: ["A:Roxy"],
+        15: ["A:Hook"],
+        18: ["A:Roxy"],
+        21: ["A:Roxy"],
+    }
     state = place(table("caribbean", stacks), "Skully", 12)
     assert state.seat("A").medals == 5
     assert state.ended == rules.Ended(winner="A", reason="medal_objective", rule="TB-40")
     assert state.pending == ()  # Skully's draw never comes
 
 
-@pytest.mark.parametrize(("medals", "winner", "reason"), [
-    ((2, 1), "A", "most_medals"), ((1, 2), "B", "most_medals"), ((1, 1), "B", "tie_stuck_loses"),
-])
-def test_tb41_stuck_most_medals_win_a_tie_loses(medals: tuple[int, int], winner: str,
-                                                reason: str) -> None:
+@pytest.mark.parametrize(
+    ("medals", "winner", "reason"),
+    [
+        ((2, 1), "A", "most_medals"),
+        ((1, 2), "B", "most_medals"),
+        ((1, 1), "B", "tie_stuck_loses"),
+    ],
+)
+def test_tb41_stuck_most_medals_win_a_tie_loses(
+    medals: tuple[int, int], winner: str, reason: str
+) -> None:
     state = table("station", racks={"A": 8})
-    seats = (rules.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
-             rules.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}))
+    seats = (
+        rules.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
+        rules.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}),
+    )
     captured = tuple((i, "A") for i in range(medals[0])) + tuple(
-        (i + 5, "B") for i in range(medals[1]))
+        (i + 5, "B") for i in range(medals[1])
+    )
     state = rules.State(**{**state.__dict__, "seats": seats, "captured": captured})
     ended = effects.apply(state, "A", Stuck())
     assert ended.ended == rules.Ended(winner=winner, reason=reason, rule="TB-41")
@@ -444,18 +484,26 @@ def test_d4_a_covered_troop_does_not_trigger_its_base() -> None:
     stacks = {11: ["A:Star"], 13: ["A:Star"]}
     state = place(place(table("castle", stacks, racks={"A": 5}), "Cap'n", 15), "Roxy", 15)
     assert [(p.effect, p.troop) for p in state.pending] == [("return_to_rack", rules.ROXY)]
-    flagged = table("castle", stacks, racks={"A": 5},
-                    variant=Variant(covered_troop_triggers_base=True))
+    flagged = table(
+        "castle", stacks, racks={"A": 5}, variant=Variant(covered_troop_triggers_base=True)
+    )
     state = place(place(flagged, "Cap'n", 15), "Roxy", 15)
     assert [(p.effect, p.troop) for p in state.pending] == [
-        ("return_to_rack", rules.CAPN), ("return_to_rack", rules.ROXY)
+        ("return_to_rack", rules.CAPN),
+        ("return_to_rack", rules.ROXY),
     ]
 
 
 def test_d5_the_opponent_captures_at_once_or_at_their_next_placement() -> None:
     # castle region 2 = 14/16/19; A returns its Hook from 16 (Castle Field on 20), uncovering B
-    stacks = {11: ["A:Star"], 13: ["A:Star"], 17: ["A:Roxy"], 14: ["B:Star"], 19: ["B:Roxy"],
-              16: ["B:Star", "A:Hook"]}
+    stacks = {
+        11: ["A:Star"],
+        13: ["A:Star"],
+        17: ["A:Roxy"],
+        14: ["B:Star"],
+        19: ["B:Roxy"],
+        16: ["B:Star", "A:Hook"],
+    }
     for at_once in (True, False):
         state = table("castle", stacks, variant=Variant(opponent_captures_at_once=at_once))
         state = resolve(place(state, "Roxy", 20), node=16)

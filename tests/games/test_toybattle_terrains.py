@@ -69,7 +69,9 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
     for region in terrain.regions:
         missing = next(b for b in region.bases if 4 in terrain.allowed.get(b, {4}))
         names = ["Skully", "Cap'n", "Jumbo", "Star", "Roxy", "Kwak"]
-        stacks = {b: [f"A:{names[i]}"] for i, b in enumerate(x for x in region.bases if x != missing)}
+        stacks = {
+            b: [f"A:{names[i]}"] for i, b in enumerate(x for x in region.bases if x != missing)
+        }
         state = table(slug, stacks, variant=variant)
         assert state.captured == ()
         after = place(state, "Hook", missing)  # Hook: no connection needed (TB-20)
@@ -78,8 +80,14 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
         by_index = {r.index: r.medals for r in terrain.regions}
         assert after.seat("A").medals == sum(by_index[i] for i in taken)
         # an enemy troop on one of the bases prevents the capture
-        blocked = table(slug, {**stacks, region.bases[0] if region.bases[0] != missing
-                               else region.bases[1]: ["B:Roxy"]}, variant=variant)
+        blocked = table(
+            slug,
+            {
+                **stacks,
+                region.bases[0] if region.bases[0] != missing else region.bases[1]: ["B:Roxy"],
+            },
+            variant=variant,
+        )
         assert region.index not in dict(place(blocked, "Hook", missing).captured)
 
 

@@ -35,6 +35,7 @@ function render(context, previous) {
   }
   const state = view.state;
   $("setup").hidden = !!state || ROLE === "watch";
+  syncChoice(); // before the board: the push arrows depend on the chosen fragment
   renderInfo();
   renderBoard();
   renderPanel();
@@ -206,6 +207,18 @@ function tap(spot) {
   renderBoard();
 }
 
+// The fragment (and its layout) to push, from the view alone: kept while it is still legal,
+// else the first legal push. Runs before the board is drawn, so that after a reload, an unlock
+// or the other phone's action in the push phase the arrows are there at once.
+function syncChoice() {
+  const pushes = legalPushes();
+  if (chosen && !pushes.some((p) => p.fragment === chosen.fragment && p.layout === chosen.layout)) {
+    const same = pushes.find((p) => p.fragment === chosen.fragment);
+    chosen = same ? { fragment: same.fragment, layout: same.layout } : null;
+  }
+  if (!chosen && pushes.length) chosen = { fragment: pushes[0].fragment, layout: pushes[0].layout };
+}
+
 function renderPanel() {
   const state = view.state;
   const pushes = legalPushes();
@@ -214,11 +227,7 @@ function renderPanel() {
     const list = $("supply-list");
     list.innerHTML = "";
     const options = [...new Set(pushes.map((p) => p.fragment))];
-    if (chosen && !pushes.some((p) => p.fragment === chosen.fragment)) chosen = null;
-    if (!chosen && options.length) {
-      const first = pushes[0];
-      chosen = { fragment: first.fragment, layout: first.layout };
-    }
+    syncChoice();
     for (const fragment of state.supply) {
       const button = document.createElement("button");
       button.type = "button";

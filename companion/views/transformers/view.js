@@ -1,5 +1,5 @@
 // Tablesmith companion: the Transformers table (TF-3..TF-40) inside the shell (shell.js).
-// Drawn from the table view alone (games/transformers/codec.py, state_to_json): after a
+// Drawn from the table view alone (games/transformers/view.py, view_state): after a
 // reload, an unlock or the other phone's action every control is there again. Local state is
 // only what this phone is choosing right now (an attacker, an upgrade to place).
 "use strict";
@@ -30,7 +30,12 @@
     return node;
   };
   const character = (id) => state.characters.find((c) => c.id === id);
-  const send = (action) => ctx.send(action).then(() => (picking = null));
+  // The choice ends when it is sent: the answer's view is drawn without it (a refusal shows
+  // its reason and the buttons to start again).
+  const send = (action) => {
+    picking = null;
+    return ctx.send(action);
+  };
   const myTurn = () => ctx.view.to_act === ROLE && (state.phase === "main" || state.phase === "end");
   const teamOf = (seat) => state.teams[seat];
 
@@ -100,7 +105,7 @@
         input.type = "number";
         input.inputMode = "numeric";
         input.min = stat === "stars" || stat === "health" ? 1 : 0;
-        input.max = stat === "stars" ? 25 : 30;
+        input.max = stat === "stars" ? 25 : stat === "health" ? 30 : 20;
         input.value = entry[stat];
         input.oninput = () => (entry[stat] = Number(input.value));
         label.append(G[stat], input);
@@ -148,16 +153,25 @@
     const line = el("div", "turn-line");
     line.append(el("span", "pill ship-" + state.player, fmt(G.turn, { turn: state.turn })));
     const t = state.this_turn;
+    const still = state.still || {};
     const checks = [
-      [G.drawn, t.drawn],
-      [G.flip_done, !!t.flipped],
-      [G.action_done + (t.action && t.action.name ? ": " + t.action.name : ""), !!t.action],
-      [G.upgrade_done + (t.upgrade && t.upgrade.name ? ": " + t.upgrade.name : ""), !!t.upgrade],
+      [G.drawn, t.drawn, true],
+      [G.flip_done, !!t.flipped, still.flip],
+      [G.action_done + (t.action && t.action.name ? ": " + t.action.name : ""), !!t.action, still.action],
+      [G.upgrade_done + (t.upgrade && t.upgrade.name ? ": " + t.upgrade.name : ""), !!t.upgrade, still.upgrade],
     ];
     const list = el("div", "checks small");
     list.append(G.still + " ");
-    for (const [text, done] of checks) list.append(el("span", done ? "check done" : "check", (done ? "✓ " : "○ ") + text));
+    for (const [text, done, open] of checks) {
+      // done ✓, still possible ○, no longer (or not yet) allowed this turn – (TF-11, TF-12)
+      const mark = done ? "✓ " : open ? "○ " : "– ";
+      list.append(el("span", done ? "check done" : open ? "check" : "check off", mark + text));
+    }
     box.append(line, list);
+    if (state.phase === "end") box.append(el("div", "small attacks-note", G.attacks_over));
+    else if (state.phase === "main" && t.attacks > 0 && state.allowed.attack) {
+      box.append(el("div", "small attacks-note", G.attack_again));
+    }
     if (state.last_attack) {
       const last = state.last_attack;
       box.append(el("div", "small last-attack", fmt(G.last, {
@@ -214,7 +228,7 @@
     stats.append(el("span", "stat atk", String(c.attack)), el("span", "stat def", String(c.defense)), el("span", "stat hp", String(c.health)));
     box.append(head, mode, stats);
     const ups = Object.entries(c.upgrades).filter(([, u]) => u);
-    if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + ": " + u.name).join(" · ")));
+    if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + (u.name ? ": " + u.name : "")).join(" · ")));
     box.append(counters(c));
     if (ROLE !== "watch" && myTurn() && c.seat === ROLE && !picking) {
       const row = el("div", "buttons tile-buttons");
@@ -279,7 +293,7 @@
     const team = teamOf(ROLE);
     for (const card of team ? team.battle_cards.filter((b) => b.type === type) : []) {
       const option = el("option", "", card.name + (card.upgrade ? " (" + G[card.upgrade] + ")" : "") +
-        (card.icons.length ? " · " + card.icons.join(" ") : ""));
+        (card.icons.length ? " · " + card.icons.map((i) => G.icons[i]).join(" ") : ""));
       option.value = card.card;
       select.append(option);
     }
@@ -456,15 +470,22 @@
     };
     if (a.type === "team") return G.log_team;
     if (a.type === "draw") return G.log_draw;
-    if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+1" : "−1", who: name(a.character) });
+    if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+" + a.delta : "−" + -a.delta, who: name(a.character) });
     if (a.type === "attack") return fmt(G.log_attack, { att: name(a.attacker), def: name(a.defender) });
     if (a.type === "resolve") return G.log_resolve;
     if (a.type === "end_turn") return G.log_end;
     if (a.type === "flip") return G.flip + ": " + name(a.character);
-    if (a.type === "icons") return (a.side === "attacker" ? G.attacker : G.defender) + ": " +
-      ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ");
-    if (a.type === "play_action") return G.action + (a.name ? ": " + a.name : "");
-    if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character);
+    const side = (a.side === "attacker" ? G.attacker : G.defender) + ": ";
+    if (a.type === "icons") return side + (ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ") || "—");
+    if (a.type === "bonus") return side + (a.value > 0 ? "+" : "") + a.value + (a.source ? " " + a.source : "");
+    if (a.type === "tap") return (a.tapped ? G.tap : G.untap) + ": " + name(a.character);
+    const team = s && event.seat && s.teams[event.seat];
+    const card = (id) => {
+      const found = id && team && team.battle_cards.find((b) => b.card === id);
+      return found ? found.name : a.name;
+    };
+    if (a.type === "play_action") return G.action + (card(a.card) ? ": " + card(a.card) : "");
+    if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character) + (card(a.card) ? " · " + card(a.card) : "");
     return a.type;
   }
 

@@ -1,0 +1,75 @@
+"""Transformers TCG: a pure rules engine for the companion (TF-3..TF-40).
+
+Source: shared/rules/transformers.md (rule ids TF-n), completed from the German seed
+shared/seeds/transformers-tcg.de.txt. No I/O, no dice rolled here (the starting player's die
+comes in as a face). Modules, by concept:
+
+* :mod:`.state`: what lies on the table (characters, teams, the turn, the attack);
+* :mod:`.team`: team building (TF-3), setup (TF-5), deck files, example teams;
+* :mod:`.attack`: the attack calculator (TF-20..TF-25), damage and KO (TF-30), TF-40;
+* :mod:`.actions`: the actions, their JSON, who may take them, ``legal_actions``, ``apply``;
+* :mod:`.codec`: JSON of the state; :mod:`.view`: what the phones see;
+* :mod:`.game`: the adapter registered in :mod:`games.registry` (``GAME``).
+
+Decisions where the digest is unclear (cited as Dn in the code and the tests):
+
+* D1 (TF-3, TF-5) The table opens with the variant flags only; each seat then brings its team
+  (``team`` action: from a deck file or by quick entry), in either order. When the second
+  team arrives the server rolls 1d2 for the starting player (1 = A, 2 = B, TF-5: "choose the
+  first player"); characters start in alt mode, untapped.
+* D2 (TF-3) Stars: the seed counts the characters' stars only; the variant flag
+  ``count_battle_stars`` (official) adds the stars printed on battle cards times their copies.
+  One copy per character by full name (name and alt subtitle, as the card sheets check). The
+  deck limits (at least 40 battle cards, at most 3 copies) are checked whenever a team brings
+  a deck list; a quick-entry team brings none, and the companion does not know its deck.
+  Messages carry the numbers: "team has 27 stars, at most 25 (TF-3)".
+* D3 (TF-10, TF-14, TF-26, TF-31) The companion follows the table, not the hands: the draw is
+  a check mark, the played Action is shown until the end of the turn, and the deck, hand and
+  scrap pile are not held; so TF-31 (reshuffle the scrap pile) is the players' job and flips
+  are never limited by a count of cards left.
+* D4 (TF-10) The turn's draw comes first: the plays, the attack and the end of the turn need
+  it. Tapping by hand and damage counters do not.
+* D5 (TF-11) The turn's plays (flip, Action, Upgrade) come before its first attack (the seed:
+  "Im Zug folgt jetzt der Angriff"); after an attack only more attacks (TF-24) and the end.
+* D6 (TF-12) Turns are numbered for the table: turn 1 is the starting player's first turn
+  (no Action, no Upgrade), turn 2 the other player's first (an Action or an Upgrade, not both).
+* D7 Tapping by hand: the player to act may tap or untap any character in play outside an
+  attack (the seed: "some cards tap or untap characters"). Without ``untap_all`` it is the only
+  way a character untaps: the seed names no untap step.
+* D8 (TF-25, variant ``untap_all``, official) Once every character in play on both sides is
+  tapped, all untap: checked after every attack (after TF-24) and after every tap by hand.
+* D9 (TF-20, variant ``must_attack``, official) "You must attack if you can": the end of the
+  turn is refused while an attack can be started, chained attacks of TF-24 included.
+* D10 (TF-20) The attack action may say ``any_defender``: a card (such as the demo's Quickstep)
+  lets the attacker choose an untapped defender although a tapped enemy exists.
+* D11 (TF-21, TF-2) Each side enters the icons of its 2 flipped cards as counts per colour, at
+  most 4 (2 cards of 0..2 icons). A white icon in the first flip opens a second flip of 2
+  cards, entered even when the player declines it (the seed says "darf": then zeros); a white
+  icon in the second flip gives nothing (once per attack). Black and green are recorded and
+  have no effect in these rules. ``legal_actions`` lists orange, blue and white counts only.
+* D12 (TF-22) Card effects (upgrades' "+1 Attack", actions) are entered as signed bonuses per
+  side, -20..20 and not 0, at most 20 per side, with an optional source; the engine does not
+  read card text.
+* D13 (TF-22, TF-23) Totals use the characters' current modes; damage is the attack total
+  minus the defense total when higher, else 0; a total may be negative through bonuses.
+* D14 (TF-30) Damage counters are actions of either seat, at any time once the teams are in
+  (damage from card effects, corrections): +n or -n, n 1..30; the phone sends +1/-1. Fewer
+  than zero counters are refused (TF-30).
+* D15 (TF-30, TF-13) At Health the character is KO'd: it moves to the KO area without counters,
+  untapped, its upgrades scrapped. A KO by counters of a character fighting in the running
+  attack ends that attack without damage (then TF-24 as after any attack).
+* D16 (TF-24) After an attack: the opponent has an untapped character -> the attacks are over
+  (phase ``end``); all of theirs tapped -> another attack with an untapped character of yours
+  (phase ``main``; optional unless ``must_attack``), or ``end`` when all of yours are tapped.
+* D17 (TF-13) An Upgrade names a deck list card (its slot comes from the card) or, for a
+  quick-entry team, a slot with an optional name; the upgrade already in that slot is scrapped.
+* D18 (TF-11) An Action names a deck list card, a name typed in, or nothing.
+* D19 (TF-21) During an attack the attacking seat may enter icons and bonuses for both sides,
+  the defending seat for the defender's side only (it holds the defender's deck).
+* D20 Character ids are ``A1``, ``A2``, ... ``B1``, ... (letters and digits, the ``#piece=``
+  of a card link); :meth:`game.TransformersGame.pieces_of_card` lists A's before B's.
+* D21 (TF-40) The game ends the moment a team's last character is KO'd, mid-turn or
+  mid-attack; the other seat wins. The outcome's score counts the KO'd enemies per seat.
+* D22 A tap to the state the character is in already, or any change to a KO'd character, is
+  refused (nothing to do); the platform's undo takes back a mistaken action.
+"""

@@ -1,0 +1,289 @@
+"""The attack calculator: TF-20 (attacker and defender), TF-21 (flips, the white icon once per
+attack), TF-22 (totals), TF-23 (damage), TF-30 (KO), TF-24 (attack again or end), TF-25
+(untap all, official variant) and TF-40 (the outcome).
+
+The icons come in as input: each side enters the counts per colour shown by its 2 flipped
+cards (and 2 more after a white icon). Decisions D8..D16, D19 in :mod:`games.transformers`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.protocol import IllegalAction
+from games.transformers.state import (
+    MAX_BONUSES,
+    MAX_ICONS_PER_FLIP,
+    Attack,
+    AttackResult,
+    Bonus,
+    Character,
+    Fighter,
+    Icons,
+    State,
+    in_play,
+    other,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Totals:
+    """The calculator's numbers for one side (TF-22).
+
+    Attributes:
+        base: the character's Attack (attacker) or Defense (defender) in its current mode.
+        icons: orange icons flipped by the attacker, blue ones flipped by the defender.
+        bonus: the sum of the entered bonuses (D12).
+        total: base + icons + bonus.
+    """
+
+    base: int
+    icons: int
+    bonus: int
+
+    @property
+    def total(self) -> int:
+        """base + icons + bonus."""
+        return self.base + self.icons + self.bonus
+
+
+def totals(state: State, side: str) -> Totals:
+    """The running attack's numbers for ``side`` (``attacker`` or ``defender``), TF-22.
+
+    Raises:
+        IllegalAction: no attack is running (TF-20).
+    """
+    attack = state.attack
+    if attack is None:
+        raise IllegalAction("no attack is running (TF-20)")
+    fighter = attack.side(side)
+    character = state.character(fighter.character)
+    assert character is not None
+    if side == "attacker":
+        return Totals(
+            base=character.current.attack,
+            icons=sum(f.orange for f in fighter.flips),
+            bonus=fighter.bonus,
+        )
+    return Totals(
+        base=character.current.defense,
+        icons=sum(f.blue for f in fighter.flips),
+        bonus=fighter.bonus,
+    )
+
+
+def damage(state: State) -> int:
+    """TF-23: the attack total minus the defense total when higher, else 0."""
+    return max(0, totals(state, "attacker").total - totals(state, "defender").total)
+
+
+def ready(state: State) -> bool:
+    """True when both sides entered every flip (TF-21): the damage can be applied."""
+    attack = state.attack
+    return (
+        attack is not None and attack.attacker.pending is None and attack.defender.pending is None
+    )
+
+
+def defenders(state: State, seat: str, any_defender: bool = False) -> list[Character]:
+    """The enemy characters ``seat`` may attack (TF-20): the tapped ones if there is any,
+    otherwise all; every one in play with ``any_defender`` (D10)."""
+    enemies = list(state.of(other(seat)))
+    tapped = [c for c in enemies if c.tapped]
+    return enemies if any_defender or not tapped else tapped
+
+
+def can_attack(state: State) -> bool:
+    """True when the player to act may start an attack now (TF-20, TF-24, TF-10)."""
+    return (
+        state.phase == "main"
+        and state.this_turn.drawn
+        and any(not c.tapped for c in state.of(state.player))
+        and any(True for _ in state.of(other(state.player)))
+    )
+
+
+def start(state: State, attacker_id: str, defender_id: str, any_defender: bool) -> State:
+    """TF-20: tap the attacker, open the calculator.
+
+    Raises:
+        IllegalAction: not the main phase, no draw yet (TF-10), TF-24 ended the attacks, the
+            attacker is not the player's, not in play or tapped, the defender not an enemy in
+            play or not tapped while a tapped enemy exists (TF-20).
+    """
+    if state.phase == "end":
+        raise IllegalAction(
+            "no more attacks this turn: the opponent still has an untapped character (TF-24)"
+        )
+    if state.phase != "main":
+        raise IllegalAction("an attack starts in the turn's main phase (TF-20)")
+    if not state.this_turn.drawn:
+        raise IllegalAction("draw the turn's card first (TF-10)")
+    attacker = in_play(state, attacker_id, "TF-20")
+    if attacker.seat != state.player:
+        raise IllegalAction(f"{attacker.label()} is not yours: attack with your own (TF-20)")
+    if attacker.tapped:
+        raise IllegalAction(f"{attacker.label()} is tapped: attack with an untapped one (TF-20)")
+    defender = in_play(state, defender_id, "TF-20")
+    if defender.seat == state.player:
+        raise IllegalAction(f"{defender.label()} is yours: defend with an enemy (TF-20)")
+    allowed = defenders(state, state.player, any_defender)
+    if defender not in allowed:
+        names = ", ".join(c.label() for c in allowed)
+        raise IllegalAction(
+            f"{defender.label()} is untapped; the defender must be a tapped enemy: {names} (TF-20)"
+        )
+    state = state.with_character(replace(attacker, tapped=True))
+    return replace(
+        state,
+        phase="attack",
+        attack=Attack(
+            attacker=Fighter(character=attacker.id),
+            defender=Fighter(character=defender.id),
+            any_defender=any_defender,
+        ),
+        this_turn=replace(state.this_turn, attacks=state.this_turn.attacks + 1),
+    )
+
+
+def enter_icons(state: State, side: str, icons: Icons) -> State:
+    """TF-21: the icons of one flip of ``side``.
+
+    Raises:
+        IllegalAction: no attack, no flip pending for that side (the extra 2 cards follow a
+            white icon once per attack), or more than 4 icons on 2 cards (TF-2, D11).
+    """
+    attack = _running(state)
+    fighter = attack.side(side)
+    if fighter.pending is None:
+        raise IllegalAction(
+            f"the {side}'s flips are all entered: 2 cards, and 2 more only after a white "
+            "icon, once per attack (TF-21)"
+        )
+    if icons.total > MAX_ICONS_PER_FLIP:
+        raise IllegalAction(
+            f"{icons.total} icons on 2 flipped cards; a battle card shows 0..2, so at most "
+            f"{MAX_ICONS_PER_FLIP} (TF-21)"
+        )
+    return _with_side(state, side, replace(fighter, flips=(*fighter.flips, icons)))
+
+
+def add_bonus(state: State, side: str, bonus: Bonus) -> State:
+    """A card effect on ``side``'s total (D12).
+
+    Raises:
+        IllegalAction: no attack, or the side has :data:`MAX_BONUSES` already (TF-22).
+    """
+    attack = _running(state)
+    fighter = attack.side(side)
+    if len(fighter.bonuses) >= MAX_BONUSES:
+        raise IllegalAction(f"the {side} has {MAX_BONUSES} bonuses already, at most (TF-22)")
+    return _with_side(state, side, replace(fighter, bonuses=(*fighter.bonuses, bonus)))
+
+
+def resolve(state: State) -> State:
+    """TF-23 and TF-30: place the damage counters, KO the defender at its Health, then
+    TF-40, TF-24 and TF-25.
+
+    Raises:
+        IllegalAction: no attack, or a flip is still to be entered (TF-21).
+    """
+    attack = _running(state)
+    for side in ("attacker", "defender"):
+        if attack.side(side).pending is not None:
+            which = "first 2 cards" if attack.side(side).pending == "first" else "2 extra cards"
+            raise IllegalAction(f"the {side}'s {which} are not entered yet (TF-21)")
+    hit = damage(state)
+    result = AttackResult(
+        attacker=attack.attacker.character,
+        defender=attack.defender.character,
+        attack_total=totals(state, "attacker").total,
+        defense_total=totals(state, "defender").total,
+        damage=hit,
+        ko=False,
+    )
+    defender = state.character(attack.defender.character)
+    assert defender is not None
+    state = replace(state, attack=None, phase="main")
+    state, ko = add_counters(state, defender, hit)
+    return after_attack(replace(state, last_attack=replace(result, ko=ko)))
+
+
+def add_counters(state: State, character: Character, delta: int) -> tuple[State, bool]:
+    """``delta`` damage counters on (or off) ``character``; KO at Health (TF-30, D15).
+
+    A KO'd character goes to the KO area without counters, its upgrades are scrapped (TF-13),
+    and the game ends when it was its team's last one (TF-40). A KO of a character fighting
+    in the running attack ends that attack without damage (D15).
+
+    Returns:
+        The new state and whether the character was KO'd.
+
+    Raises:
+        IllegalAction: fewer counters than ``-delta`` (TF-30: counters never go below zero).
+    """
+    count = character.damage + delta
+    if count < 0:
+        raise IllegalAction(
+            f"{character.label()} has {character.damage} damage counters; cannot remove "
+            f"{-delta} (TF-30)"
+        )
+    if count < character.health:
+        return state.with_character(replace(character, damage=count)), False
+    knocked = replace(character, damage=0, zone="ko", tapped=False, upgrades=())
+    state = state.with_character(knocked)
+    if not any(True for _ in state.of(character.seat)):
+        return replace(state, phase="over", winner=other(character.seat), attack=None), True
+    attack = state.attack
+    if attack is not None and character.id in (
+        attack.attacker.character,
+        attack.defender.character,
+    ):
+        state = after_attack(replace(state, attack=None, phase="main"))
+    return state, True
+
+
+def after_attack(state: State) -> State:
+    """TF-24 then TF-25 after an attack (D16, D8).
+
+    The opponent still has an untapped character: the attacks are over (phase ``end``).
+    All of theirs are tapped: attack again while one of yours is untapped (phase ``main``),
+    else ``end``. Then, with ``untap_all``, :func:`untap_if_all_tapped`.
+    """
+    if state.phase == "over":
+        return state
+    theirs = any(not c.tapped for c in state.of(other(state.player)))
+    mine = any(not c.tapped for c in state.of(state.player))
+    state = replace(state, phase="end" if theirs or not mine else "main")
+    return untap_if_all_tapped(state)
+
+
+def untap_if_all_tapped(state: State) -> State:
+    """TF-25 (official, variant ``untap_all``): every character in play is tapped -> all untap.
+
+    Unchanged without the variant, or while any character in play is untapped.
+    """
+    if not state.variant.untap_all:
+        return state
+    playing = [c for c in state.characters if c.zone == "play"]
+    if not playing or not all(c.tapped for c in playing):
+        return state
+    return replace(
+        state,
+        characters=tuple(
+            replace(c, tapped=False) if c.zone == "play" else c for c in state.characters
+        ),
+    )
+
+
+def _running(state: State) -> Attack:
+    if state.attack is None:
+        raise IllegalAction("no attack is running; start one first (TF-20)")
+    return state.attack
+
+
+def _with_side(state: State, side: str, fighter: Fighter) -> State:
+    attack = _running(state)
+    if side == "attacker":
+        return replace(state, attack=replace(attack, attacker=fighter))
+    return replace(state, attack=replace(attack, defender=fighter))

@@ -1,0 +1,624 @@
+"""JSON of the Transformers values: modes, recruits, deck lists and the whole table state.
+
+The phone view (``companion/views/transformers/view.js``) draws from this JSON plus the
+derived values of :mod:`games.transformers.view`. Readers are strict: an unknown field, a
+wrong type or a value out of range raises :class:`Invalid` naming the field, the allowed
+values and what was found; the callers turn it into ``MalformedAction`` (actions) or
+``StateError`` (stored states).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+from games.protocol import SEATS
+from games.transformers.state import (
+    FIGHTER_SIDES,
+    ICONS,
+    MODES,
+    PHASES,
+    SLOTS,
+    ZONES,
+    Attack,
+    AttackResult,
+    BattleCard,
+    Bonus,
+    Character,
+    Fighter,
+    Icons,
+    Mode,
+    Played,
+    Recruit,
+    State,
+    Team,
+    ThisTurn,
+    Upgrade,
+    Variant,
+)
+
+FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
+"""TF-1: the two factions (same as :mod:`games.cards.transformers`)."""
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""Deck and card ids (the slugs of deck files)."""
+CHARACTER_ID = re.compile(r"[AB][0-9]{1,2}")
+"""Character ids (D20)."""
+MAX_CHARACTERS = 25
+"""A team has at most 25 characters (each has at least 1 of the 25 stars, TF-3)."""
+MAX_BATTLE_CARDS = 200
+"""Entries of a deck list."""
+
+
+class Invalid(ValueError):
+    """A JSON value that does not fit: names the field, the allowed values and the value."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "\u2026"
+
+
+def obj(
+    data: Any, where: str, required: AbstractSet[str], optional: AbstractSet[str] = frozenset()
+) -> dict[str, Any]:
+    """``data`` as a JSON object with exactly the ``required`` keys and some ``optional`` ones.
+
+    Raises:
+        Invalid: not an object, a missing or an unknown field.
+    """
+    if not isinstance(data, dict):
+        raise Invalid(f"{where} must be a JSON object, got {_shown(data)}")
+    missing = sorted(required - data.keys())
+    if missing:
+        raise Invalid(f"{where}: missing field {missing[0]!r}")
+    unknown = sorted(str(k) for k in data.keys() - required - optional)
+    if unknown:
+        allowed = ", ".join(sorted(required | optional))
+        raise Invalid(f"{where}: unknown field {unknown[0][:30]!r}; fields are {allowed}")
+    return data
+
+
+def integer(value: Any, where: str, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high``.
+
+    Raises:
+        Invalid: not a whole number (booleans included) or out of range.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Invalid(f"{where} must be a whole number {low}..{high}, got {_shown(value)}")
+    return value
+
+
+def flag(value: Any, where: str) -> bool:
+    """``value`` as a bool.
+
+    Raises:
+        Invalid: not true or false.
+    """
+    if not isinstance(value, bool):
+        raise Invalid(f"{where} must be true or false, got {_shown(value)}")
+    return value
+
+
+def text(value: Any, where: str, longest: int, *, empty: bool = True) -> str:
+    """``value`` as one line of at most ``longest`` characters.
+
+    Raises:
+        Invalid: not a string, too long, empty where not allowed, or with control characters.
+    """
+    if not isinstance(value, str) or len(value) > longest or (not empty and not value.strip()):
+        need = "" if empty else "non-empty "
+        raise Invalid(
+            f"{where} must be {need}text of at most {longest} characters, got {_shown(value)}"
+        )
+    if any(ord(ch) < 32 and ch != "\n" for ch in value):
+        raise Invalid(f"{where} must not hold control characters, got {_shown(value)}")
+    return value
+
+
+def optional_text(value: Any, where: str, longest: int) -> str | None:
+    """None, or :func:`text` (an empty string is None)."""
+    if value is None:
+        return None
+    return text(value, where, longest) or None
+
+
+def choice(value: Any, where: str, allowed: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``allowed``.
+
+    Raises:
+        Invalid: anything else (the message lists ``allowed``).
+    """
+    if not isinstance(value, str) or value not in allowed:
+        raise Invalid(f"{where} must be one of {', '.join(allowed)}, got {_shown(value)}")
+    return value
+
+
+def slug(value: Any, where: str) -> str:
+    """A deck or card id: 1..64 of a-z, 0-9 and '-'.
+
+    Raises:
+        Invalid: anything else.
+    """
+    if not isinstance(value, str) or not SLUG.fullmatch(value):
+        raise Invalid(f"{where} must be a slug of a-z, 0-9 and '-' (1..64), got {_shown(value)}")
+    return value
+
+
+def optional_slug(value: Any, where: str) -> str | None:
+    """None or :func:`slug`."""
+    return None if value is None else slug(value, where)
+
+
+def character_id(value: Any, where: str) -> str:
+    """A character id such as ``A1`` (D20).
+
+    Raises:
+        Invalid: anything else.
+    """
+    if not isinstance(value, str) or not CHARACTER_ID.fullmatch(value):
+        raise Invalid(f"{where} must be a character id such as A1 or B2, got {_shown(value)}")
+    return value
+
+
+def optional_character_id(value: Any, where: str) -> str | None:
+    """None or :func:`character_id`."""
+    return None if value is None else character_id(value, where)
+
+
+# ------------------------------------------------------------------------------ values
+
+
+def variant_to_json(variant: Variant) -> dict[str, bool]:
+    """``{"count_battle_stars", "must_attack", "untap_all"}``."""
+    return {
+        "count_battle_stars": variant.count_battle_stars,
+        "must_attack": variant.must_attack,
+        "untap_all": variant.untap_all,
+    }
+
+
+def variant_from_json(data: Any) -> Variant:
+    """The variant flags; missing flags take their default (the seed's reading).
+
+    Raises:
+        Invalid: not an object, an unknown flag, a flag that is not a bool.
+    """
+    names = {"count_battle_stars", "must_attack", "untap_all"}
+    found = obj({} if data is None else data, "variant", set(), names)
+    return Variant(**{name: flag(found[name], f"variant.{name}") for name in found})
+
+
+def mode_to_json(mode: Mode) -> dict[str, Any]:
+    """``{"subtitle", "traits", "attack", "defense", "text"}``."""
+    return {
+        "subtitle": mode.subtitle,
+        "traits": mode.traits,
+        "attack": mode.attack,
+        "defense": mode.defense,
+        "text": mode.text,
+    }
+
+
+def mode_from_json(data: Any, where: str) -> Mode:
+    """A mode: ``attack`` and ``defense`` 0..20 (required), subtitle, traits and text.
+
+    Raises:
+        Invalid: a field out of range (TF-1 card limits of :mod:`games.cards.transformers`).
+    """
+    found = obj(data, where, {"attack", "defense"}, {"subtitle", "traits", "text"})
+    return Mode(
+        attack=integer(found["attack"], f"{where}.attack", 0, 20),
+        defense=integer(found["defense"], f"{where}.defense", 0, 20),
+        subtitle=optional_text(found.get("subtitle"), f"{where}.subtitle", 40) or "",
+        traits=optional_text(found.get("traits"), f"{where}.traits", 60) or "",
+        text=optional_text(found.get("text"), f"{where}.text", 400) or "",
+    )
+
+
+def recruit_to_json(recruit: Recruit) -> dict[str, Any]:
+    """``{"card", "name", "faction", "stars", "health", "alt", "bot"}``."""
+    return {
+        "card": recruit.card,
+        "name": recruit.name,
+        "faction": recruit.faction,
+        "stars": recruit.stars,
+        "health": recruit.health,
+        "alt": mode_to_json(recruit.alt),
+        "bot": mode_to_json(recruit.bot),
+    }
+
+
+def recruit_from_json(data: Any, where: str) -> Recruit:
+    """A character as a team brings it: name 1..40, stars 1..25, health 1..30, both modes.
+
+    Raises:
+        Invalid: a field out of range.
+    """
+    found = obj(data, where, {"name", "stars", "health", "alt", "bot"}, {"card", "faction"})
+    faction = found.get("faction")
+    return Recruit(
+        card=optional_slug(found.get("card"), f"{where}.card"),
+        name=text(found["name"], f"{where}.name", 40, empty=False).strip(),
+        faction=None if faction is None else choice(faction, f"{where}.faction", FACTIONS),
+        stars=integer(found["stars"], f"{where}.stars", 1, 25),
+        health=integer(found["health"], f"{where}.health", 1, 30),
+        alt=mode_from_json(found["alt"], f"{where}.alt"),
+        bot=mode_from_json(found["bot"], f"{where}.bot"),
+    )
+
+
+def battle_card_to_json(card: BattleCard) -> dict[str, Any]:
+    """``{"card", "name", "type", "upgrade", "icons", "stars", "copies"}``."""
+    return {
+        "card": card.card,
+        "name": card.name,
+        "type": card.type,
+        "upgrade": card.upgrade,
+        "icons": list(card.icons),
+        "stars": card.stars,
+        "copies": card.copies,
+    }
+
+
+def battle_card_from_json(data: Any, where: str) -> BattleCard:
+    """A deck list entry (TF-2): an action, or an upgrade with its slot.
+
+    Raises:
+        Invalid: a field out of range, an upgrade without slot or an action with one.
+    """
+    found = obj(data, where, {"card", "name", "type"}, {"upgrade", "icons", "stars", "copies"})
+    kind = choice(found["type"], f"{where}.type", ("action", "upgrade"))
+    upgrade = found.get("upgrade")
+    if kind == "upgrade":
+        upgrade = choice(upgrade, f"{where}.upgrade", SLOTS)
+    elif upgrade is not None:
+        raise Invalid(f"{where}.upgrade must be null for an action, got {_shown(upgrade)}")
+    icons = found.get("icons", [])
+    if not isinstance(icons, list) or len(icons) > 2:
+        raise Invalid(f"{where}.icons must be a list of 0..2 icons, got {_shown(icons)}")
+    return BattleCard(
+        card=slug(found["card"], f"{where}.card"),
+        name=text(found["name"], f"{where}.name", 40, empty=False).strip(),
+        type=kind,
+        upgrade=upgrade,
+        icons=tuple(choice(i, f"{where}.icons", ICONS) for i in icons),
+        stars=integer(found.get("stars", 0), f"{where}.stars", 0, 5),
+        copies=integer(found.get("copies", 1), f"{where}.copies", 1, 99),
+    )
+
+
+def battle_cards_from_json(data: Any, where: str) -> tuple[BattleCard, ...]:
+    """A deck list: at most 200 entries with distinct card ids.
+
+    Raises:
+        Invalid: not a list, too long, a bad entry, a repeated card id.
+    """
+    if not isinstance(data, list) or len(data) > MAX_BATTLE_CARDS:
+        raise Invalid(f"{where} must be a list of at most {MAX_BATTLE_CARDS} battle cards")
+    cards = tuple(battle_card_from_json(c, f"{where}[{i}]") for i, c in enumerate(data))
+    ids = [c.card for c in cards]
+    repeated = next((c for c in ids if ids.count(c) > 1), None)
+    if repeated is not None:
+        raise Invalid(f"{where}: card id {repeated!r} appears twice (one entry with copies)")
+    return cards
+
+
+def team_to_json(team: Team | None) -> dict[str, Any] | None:
+    """``{"deck", "title", "battle_cards"}`` or None."""
+    if team is None:
+        return None
+    return {
+        "deck": team.deck,
+        "title": team.title,
+        "battle_cards": [battle_card_to_json(c) for c in team.battle_cards],
+    }
+
+
+def team_from_json(data: Any, where: str) -> Team | None:
+    """Inverse of :func:`team_to_json`."""
+    if data is None:
+        return None
+    found = obj(data, where, {"deck", "title", "battle_cards"})
+    return Team(
+        deck=optional_slug(found["deck"], f"{where}.deck"),
+        title=optional_text(found["title"], f"{where}.title", 60),
+        battle_cards=battle_cards_from_json(found["battle_cards"], f"{where}.battle_cards"),
+    )
+
+
+def icons_to_json(icons: Icons) -> dict[str, int]:
+    """``{"orange", "blue", "white", "black", "green"}``."""
+    return {name: getattr(icons, name) for name in ICONS}
+
+
+def icons_from_json(data: Mapping[str, Any], where: str) -> Icons:
+    """Icon counts 0..8 per colour; a missing colour is 0.
+
+    Raises:
+        Invalid: a count that is not a whole number 0..8.
+    """
+    return Icons(**{name: integer(data.get(name, 0), f"{where}.{name}", 0, 8) for name in ICONS})
+
+
+def bonus_to_json(bonus: Bonus) -> dict[str, Any]:
+    """``{"value", "source"}``."""
+    return {"value": bonus.value, "source": bonus.source}
+
+
+def bonus_value(value: Any, where: str) -> int:
+    """A bonus: a whole number -20..20 other than 0 (D12).
+
+    Raises:
+        Invalid: anything else.
+    """
+    found = integer(value, where, -20, 20)
+    if found == 0:
+        raise Invalid(f"{where} must be -20..20 and not 0, got 0")
+    return found
+
+
+def _played_to_json(played: Played | None) -> dict[str, Any] | None:
+    if played is None:
+        return None
+    return {
+        "card": played.card,
+        "name": played.name,
+        "character": played.character,
+        "slot": played.slot,
+    }
+
+
+def _played_from_json(data: Any, where: str) -> Played | None:
+    if data is None:
+        return None
+    found = obj(data, where, {"card", "name", "character", "slot"})
+    slot = found["slot"]
+    return Played(
+        card=optional_slug(found["card"], f"{where}.card"),
+        name=optional_text(found["name"], f"{where}.name", 40),
+        character=optional_character_id(found["character"], f"{where}.character"),
+        slot=None if slot is None else choice(slot, f"{where}.slot", SLOTS),
+    )
+
+
+def _fighter_to_json(fighter: Fighter) -> dict[str, Any]:
+    return {
+        "character": fighter.character,
+        "flips": [icons_to_json(f) for f in fighter.flips],
+        "bonuses": [bonus_to_json(b) for b in fighter.bonuses],
+    }
+
+
+def _fighter_from_json(data: Any, where: str) -> Fighter:
+    found = obj(data, where, {"character", "flips", "bonuses"})
+    flips, bonuses = found["flips"], found["bonuses"]
+    if not isinstance(flips, list) or len(flips) > 2:
+        raise Invalid(f"{where}.flips must be a list of 0..2 flips")
+    if not isinstance(bonuses, list):
+        raise Invalid(f"{where}.bonuses must be a list")
+    return Fighter(
+        character=character_id(found["character"], f"{where}.character"),
+        flips=tuple(
+            icons_from_json(obj(f, f"{where}.flips", set(), set(ICONS)), f"{where}.flips")
+            for f in flips
+        ),
+        bonuses=tuple(
+            Bonus(
+                value=bonus_value(b.get("value"), f"{where}.bonuses.value"),
+                source=optional_text(b.get("source"), f"{where}.bonuses.source", 40),
+            )
+            for b in (obj(x, f"{where}.bonuses", {"value", "source"}) for x in bonuses)
+        ),
+    )
+
+
+def character_to_json(character: Character) -> dict[str, Any]:
+    """A character: id, seat, the card's values (:func:`recruit_to_json`), mode, tapped,
+    damage, zone and ``upgrades`` (slot -> ``{"card", "name"}`` or None)."""
+    upgrades: dict[str, Any] = dict.fromkeys(SLOTS)
+    for upgrade in character.upgrades:
+        upgrades[upgrade.slot] = {"card": upgrade.card, "name": upgrade.name}
+    return {
+        "id": character.id,
+        "seat": character.seat,
+        **recruit_to_json(character.recruit),
+        "mode": character.mode,
+        "tapped": character.tapped,
+        "damage": character.damage,
+        "zone": character.zone,
+        "upgrades": upgrades,
+    }
+
+
+def _character_from_json(data: Any, where: str) -> Character:
+    found = obj(
+        data,
+        where,
+        {"id", "seat", "card", "name", "faction", "stars", "health", "alt", "bot"}
+        | {"mode", "tapped", "damage", "zone", "upgrades"},
+    )
+    recruit = recruit_from_json(
+        {k: found[k] for k in ("card", "name", "faction", "stars", "health", "alt", "bot")},
+        where,
+    )
+    slots = obj(found["upgrades"], f"{where}.upgrades", set(SLOTS))
+    upgrades = tuple(
+        Upgrade(
+            slot=slot,
+            card=optional_slug(u["card"], f"{where}.upgrades.{slot}.card"),
+            name=optional_text(u["name"], f"{where}.upgrades.{slot}.name", 40),
+        )
+        for slot in SLOTS
+        if (u := slots[slot]) is not None and obj(u, f"{where}.upgrades.{slot}", {"card", "name"})
+    )
+    return Character(
+        id=character_id(found["id"], f"{where}.id"),
+        seat=choice(found["seat"], f"{where}.seat", SEATS),
+        recruit=recruit,
+        mode=choice(found["mode"], f"{where}.mode", MODES),
+        tapped=flag(found["tapped"], f"{where}.tapped"),
+        damage=integer(found["damage"], f"{where}.damage", 0, 30),
+        zone=choice(found["zone"], f"{where}.zone", ZONES),
+        upgrades=upgrades,
+    )
+
+
+# ------------------------------------------------------------------------------- state
+
+STATE_FIELDS = {
+    "variant",
+    "phase",
+    "player",
+    "first_player",
+    "turn",
+    "teams",
+    "characters",
+    "this_turn",
+    "attack",
+    "last_attack",
+    "winner",
+}
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    """The whole table as JSON (round trip with :func:`state_from_json`)."""
+    turn = state.this_turn
+    attack = state.attack
+    last = state.last_attack
+    return {
+        "variant": variant_to_json(state.variant),
+        "phase": state.phase,
+        "player": state.player,
+        "first_player": state.first_player,
+        "turn": state.turn,
+        "teams": {seat: team_to_json(state.team(seat)) for seat in SEATS},
+        "characters": [character_to_json(c) for c in state.characters],
+        "this_turn": {
+            "drawn": turn.drawn,
+            "flipped": turn.flipped,
+            "action": _played_to_json(turn.action),
+            "upgrade": _played_to_json(turn.upgrade),
+            "attacks": turn.attacks,
+        },
+        "attack": None
+        if attack is None
+        else {
+            "attacker": _fighter_to_json(attack.attacker),
+            "defender": _fighter_to_json(attack.defender),
+            "any_defender": attack.any_defender,
+        },
+        "last_attack": None
+        if last is None
+        else {
+            "attacker": last.attacker,
+            "defender": last.defender,
+            "attack_total": last.attack_total,
+            "defense_total": last.defense_total,
+            "damage": last.damage,
+            "ko": last.ko,
+        },
+        "winner": state.winner,
+    }
+
+
+def state_from_json(data: Any) -> State:
+    """Parse :func:`state_to_json` output and check that it hangs together.
+
+    Raises:
+        Invalid: a field out of range, a character in no or two places, counters on a KO'd
+            character or at/above Health in play, an attack on a character not in play.
+    """
+    found = obj(data, "state", STATE_FIELDS)
+    teams = obj(found["teams"], "teams", set(SEATS))
+    characters = found["characters"]
+    if not isinstance(characters, list) or len(characters) > 2 * MAX_CHARACTERS:
+        raise Invalid(f"characters must be a list of at most {2 * MAX_CHARACTERS}")
+    turn = obj(
+        found["this_turn"], "this_turn", {"drawn", "flipped", "action", "upgrade", "attacks"}
+    )
+    attack = found["attack"]
+    last = found["last_attack"]
+    winner = found["winner"]
+    first = found["first_player"]
+    state = State(
+        variant=variant_from_json(found["variant"]),
+        phase=choice(found["phase"], "phase", PHASES),
+        player=choice(found["player"], "player", SEATS),
+        first_player=None if first is None else choice(first, "first_player", SEATS),
+        turn=integer(found["turn"], "turn", 1, 10**9),
+        teams=(team_from_json(teams["A"], "teams.A"), team_from_json(teams["B"], "teams.B")),
+        characters=tuple(
+            _character_from_json(c, f"characters[{i}]") for i, c in enumerate(characters)
+        ),
+        this_turn=ThisTurn(
+            drawn=flag(turn["drawn"], "this_turn.drawn"),
+            flipped=optional_character_id(turn["flipped"], "this_turn.flipped"),
+            action=_played_from_json(turn["action"], "this_turn.action"),
+            upgrade=_played_from_json(turn["upgrade"], "this_turn.upgrade"),
+            attacks=integer(turn["attacks"], "this_turn.attacks", 0, 100),
+        ),
+        attack=None
+        if attack is None
+        else Attack(
+            attacker=_fighter_from_json(
+                obj(attack, "attack", {"attacker", "defender", "any_defender"})["attacker"],
+                "attack.attacker",
+            ),
+            defender=_fighter_from_json(attack["defender"], "attack.defender"),
+            any_defender=flag(attack["any_defender"], "attack.any_defender"),
+        ),
+        last_attack=None if last is None else _result_from_json(last),
+        winner=None if winner is None else choice(winner, "winner", SEATS),
+    )
+    check_state(state)
+    return state
+
+
+def _result_from_json(data: Any) -> AttackResult:
+    names = {"attacker", "defender", "attack_total", "defense_total", "damage", "ko"}
+    found = obj(data, "last_attack", names)
+    return AttackResult(
+        attacker=character_id(found["attacker"], "last_attack.attacker"),
+        defender=character_id(found["defender"], "last_attack.defender"),
+        attack_total=integer(found["attack_total"], "last_attack.attack_total", -100, 100),
+        defense_total=integer(found["defense_total"], "last_attack.defense_total", -100, 100),
+        damage=integer(found["damage"], "last_attack.damage", 0, 100),
+        ko=flag(found["ko"], "last_attack.ko"),
+    )
+
+
+def check_state(state: State) -> None:
+    """The invariants every state keeps (the random playout tests check them too).
+
+    Raises:
+        Invalid: repeated character ids; counters on a KO'd character, negative, or at or
+            above Health in play (TF-30); a character of a seat without a team; an attack or a
+            phase that does not fit.
+    """
+    ids = [c.id for c in state.characters]
+    if len(set(ids)) != len(ids):
+        raise Invalid("characters: repeated id")
+    for c in state.characters:
+        if not c.id.startswith(c.seat):
+            raise Invalid(f"characters: {c.id} must start with its seat {c.seat}")
+        if state.team(c.seat) is None:
+            raise Invalid(f"characters: {c.id} belongs to a seat without a team")
+        if c.zone == "ko" and (c.damage or c.upgrades):
+            raise Invalid(f"characters: {c.id} is KO'd but carries counters or upgrades (TF-30)")
+        if c.zone == "play" and not 0 <= c.damage < c.health:
+            raise Invalid(f"characters: {c.id} has {c.damage} counters, Health {c.health} (TF-30)")
+    if (state.phase == "attack") != (state.attack is not None):
+        raise Invalid("attack: an attack runs exactly in the attack phase")
+    if state.attack is not None:
+        for side in FIGHTER_SIDES:
+            fighter = state.attack.side(side)
+            fighting = state.character(fighter.character)
+            if fighting is None or fighting.zone != "play":
+                raise Invalid(f"attack.{side}: {fighter.character} is not in play")
+    if state.phase == "team" and all(t is not None for t in state.teams):
+        raise Invalid("phase: both teams are in, the team phase is over")
+    if (state.phase == "over") != (state.winner is not None):
+        raise Invalid("winner: set exactly when the game is over (TF-40)")

@@ -1,0 +1,121 @@
+"""Real browser (Debian chromium via Playwright, phone viewport 390x844): two phones open a
+Transformers table, bring a team each (demo deck, quick entry), fight one attack with flipped
+icons entered on both phones, and each sees the other's damage counters change."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.companion.test_browser import PHONE, browser  # noqa: F401  (the fixture)
+
+SHOTS = os.environ.get("TABLESMITH_SHOTS")
+"""A folder for the screenshots (default: the test's tmp_path)."""
+
+
+def shot(page: Any, folder: Path, name: str) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def count_is(page: Any, character: str, text: str) -> None:
+    page.wait_for_function(
+        f"(document.getElementById('count-{character}') || {{}}).textContent === '{text}'",
+        timeout=3000,
+    )
+
+
+@pytest.mark.slow
+def test_two_phones_fight_one_attack_and_see_each_others_counters(
+    browser: Any,  # noqa: F811
+    live_server: tuple[str, Flask],
+    tmp_path: Path,
+) -> None:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    base, app = live_server
+    phone_a = browser.new_context(**PHONE).new_page()
+    phone_b = browser.new_context(**PHONE).new_page()
+    phone_a.goto(base + "/")
+    phone_a.click("#new-table-transformers")
+    join_url = phone_a.locator("#join-link").get_attribute("href")
+    phone_b.goto(join_url)
+    phone_b.click("#take-seat")
+    phone_a.wait_for_selector("#tf-open")
+    shot(phone_a, folder, "01-open")
+    phone_a.click("#tf-open")
+
+    # A brings the demo deck, B enters two characters by hand
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#tf-teams:not([hidden])")
+    phone_a.click("#deck-bring")
+    phone_a.wait_for_selector("#tf-team-wait:not([hidden])")
+    phone_b.click("#tf-quick summary")
+    shot(phone_b, folder, "02-quick-entry")
+    phone_b.fill("#tf-quick-rows .quick-row input.field >> nth=0", "Ironjaw")
+    phone_b.click("#tf-quick-bring")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#char-A1")
+        phone.wait_for_selector("#char-B1")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    state = table.view()["state"]
+    names = [c["name"] for c in state["characters"]]
+    assert names == ["Bulwark", "Quickstep", "Lanternfish", "Ironjaw"]
+    me = state["player"]
+    mover, other = (phone_a, phone_b) if me == "A" else (phone_b, phone_a)
+    assert "Your turn" in mover.inner_text("#who") and "Waiting" not in mover.inner_text("#who")
+    shot(mover, folder, "03-board-mover")
+
+    # one attack: draw, pick attacker and defender, both phones enter their flips
+    attacker, defender = ("A1", "B1") if me == "A" else ("B1", "A3")
+    mover.click("#tf-draw")
+    mover.wait_for_selector("#tf-attack-start")
+    mover.click("#tf-attack-start")
+    mover.click(f"#char-{attacker}")
+    mover.click(f"#char-{defender}")
+    mover.wait_for_selector("#tf-attacker-enter")
+    other.wait_for_selector("#tf-defender-enter")  # the defending phone enters its side
+    assert other.locator("#tf-attacker-enter").count() == 0
+    mover.fill("#tf-attacker-orange", "2")
+    mover.click("#tf-attacker-enter")
+    other.fill("#tf-defender-blue", "1")
+    other.click("#tf-defender-enter")
+    mover.wait_for_selector("#tf-resolve")
+    view = table.view()["state"]["attack"]
+    damage = view["damage"]
+    assert damage == view["attacker"]["total"] - view["defender"]["total"] > 0
+    assert mover.inner_text("#tf-damage") == f"Damage: {damage}"
+    assert other.inner_text("#tf-total-attacker") == f"Total {view['attacker']['total']}"
+    shot(mover, folder, "04-attack-mover")
+    shot(other, folder, "05-attack-defender")
+    mover.click("#tf-resolve")
+    health = next(c["health"] for c in table.view()["state"]["characters"] if c["id"] == defender)
+    for phone in (mover, other):
+        count_is(phone, defender, f"{damage}/{health}")
+    shot(other, folder, "06-after-attack-defender")
+
+    # the defending phone takes a counter off, the attacking phone sees it
+    other.click(f"#minus-{defender}")
+    count_is(mover, defender, f"{damage - 1}/{health}")
+    mover.click(f"#plus-{defender}")
+    count_is(other, defender, f"{damage}/{health}")
+    shot(mover, folder, "07-counters-mover")
+    assert "Last attack" in other.inner_text("#tf-turn")
+    assert "No more attacks this turn" in mover.inner_text("#tf-turn")  # TF-24
+    assert mover.locator("#tf-turn .check.off").count() == 3  # the plays come before (D5)
+
+    # the same table in German, and a scanned card opening the character on it
+    path = mover.url.split(base, 1)[1]
+    mover.goto(f"{base}/lang/de?next={path}")
+    mover.wait_for_selector(f"#char-{defender}")
+    assert "Zug 1" in mover.inner_text("#tf-turn")
+    shot(mover, folder, "08-german")
+    mover.goto(f"{base}/card/transformers/demo-team/bulwark")
+    mover.wait_for_selector("#char-A1.focus")
+    shot(mover, folder, "09-card-opens-character")
+    other.goto(f"{base}/card/transformers/demo-team/tide-turns")
+    assert "Tide Turns" in other.inner_text("#card-face")
+    shot(other, folder, "10-card-face")
