@@ -126,7 +126,12 @@ def check_place(state: State, seat: str, troop: int, node: int) -> None:
 
 
 def targets(state: State, seat: str) -> list[tuple[int, int]]:
-    """Every legal (troop type index, node) for ``seat`` now, by type then node."""
+    """Every legal (troop type index, node) for ``seat`` now, by type then node.
+
+    The same rules as :func:`refusal` and :func:`rack_refusal` (a test checks that they
+    agree), computed once per node and then per troop without building messages: this is the
+    engine's hot loop (benchmarks/toybattle_engine.py).
+    """
     terrain = TERRAINS[state.terrain]
     s = state.seat(seat)
     if s.rack - s.blocked <= 0:
@@ -134,11 +139,40 @@ def targets(state: State, seat: str) -> list[tuple[int, int]]:
     near = reachable(state, seat)
     tops = state.tops()
     known = state.known(seat)
+    own_colour = SEAT_COLOUR[seat]
+    kwak_free = state.variant.kwak_on_restricted
+    hook_metal = state.variant.hook_ignores_metal_x
+    # per node: (node, allowed or None, is enemy H.Q., connected, enemy top or -1, metal-x)
+    cells = []
+    for node in terrain.nodes:
+        colour = terrain.hq_colour(node)
+        if colour == own_colour:
+            continue
+        top = tops.get(node)
+        enemy_top = top[1] if top is not None and top[0] != seat else -1
+        cells.append(
+            (
+                node,
+                terrain.allowed.get(node),
+                colour is not None,
+                node in near,
+                enemy_top,
+                _metal_x(terrain, node),
+            )
+        )
     found = []
     for troop in range(len(TROOPS)):
         if known[troop] >= COPIES:
             continue
-        for node in terrain.nodes:
-            if refusal(state, seat, troop, node, near, tops) is None:
+        for node, allowed, enemy_hq, connected, enemy_top, metal_x in cells:
+            if allowed is not None and troop not in allowed and not (troop == KWAK and kwak_free):
+                continue
+            if enemy_hq:
+                if connected:
+                    found.append((troop, node))
+                continue
+            if enemy_top >= 0 and troop != KWAK and enemy_top != KWAK and enemy_top >= troop:
+                continue
+            if connected or (troop == HOOK and (not metal_x or hook_metal)):
                 found.append((troop, node))
     return found

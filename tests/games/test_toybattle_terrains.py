@@ -148,3 +148,25 @@ def test_random_legal_playouts_keep_the_laws(
         medals = state.seat("A").medals + state.seat("B").medals
         assert medals >= medals_before  # medals are kept for good
         medals_before = medals
+
+
+@settings(max_examples=25, deadline=None)
+@given(slug=st.sampled_from(SLUGS), seed=st.integers(0, 2**32), kwak=st.booleans())
+def test_fast_targets_agree_with_the_rules_one_by_one(slug: str, seed: int, kwak: bool) -> None:
+    rng = random.Random(seed)
+    flags = {"kwak_on_restricted": kwak, "hook_ignores_metal_x": not kwak}
+    setup = GAME.parse_setup({"type": "setup", "terrain": slug, "variant": flags})
+    state = GAME.start(GAME.setup_event(setup, ((rng.randint(1, 2),),)))
+    for _ in range(120):
+        if state.ended is not None:
+            break
+        for seat in ("A", "B"):
+            slow = [
+                (t, n)
+                for t in range(8)
+                for n in TERRAINS[slug].nodes
+                if placement.rack_refusal(state, seat, t) is None
+                and placement.refusal(state, seat, t, n) is None
+            ]
+            assert placement.targets(state, seat) == slow
+        state = effects.apply(state, state.player, rng.choice(effects.legal_actions(state)))
