@@ -159,3 +159,40 @@ def test_board_screenshot_on_every_terrain(
     assert box is not None and box["width"] <= 390
     out = Path(SHOTS or tmp_path)
     mover.screenshot(path=str(out / f"board-{terrain}.png"), full_page=True)
+
+
+@pytest.mark.slow
+def test_volcanic_jungle_moves_an_enemy_in_two_taps(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    """TB-33 on the phone: the enemy troop next to the special base, then its new base."""
+    base, app = live_server
+    phone_a, phone_b = seat_two_phones(browser, base, "jungle")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    phones = {"A": phone_a, "B": phone_b}
+    plan = [("A", "7", 11), ("B", "7", 21), ("A", "K", 12), ("B", "K", 18), ("A", "7", 15)]
+    for seat, troop, node in plan:
+        if table.view()["to_act"] != seat:
+            idle = phones["B" if seat == "A" else "A"]
+            before = revision(idle)
+            idle.click("#tb-draw")
+            wait_newer((idle, phones[seat]), before)
+        put(phones[seat], phones["B" if seat == "A" else "A"], troop, node)
+    mover = phone_a
+    mover.wait_for_function(
+        "document.getElementById('tb-effect').innerText.includes('Volcanic Jungle')", timeout=4000
+    )
+    assert mover.locator(".node.target").count() == 1  # only B's troop on 18 is next to 15
+    mover.click("#node-18")
+    mover.wait_for_selector("#node-17.target")
+    assert sorted(
+        int(i.split("-")[1])
+        for i in mover.eval_on_selector_all(".node.target", "els => els.map(e => e.id)")
+    ) == [15, 17, 21]
+    before = revision(mover)
+    mover.click("#node-17")
+    wait_newer((mover, phone_b), before)
+    stacks = {s["node"]: s["troops"] for s in table.view()["state"]["stacks"]}
+    assert 18 not in stacks and stacks[17] == [{"seat": "B", "troop": "Kwak"}]
+    phone_b.wait_for_selector("#node-17 .troop", timeout=4000)
+    mover.screenshot(path=str(Path(SHOTS or tmp_path) / "jungle-moved.png"), full_page=True)
