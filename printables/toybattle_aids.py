@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from games.toybattle.rules import COPIES, TROOPS
-from games.toybattle.terrains import TERRAINS, Terrain
+from games.toybattle.terrains import TERRAINS, Region, Terrain
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of
 from printables.layout import (
@@ -179,6 +179,14 @@ def node_points(terrain: Terrain, box: Rect, inset: float) -> dict[int, tuple[fl
     }
 
 
+def medal_point(terrain: Terrain, region: Region, box: Rect, inset: float) -> tuple[float, float]:
+    """A region's medal position in mm on the page (:meth:`Terrain.medal_position` mapped as
+    :func:`node_points` maps the nodes)."""
+    x0, y_top, width = graph_frame(box.inset(inset))
+    x, y = terrain.medal_position(region)
+    return x0 + x * width, y_top - y * width * ASPECT
+
+
 def tile_items() -> list[tuple[str, int]]:
     """The 48 tiles in print order: (colour, type index), 3 of each type, blue then red (TB-1)."""
     return [(c, t) for c in ("blue", "red") for t in range(len(TROOPS)) for _ in range(COPIES)]
@@ -322,9 +330,7 @@ def _graph(c: Canvas, terrain: Terrain, box: Rect) -> None:
     for a, b in terrain.edges:
         c.line(pts[a][0] * MM, pts[a][1] * MM, pts[b][0] * MM, pts[b][1] * MM)
     for region in terrain.regions:
-        xs = [pts[n][0] for n in region.cycle]
-        ys = [pts[n][1] for n in region.cycle]
-        cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+        cx, cy = medal_point(terrain, region, box, inset=7.0)
         c.setFillColor(colour_of("#f2c14e"))
         c.setStrokeColor(colour_of("#7a5b10"))
         c.setLineWidth(0.8)

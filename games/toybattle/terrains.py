@@ -116,11 +116,28 @@ class Terrain:
         """``"blue"``/``"red"`` for an H.Q., None for a base."""
         return self.hq_colours.get(node)
 
+    def medal_position(self, region: Region) -> tuple[float, float]:
+        """Where a region's medals are drawn (drawing frame, 0..1): the area centroid of its
+        ring (the mean of the corners sat too close to a corner in rhombus-shaped regions)."""
+        points = [self.positions[n] for n in region.cycle]
+        twice_area = cx = cy = 0.0
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
+            cross = x0 * y1 - x1 * y0
+            twice_area += cross
+            cx += (x0 + x1) * cross
+            cy += (y0 + y1) * cross
+        if abs(twice_area) < 1e-9:
+            return (
+                sum(p[0] for p in points) / len(points),
+                sum(p[1] for p in points) / len(points),
+            )
+        return cx / (3 * twice_area), cy / (3 * twice_area)
+
     def to_json(self) -> dict[str, Any]:
         """The drawing data the phone reads (companion/views/toy-battle/view.js):
         ``{slug, name, rule, objective, medal_total, nodes: [{id, x, y, kind: "hq"|"base",
         colour (H.Q. only), special, allowed}], edges: [[a, b]], regions: [{index, bases,
-        medals, cycle, x, y}]}``; a region's ``x, y`` is the mean of its ring (the medal)."""
+        medals, cycle, x, y}]}``; a region's ``x, y`` is :meth:`medal_position`."""
         nodes = []
         for n in self.nodes:
             x, y = self.positions[n]
@@ -138,16 +155,15 @@ class Terrain:
             nodes.append(node)
         regions = []
         for r in self.regions:
-            xs = [self.positions[n][0] for n in r.cycle]
-            ys = [self.positions[n][1] for n in r.cycle]
+            x, y = self.medal_position(r)
             regions.append(
                 {
                     "index": r.index,
                     "bases": list(r.bases),
                     "medals": r.medals,
                     "cycle": list(r.cycle),
-                    "x": round(sum(xs) / len(xs), 3),
-                    "y": round(sum(ys) / len(ys), 3),
+                    "x": round(x, 3),
+                    "y": round(y, 3),
                 }
             )
         return {
@@ -248,20 +264,20 @@ _RAW: dict[str, dict[str, Any]] = {
         "16/17/18/19:2 17/19/20:1 18/19/21:1 19/20/21/22:2 20/22/23:1 21/22/24:1 22/23/24:1",
         "positions": {
             1: (0.5, 1.0),
-            11: (0.22, 0.9),
-            12: (0.78, 0.9),
-            13: (0.5, 0.79),
-            14: (0.05, 0.74),
-            15: (0.95, 0.74),
+            11: (0.2, 0.9),
+            12: (0.8, 0.9),
+            13: (0.5, 0.8),
+            14: (0.04, 0.7),
+            15: (0.96, 0.7),
             16: (0.5, 0.6),
             17: (0.0, 0.5),
             18: (1.0, 0.5),
             19: (0.5, 0.4),
-            20: (0.05, 0.26),
-            21: (0.95, 0.26),
-            22: (0.5, 0.21),
-            23: (0.22, 0.1),
-            24: (0.78, 0.1),
+            20: (0.04, 0.3),
+            21: (0.96, 0.3),
+            22: (0.5, 0.2),
+            23: (0.2, 0.1),
+            24: (0.8, 0.1),
             41: (0.5, 0.0),
         },
     },

@@ -5,6 +5,7 @@ conservation laws (Hypothesis)."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import deque
 
@@ -170,3 +171,18 @@ def test_fast_targets_agree_with_the_rules_one_by_one(slug: str, seed: int, kwak
             ]
             assert placement.targets(state, seat) == slow
         state = effects.apply(state, state.player, rng.choice(effects.legal_actions(state)))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_medals_and_nodes_do_not_overlap_on_the_phone(slug: str) -> None:
+    """In view.js units (the drawing is 84 x 102 inside its margins; bases r 4.6, H.Q. squares
+    half 5.6, medals r 3.2), every medal clears every node and nodes clear each other."""
+    data = TERRAINS[slug].to_json()
+    nodes = [(n["x"] * 84, n["y"] * 102, 5.6 if n["kind"] == "hq" else 4.6) for n in data["nodes"]]
+    for r in data["regions"]:
+        medal = (r["x"] * 84, r["y"] * 102)
+        gap = min(math.dist(medal, (x, y)) - size - 3.2 for x, y, size in nodes)
+        assert gap > 0.3, (slug, r["cycle"])
+    for i, (x0, y0, s0) in enumerate(nodes):
+        for x1, y1, s1 in nodes[i + 1 :]:
+            assert math.dist((x0, y0), (x1, y1)) > s0 + s1 + 1
