@@ -38,7 +38,9 @@ const Tablesmith = (() => {
   const SEATED = ROLE === "A" || ROLE === "B";
   const $ = (id) => document.getElementById(id);
 
-  const REPEAT_MS = 600; // the same request again this soon after its answer: a double tap
+  const REPEAT_MS = 400; // the same request again this soon after its answer: a double tap
+  // (a double tap's second tap comes within ~300 ms; a deliberate second "Decline" for the next
+  // prompt, or "+" once more, comes after the new screen was seen: slower than 400 ms)
   const TIMEOUT_MS = 10000; // a write without an answer after this is sent again later
   const OUTBOX_KEY = "tablesmith.outbox." + TABLE + "." + ROLE;
 

@@ -131,7 +131,7 @@ def test_two_phones_place_troops_and_capture_a_region(
         "document.getElementById('tb-effect').innerText.includes('City of Clouds')", timeout=4000
     )
     mover.screenshot(path=str(tmp_path / "clouds-effect.png"), full_page=True)
-    # the shell ignores the same request within 600 ms of its answer as a double tap
+    # the shell ignores the same request within 400 ms of its answer as a double tap
     mover.wait_for_timeout(700)
     before = revision(mover)
     mover.click("#tb-decline")
