@@ -13,9 +13,13 @@ from types import MappingProxyType
 from typing import Any
 
 from games.asteroids.game import GAME as ASTEROIDS
+from games.pocketmodel.game import GAME as POCKETMODEL
 from games.protocol import Game
 
-_GAMES: tuple[Game[Any, Any, Any], ...] = (ASTEROIDS,)
+_GAMES: tuple[Game[Any, Any, Any], ...] = (
+    ASTEROIDS,
+    POCKETMODEL,
+)
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = MappingProxyType({g.name: g for g in _GAMES})
 """Game name -> the game, in menu order."""
