@@ -13,12 +13,14 @@ from types import MappingProxyType
 from typing import Any
 
 from games.asteroids.game import GAME as ASTEROIDS
+from games.pocketmodel.game import GAME as POCKETMODEL
 from games.protocol import Game
 from games.toybattle.game import GAME as TOY_BATTLE
 from games.transformers.game import GAME as TRANSFORMERS
 
 _GAMES: tuple[Game[Any, Any, Any], ...] = (
     ASTEROIDS,
+    POCKETMODEL,
     TRANSFORMERS,
     TOY_BATTLE,
 )

@@ -1,0 +1,54 @@
+"""PocketModel TCG: a pure rules engine for PM-5..PM-40 (shared/rules/pocketmodel.md, seed
+shared/seeds/pocketmodel-tcg.de.txt) behind the game protocol.
+
+Modules: :mod:`.state` (the table and its JSON, which the phone view reads),
+:mod:`.actions` (actions and their JSON), :mod:`.fleet` (PM-5, PM-7, PM-8; decks to fleets),
+:mod:`.combat` (totals, hits, damage, destruction), :mod:`.rules` (turn structure, legality,
+apply), :mod:`.game` (the adapter, ``GAME``).
+
+The companion follows the table, not the hands (ARCHITECTURE.md): no draw pile, hand or discard
+pile is kept; a card played is picked from the deck list the player brought.
+
+Decisions where the digest is unclear (numbered; variant flags where the choice matters):
+
+* D1 (PM-11): units of one move may start in different zones; each must be adjacent to the
+  target zone (so home A and home B units may move to the contested zone together).
+* D2 (PM-24): destroyed when counters >= Shields (seed, default); flag
+  ``destroy_above_shields``: when counters > Shields (official sheet). A destroyed unit goes
+  to the reserve with its counters removed and ``destroyed`` set; it counts as a reserve unit
+  again for the carrier power (PM-14) and reinforcements (PM-32), as the seed says
+  ("werden sie zu Reserve-Einheiten").
+* D3 (PM-25): flag ``icon_gates_bonus`` (default True, the view's default): a combat card's bonus
+  counts only when the unit carries every green and silver icon of the card (the demo cards
+  print their icon abilities as the bonus: "Laser units only: +2 Attack"); gold icons gate
+  nothing. Flag off: every bonus counts (the seed's "Kampfboni" sentence read alone). A
+  bonus typed by hand always counts.
+* D4 (PM-12, PM-13): battles and strikes are fought in the order chosen; a pair whose unit has
+  left play (destroyed earlier) is skipped, and so is a striker no longer in the enemy home.
+  A defender may be attacked by several attackers; each attacker attacks one unit.
+* D5 (PM-23): damage counters may be put on or taken off any unit in play by either seat at
+  any time after the fleets are in (the table's counters, logged and undoable), except on the
+  units fighting right now; a counter below zero is refused; a counter that reaches the
+  PM-24 threshold destroys the unit like battle damage.
+* D6 (PM-24): destruction is checked when counters are added (a unit with 0 Shields and no
+  counters stays in play).
+* D7 (PM-40): checked after every action; when both players lose at once (their last units
+  destroyed in one battle) the game is a draw.
+* D8 (protocol): fleets may be brought by either seat in any order (``to_act`` names the
+  first seat still without one); the second fleet rolls the first player (PM-9).
+  ``legal_actions`` lists the standard fleet, card plays and reveals from the deck list, and
+  at most ``LIST_CAP`` unit subsets per kind; typed bonuses, modifiers and other fleets are
+  legal but not listed.
+* D9 (PM-30): the defender names the objective turned face up: a card of their deck list, or
+  its printed defense and stars (a fleet entered by hand has no deck list). The revealed
+  objective stays face up if it survives.
+* D10 (PM-21, PM-25, PM-30, PM-31): card texts and objective abilities are not modelled; the
+  players type their effect as modifiers (Attack, Damage, Defense, -9..+9) before the roll.
+* D11 (PM-26): refilling hands is the players' own business (hands are not tracked).
+* D12 (PM-8): a fleet deploys 1..20 stars; from a deck file, units are deployed in file order
+  while the deployed stars stay within 20, the rest go to the reserve.
+* D13 (PM-32): reinforcements are chosen by the defender (any units of their reserve worth up
+  to the destroyed card's stars, possibly none); the step is skipped when nothing fits.
+* D14 (turn): a turn is an optional objective (PM-10, before the action), exactly one action
+  (PM-11..14), then ``end_turn``; the active player rolls and confirms every fight.
+"""

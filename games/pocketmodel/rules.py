@@ -1,0 +1,796 @@
+"""The PocketModel rules engine: turn structure, actions, battles, strikes, the outcome
+(PM-5..PM-40). Pure: dice come in as faces; see :mod:`games.pocketmodel` for the decisions.
+
+Entry points: :func:`new_game`, :func:`to_act`, :func:`legal_actions`, :func:`dice_requests`,
+:func:`check`, :func:`apply`, :func:`outcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from games.pocketmodel import combat
+from games.pocketmodel.actions import (
+    Action,
+    Carrier,
+    Combat,
+    Confirm,
+    Counter,
+    EndTurn,
+    Fleet,
+    Modify,
+    Move,
+    Pass,
+    PlayCard,
+    PlayObjective,
+    Reinforce,
+    Reveal,
+    Roll,
+    Strike,
+    Target,
+)
+from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, place_fleet
+from games.pocketmodel.state import (
+    ADJACENT,
+    Battle,
+    Bonus,
+    Objective,
+    Player,
+    State,
+    TurnAction,
+    Unit,
+    Variant,
+    home,
+    other,
+)
+from games.pocketmodel.state import Strike as StrikeState
+from games.protocol import (
+    SEATS,
+    DiceRequest,
+    Faces,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    Outcome,
+    check_faces,
+)
+
+ACTION_STARS = 5
+"""PM-11..13: an action uses units worth up to 5 stars."""
+CARRIER_STARS = 2
+"""PM-14: the carrier power brings reserve units worth up to 2 stars."""
+LIST_CAP = 64
+"""Most moves, combats, strikes, carrier uses or reinforcements ``legal_actions`` lists per
+kind (D8: the number of unit subsets can explode; :func:`apply` accepts every legal one)."""
+PURPOSE_FIRST = "first player (PM-9)"
+PURPOSE_ATTACKER = "attacker's 2d6 (PM-21)"
+PURPOSE_DEFENDER = "defender's 2d6 (PM-21)"
+PURPOSE_STRIKE = "strike 2d6 (PM-31)"
+"""Purposes of the server's rolls (the phone view translates them)."""
+
+
+def new_game(variant: Variant, fleets: Sequence[Fleet | None], first: str | None) -> State:
+    """The table after a setup: fleets brought so far (A, B) and, once both are in, the first
+    player (PM-9).
+
+    Raises:
+        SetupError: a fleet breaks PM-5 or PM-8.
+    """
+    state = State(variant=variant)
+    for seat, fleet in zip(SEATS, fleets):
+        if fleet is not None:
+            check_fleet(fleet)
+            state = place_fleet(state, seat, fleet)
+    if all(state.player(s) is not None for s in SEATS):
+        assert first in SEATS
+        state = replace(state, phase="main", active=first, first=first)
+    return state
+
+
+# ------------------------------------------------------------------------------- who acts
+
+
+def to_act(state: State) -> str | None:
+    """The seat to act: in the fleets phase the first seat still without a fleet (either seat
+    may bring theirs, D8); in a battle the defender chooses its card (PM-20); in a strike the
+    defender names the revealed objective (PM-30) and its reinforcements (PM-32); otherwise
+    the active player. None once over (PM-40)."""
+    if state.phase == "over":
+        return None
+    if state.phase == "fleets":
+        return "A" if state.player("A") is None else "B"
+    active = state.active
+    assert active is not None
+    if (
+        state.phase == "battle"
+        and state.battle is not None
+        and state.battle.step == "defender_card"
+    ):
+        return other(active)
+    if (
+        state.phase == "strike"
+        and state.strike is not None
+        and state.strike.step in ("reveal", "reinforce")
+    ):
+        return other(active)
+    return active
+
+
+def _expected(state: State) -> str:
+    """What the rules expect now, with the rule id (for refusals)."""
+    if state.phase == "main":
+        return "play an objective (PM-10) or take the turn's action (PM-11)"
+    if state.phase == "end":
+        return "the turn's one action is taken: end the turn (PM-11)"
+    if state.battle is not None:
+        step = state.battle.step
+        if step == "roll":
+            return "roll the battle's dice (PM-21)"
+        if step == "result":
+            return "confirm the battle's result (PM-23)"
+        return "play a combat card or pass (PM-20)"
+    if state.strike is not None:
+        return {
+            "target": "choose the objective to strike (PM-30)",
+            "reveal": "name the objective turned face up (PM-30)",
+            "roll": "roll the strike's dice (PM-31)",
+            "result": "confirm the strike's result (PM-31)",
+            "reinforce": "put reinforcements into the home zone (PM-32)",
+        }[state.strike.step]
+    return "bring the fleets (PM-8)"
+
+
+# ------------------------------------------------------------------------------------ dice
+
+
+def dice_requests(state: State, action: Action) -> tuple[DiceRequest, ...]:
+    """The dice an action needs (before its legality is checked): the second fleet rolls the
+    first player (1d2, PM-9); a battle's roll 2d6 per unit (PM-21); a strike's roll 2d6
+    (PM-31)."""
+    if isinstance(action, Fleet):
+        if state.phase == "fleets" and sum(state.player(s) is not None for s in SEATS) == 1:
+            return (DiceRequest(count=1, sides=2, purpose=PURPOSE_FIRST),)
+        return ()
+    if isinstance(action, Roll):
+        if state.battle is not None and state.battle.step == "roll":
+            return (
+                DiceRequest(count=2, sides=6, purpose=PURPOSE_ATTACKER),
+                DiceRequest(count=2, sides=6, purpose=PURPOSE_DEFENDER),
+            )
+        if state.strike is not None and state.strike.step == "roll":
+            return (DiceRequest(count=2, sides=6, purpose=PURPOSE_STRIKE),)
+    return ()
+
+
+def check(state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
+    """The dice ``action`` needs, after checking it is legal now (nothing rolled yet).
+
+    Raises:
+        NotYourTurn, IllegalAction: as :func:`apply`.
+    """
+    requests = dice_requests(state, action)
+    apply(state, seat, action, tuple(tuple(1 for _ in range(r.count)) for r in requests))
+    return requests
+
+
+# ----------------------------------------------------------------------------------- apply
+
+
+def apply(state: State, seat: str, action: Action, faces: Faces = ()) -> State:
+    """The state after ``seat`` takes ``action`` with the rolled ``faces``.
+
+    Raises:
+        MalformedAction: faces that do not answer :func:`dice_requests`, a seat not A/B.
+        NotYourTurn: another seat is to act (counters and fleets excepted).
+        IllegalAction: the rules forbid it now; the message ends with the rule id.
+    """
+    if seat not in SEATS:
+        raise MalformedAction(f"seat must be A or B, got {seat!r}")
+    check_faces(dice_requests(state, action), faces)
+    if state.phase == "over":
+        raise IllegalAction("the game is over (PM-40)")
+    if isinstance(action, Counter):
+        return _finish(_counter(state, action))
+    if isinstance(action, Fleet):
+        return _fleet(state, seat, action, faces)
+    if state.phase == "fleets":
+        raise IllegalAction("both fleets must be on the table first (PM-8)")
+    actor = to_act(state)
+    if seat != actor:
+        raise NotYourTurn(f"it is {actor}'s turn: {_expected(state)}")
+    handler = _HANDLERS.get((state.phase, _step(state), type(action)))
+    if handler is None:
+        raise IllegalAction(f"not now: {_expected(state)}")
+    return _finish(handler(state, seat, action, faces))
+
+
+def _step(state: State) -> str | None:
+    if state.battle is not None:
+        return state.battle.step
+    if state.strike is not None:
+        return state.strike.step
+    return None
+
+
+def _finish(state: State) -> State:
+    """PM-40: a player with no units in play or no objectives left loses (both at once: a
+    draw, D7)."""
+    losers = {}
+    for seat in SEATS:
+        player = state.player(seat)
+        if player is None:
+            continue
+        if player.objectives_left == 0:
+            losers[seat] = "no_objectives"
+        elif not any(u.in_play for u in state.units if u.seat == seat):
+            losers[seat] = "no_units"
+    if not losers:
+        return state
+    winner = None if len(losers) == 2 else other(next(iter(losers)))
+    reason = next(iter(losers.values()))
+    return replace(state, phase="over", battle=None, strike=None, end=reason, winner=winner)
+
+
+def _unit(state: State, unit_id: str) -> Unit:
+    unit = state.unit(unit_id)
+    if unit is None:
+        raise IllegalAction(f"no unit {unit_id} on the table (PM-6)")
+    return unit
+
+
+def _own_in_play(state: State, seat: str, unit_id: str, rule: str) -> Unit:
+    unit = _unit(state, unit_id)
+    if unit.seat != seat:
+        raise IllegalAction(f"{unit.name} ({unit.id}) is not your unit ({rule})")
+    if not unit.in_play:
+        raise IllegalAction(f"{unit.name} ({unit.id}) is not in play: it is in the reserve (PM-6)")
+    return unit
+
+
+def _budget(units: Sequence[Unit], budget: int, rule: str) -> int:
+    stars = sum(u.stars for u in units)
+    if stars > budget:
+        raise IllegalAction(f"units worth {stars} stars, at most {budget} ({rule})")
+    return stars
+
+
+def _with_units(state: State, changed: dict[str, Unit]) -> State:
+    return replace(state, units=tuple(changed.get(u.id, u) for u in state.units))
+
+
+def _fighting(state: State) -> tuple[str, ...]:
+    """Units of the battle or strike being fought now (their counters wait, D5)."""
+    if state.battle is not None:
+        return (state.battle.attacker, state.battle.defender)
+    if state.strike is not None:
+        return (state.strike.unit,)
+    return ()
+
+
+def _counter(state: State, action: Counter) -> State:
+    if state.phase == "fleets":
+        raise IllegalAction("counters go on units once both fleets are on the table (PM-8)")
+    unit = _unit(state, action.unit)
+    if not unit.in_play:
+        raise IllegalAction(f"{unit.name} ({unit.id}) is not in play: it is in the reserve (PM-6)")
+    if unit.id in _fighting(state):
+        raise IllegalAction(f"{unit.name} is fighting: apply the result first (PM-23)")
+    if action.delta < 0 and unit.counters == 0:
+        raise IllegalAction(f"{unit.name} carries no damage counter to remove (PM-23)")
+    return combat.add_counters(state, unit.id, action.delta)
+
+
+def _fleet(state: State, seat: str, action: Fleet, faces: Faces) -> State:
+    if state.phase != "fleets":
+        raise IllegalAction("fleets are brought before the first turn (PM-8)")
+    if state.player(seat) is not None:
+        raise IllegalAction(f"seat {seat} has brought its fleet already (PM-5)")
+    check_fleet(action)
+    state = place_fleet(state, seat, action)
+    if faces:
+        first = SEATS[faces[0][0] - 1]  # PM-9
+        state = replace(state, phase="main", active=first, first=first)
+    return state
+
+
+# ------------------------------------------------------------------------- turn actions
+
+
+def _objective(state: State, seat: str, action: PlayObjective, faces: Faces) -> State:
+    if state.objective_played:
+        raise IllegalAction("one objective per turn has been played already (PM-10)")
+    player = state.player(seat)
+    assert player is not None
+    if player.deck is None:
+        raise IllegalAction("no deck list on the table: objectives come from the deck (PM-10)")
+    card = player.deck.card(action.card)
+    if card is None or card.type != "objective":
+        raise IllegalAction(f"{action.card!r} is not an objective card of your deck list (PM-10)")
+    old = player.objectives[action.slot - 1]
+    if old.status == "destroyed":
+        raise IllegalAction(f"objective slot {action.slot} is destroyed (PM-10)")
+    new = Objective(
+        slot=action.slot,
+        status="face_up",
+        name=card.name,
+        defense=card.defense,
+        stars=card.stars,
+        card=card.id,
+    )
+    return replace(_with_objective(state, seat, new), objective_played=True)
+
+
+def _with_objective(state: State, seat: str, objective: Objective) -> State:
+    player = state.player(seat)
+    assert player is not None
+    objectives = tuple(objective if o.slot == objective.slot else o for o in player.objectives)
+    updated = Player(deck=player.deck, objectives=objectives)
+    a, b = (updated if s == seat else state.player(s) for s in SEATS)
+    return replace(state, players=(a, b))
+
+
+def _move(state: State, seat: str, action: Move, faces: Faces) -> State:
+    units = [_own_in_play(state, seat, uid, "PM-11") for uid in action.units]
+    stars = _budget(units, ACTION_STARS, "PM-11")
+    for unit in units:
+        if action.to not in ADJACENT[unit.place]:
+            raise IllegalAction(
+                f"{unit.name} in {unit.place} can move only to {' or '.join(ADJACENT[unit.place])}, "
+                f"not {action.to} (PM-11)"
+            )
+    state = _with_units(state, {u.id: replace(u, place=action.to) for u in units})
+    return replace(
+        state, phase="end", action=TurnAction(kind="move", stars=stars, budget=ACTION_STARS)
+    )
+
+
+def _combat(state: State, seat: str, action: Combat, faces: Faces) -> State:
+    attackers = [a for a, _ in action.pairs]
+    if len(set(attackers)) != len(attackers):
+        raise IllegalAction("each unit attacks one enemy unit (PM-12)")
+    units = []
+    for attacker_id, defender_id in action.pairs:
+        attacker = _own_in_play(state, seat, attacker_id, "PM-12")
+        defender = _unit(state, defender_id)
+        if defender.seat == seat:
+            raise IllegalAction(f"{defender.name} is your own unit: attack an enemy unit (PM-12)")
+        if not defender.in_play:
+            raise IllegalAction(f"{defender.name} ({defender.id}) is not in play (PM-6)")
+        if defender.place != attacker.place:
+            raise IllegalAction(
+                f"{attacker.name} in {attacker.place} can attack only units in the same zone, "
+                f"{defender.name} is in {defender.place} (PM-12)"
+            )
+        units.append(attacker)
+    stars = _budget(units, ACTION_STARS, "PM-12")
+    return replace(
+        state,
+        phase="battle",
+        battle=Battle(pairs=action.pairs),
+        action=TurnAction(kind="combat", stars=stars, budget=ACTION_STARS),
+    )
+
+
+def _strike(state: State, seat: str, action: Strike, faces: Faces) -> State:
+    units = [_own_in_play(state, seat, uid, "PM-13") for uid in action.units]
+    enemy_home = home(other(seat))
+    for unit in units:
+        if unit.place != enemy_home:
+            raise IllegalAction(
+                f"{unit.name} is in {unit.place}: strikers stand in {enemy_home} (PM-13)"
+            )
+    stars = _budget(units, ACTION_STARS, "PM-13")
+    return replace(
+        state,
+        phase="strike",
+        strike=StrikeState(units=action.units),
+        action=TurnAction(kind="strike", stars=stars, budget=ACTION_STARS),
+    )
+
+
+def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
+    carrier = _own_in_play(state, seat, action.carrier, "PM-14")
+    if "Carrier" not in carrier.icons:
+        raise IllegalAction(f"{carrier.name} has no Carrier icon (PM-14)")
+    units = []
+    for uid in action.units:
+        unit = _unit(state, uid)
+        if unit.seat != seat or unit.in_play:
+            raise IllegalAction(f"{unit.name} ({unit.id}) is not in your reserve (PM-14)")
+        units.append(unit)
+    stars = _budget(units, CARRIER_STARS, "PM-14")
+    placed = {u.id: replace(u, place=carrier.place, destroyed=False) for u in units}
+    return replace(
+        _with_units(state, placed),
+        phase="end",
+        action=TurnAction(kind="carrier", stars=stars, budget=CARRIER_STARS),
+    )
+
+
+def _end_turn(state: State, seat: str, action: EndTurn, faces: Faces) -> State:
+    return replace(
+        state,
+        phase="main",
+        active=other(seat),
+        turn=state.turn + 1,
+        action=None,
+        objective_played=False,
+    )
+
+
+# -------------------------------------------------------------------------------- battles
+
+
+def _play(state: State, seat: str, action: PlayCard, faces: Faces) -> State:
+    battle = state.battle
+    assert battle is not None
+    attacking = battle.step != "defender_card"
+    unit = _unit(state, battle.attacker if attacking else battle.defender)
+    if action.card is not None:
+        player = state.player(seat)
+        assert player is not None
+        card = None if player.deck is None else player.deck.card(action.card)
+        if card is None or card.type != "combat":
+            raise IllegalAction(f"{action.card!r} is not a combat card of your deck list (PM-20)")
+        play = combat.card_play(card, unit, state.variant)
+    else:
+        play = combat.typed_play(
+            Bonus(attack=action.attack, damage=action.damage, defense=action.defense)
+        )
+    if attacking:
+        battle = replace(
+            battle,
+            play_attacker=play,
+            step="defender_card" if battle.step == "attacker_card" else "roll",
+        )
+    else:
+        again = battle.passed_attacker  # PM-20: the defender played, the attacker had passed
+        battle = replace(battle, play_defender=play, step="attacker_again" if again else "roll")
+    return replace(state, battle=battle)
+
+
+def _pass(state: State, seat: str, action: Pass, faces: Faces) -> State:
+    battle = state.battle
+    assert battle is not None
+    if battle.step == "attacker_card":
+        battle = replace(battle, passed_attacker=True, step="defender_card")
+    elif battle.step == "defender_card":
+        battle = replace(battle, passed_defender=True, step="roll")
+    else:
+        battle = replace(battle, step="roll")
+    return replace(state, battle=battle)
+
+
+def _modify(state: State, seat: str, action: Modify, faces: Faces) -> State:
+    bonus = Bonus(attack=action.attack, damage=action.damage, defense=action.defense)
+    if state.battle is not None:
+        battle = state.battle
+        if action.unit == battle.attacker:
+            battle = replace(battle, mod_attacker=battle.mod_attacker + bonus)
+        elif action.unit == battle.defender:
+            battle = replace(battle, mod_defender=battle.mod_defender + bonus)
+        else:
+            raise IllegalAction(f"{action.unit!r} does not fight in this battle (PM-21)")
+        return replace(state, battle=battle)
+    strike = state.strike
+    assert strike is not None
+    if action.unit is None:
+        strike = replace(strike, mod_objective=strike.mod_objective + bonus)
+    elif action.unit == strike.unit:
+        strike = replace(strike, mod_unit=strike.mod_unit + bonus)
+    else:
+        raise IllegalAction(f"{action.unit!r} does not strike now (PM-31)")
+    return replace(state, strike=strike)
+
+
+def _battle_roll(state: State, seat: str, action: Roll, faces: Faces) -> State:
+    battle = state.battle
+    assert battle is not None
+    result = combat.battle_result(state, battle, faces[0], faces[1])
+    return replace(state, battle=replace(battle, step="result", result=result))
+
+
+def _battle_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> State:
+    battle = state.battle
+    assert battle is not None and battle.result is not None
+    result = battle.result
+    # PM-21: both hits land at once; counters and destruction per PM-23, PM-24.
+    for unit_id, damage in (
+        (battle.defender, result.attacker.damage),
+        (battle.attacker, result.defender.damage),
+    ):
+        if damage:
+            state = combat.add_counters(state, unit_id, damage)
+    return _next_battle(state, battle.pairs, battle.index + 1)
+
+
+def _next_battle(state: State, pairs: tuple[tuple[str, str], ...], index: int) -> State:
+    """The next pair whose units are both still in play and in one zone (D4), or the end of
+    the action (PM-26: hands are the players' own business, D11)."""
+    while index < len(pairs):
+        attacker, defender = (state.unit(i) for i in pairs[index])
+        if attacker and defender and attacker.in_play and attacker.place == defender.place:
+            return replace(state, battle=Battle(pairs=pairs, index=index))
+        index += 1
+    return replace(state, battle=None, phase="end")
+
+
+# -------------------------------------------------------------------------------- strikes
+
+
+def _defender(state: State, seat: str) -> Player:
+    player = state.player(other(seat))
+    assert player is not None
+    return player
+
+
+def _target(state: State, seat: str, action: Target, faces: Faces) -> State:
+    strike = state.strike
+    assert strike is not None
+    objective = _defender(state, seat).objectives[action.slot - 1]
+    if objective.status == "destroyed":
+        raise IllegalAction(f"objective slot {action.slot} is destroyed already (PM-30)")
+    step = "reveal" if objective.status == "face_down" else "roll"
+    return replace(state, strike=replace(strike, slot=action.slot, step=step))
+
+
+def _reveal(state: State, seat: str, action: Reveal, faces: Faces) -> State:
+    strike = state.strike
+    assert strike is not None and strike.slot is not None
+    player = state.player(seat)
+    assert player is not None
+    if action.card is not None:
+        card = None if player.deck is None else player.deck.card(action.card)
+        if card is None:
+            raise IllegalAction(f"{action.card!r} is not a card of your deck list (PM-30)")
+        objective = Objective(
+            slot=strike.slot,
+            status="face_up",
+            name=card.name,
+            defense=card.defense,
+            stars=card.stars,
+            card=card.id,
+        )
+    else:
+        objective = Objective(
+            slot=strike.slot, status="face_up", defense=action.defense, stars=action.stars
+        )
+    state = _with_objective(state, seat, objective)
+    return replace(state, strike=replace(strike, step="roll"))
+
+
+def _strike_roll(state: State, seat: str, action: Roll, faces: Faces) -> State:
+    strike = state.strike
+    assert strike is not None and strike.slot is not None
+    objective = _defender(state, seat).objectives[strike.slot - 1]
+    assert objective.defense is not None
+    unit = _unit(state, strike.unit)
+    result = combat.strike_result(
+        unit, faces[0], objective.defense, strike.mod_unit, strike.mod_objective
+    )
+    return replace(state, strike=replace(strike, step="result", result=result))
+
+
+def _strike_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> State:
+    strike = state.strike
+    assert strike is not None and strike.result is not None and strike.slot is not None
+    if not strike.result.destroyed:
+        return _next_strike(state, strike)
+    defender = other(seat)
+    objective = replace(_defender(state, seat).objectives[strike.slot - 1], status="destroyed")
+    state = _with_objective(state, defender, objective)
+    if state.player(defender).objectives_left == 0:  # type: ignore[union-attr]
+        return state  # PM-40 (and PM-32: no reinforcements after the last objective)
+    stars = objective.stars or 0
+    fits = any(u.seat == defender and not u.in_play and u.stars <= stars for u in state.units)
+    if not fits:
+        return _next_strike(state, strike)
+    return replace(state, strike=replace(strike, step="reinforce", reinforce_stars=stars))
+
+
+def _reinforce(state: State, seat: str, action: Reinforce, faces: Faces) -> State:
+    strike = state.strike
+    assert strike is not None and strike.reinforce_stars is not None
+    units = []
+    for uid in action.units:
+        unit = _unit(state, uid)
+        if unit.seat != seat or unit.in_play:
+            raise IllegalAction(f"{unit.name} ({unit.id}) is not in your reserve (PM-32)")
+        units.append(unit)
+    _budget(units, strike.reinforce_stars, "PM-32")
+    placed = {u.id: replace(u, place=home(seat), destroyed=False) for u in units}
+    return _next_strike(_with_units(state, placed), strike)
+
+
+def _next_strike(state: State, strike: StrikeState) -> State:
+    """The next striker still in the enemy home zone (D4), or the end of the action."""
+    active = state.active
+    assert active is not None
+    index = strike.index + 1
+    while index < len(strike.units):
+        unit = state.unit(strike.units[index])
+        if unit is not None and unit.place == home(other(active)):
+            return replace(state, strike=StrikeState(units=strike.units, index=index))
+        index += 1
+    return replace(state, strike=None, phase="end")
+
+
+_Handler = Callable[[State, str, Any, Faces], State]
+_HANDLERS: dict[tuple[str, str | None, type], _Handler] = {
+    ("main", None, PlayObjective): _objective,
+    ("main", None, Move): _move,
+    ("main", None, Combat): _combat,
+    ("main", None, Strike): _strike,
+    ("main", None, Carrier): _carrier,
+    ("end", None, EndTurn): _end_turn,
+    **{
+        ("battle", step, PlayCard): _play
+        for step in ("attacker_card", "defender_card", "attacker_again")
+    },
+    **{
+        ("battle", step, Pass): _pass
+        for step in ("attacker_card", "defender_card", "attacker_again")
+    },
+    ("battle", "roll", Modify): _modify,
+    ("battle", "roll", Roll): _battle_roll,
+    ("battle", "result", Confirm): _battle_confirm,
+    ("strike", "target", Target): _target,
+    ("strike", "reveal", Reveal): _reveal,
+    ("strike", "roll", Modify): _modify,
+    ("strike", "roll", Roll): _strike_roll,
+    ("strike", "result", Confirm): _strike_confirm,
+    ("strike", "reinforce", Reinforce): _reinforce,
+}
+
+
+# -------------------------------------------------------------------------- legal actions
+
+
+def _subsets(
+    units: Sequence[Unit], budget: int, cap: int, empty: bool = False
+) -> list[tuple[Unit, ...]]:
+    """Subsets of ``units`` worth up to ``budget`` stars, in a stable order, at most ``cap``."""
+    found: list[tuple[Unit, ...]] = [()] if empty else []
+    chosen: list[Unit] = []
+
+    def walk(start: int, used: int) -> None:
+        for n in range(start, len(units)):
+            if len(found) >= cap:
+                return
+            if used + units[n].stars <= budget:
+                chosen.append(units[n])
+                found.append(tuple(chosen))
+                walk(n + 1, used + units[n].stars)
+                chosen.pop()
+
+    walk(0, 0)
+    return found
+
+
+def _pairings(
+    attackers: Sequence[Unit], enemies: dict[str, list[Unit]]
+) -> list[tuple[tuple[str, str], ...]]:
+    found: list[tuple[tuple[str, str], ...]] = []
+    chosen: list[tuple[str, str]] = []
+
+    def walk(start: int, used: int) -> None:
+        for n in range(start, len(attackers)):
+            attacker = attackers[n]
+            if used + attacker.stars > ACTION_STARS:
+                continue
+            for enemy in enemies[attacker.place]:
+                if len(found) >= LIST_CAP:
+                    return
+                chosen.append((attacker.id, enemy.id))
+                found.append(tuple(chosen))
+                walk(n + 1, used + attacker.stars)
+                chosen.pop()
+
+    walk(0, 0)
+    return found
+
+
+def legal_actions(state: State, seat: str) -> list[Action]:
+    """The actions ``seat`` may take now, in a stable order: the turn's actions of the seat to
+    act first, then damage counters (either seat, D5). Bonuses typed by hand, modifiers and
+    fleets other than :data:`~games.pocketmodel.fleet.STANDARD_FLEET` are legal but not listed
+    (D8); subsets of units are listed up to :data:`LIST_CAP` per kind."""
+    if state.phase == "over":
+        return []
+    if state.phase == "fleets":
+        return [STANDARD_FLEET] if state.player(seat) is None else []
+    found: list[Action] = []
+    if seat == to_act(state):
+        found.extend(_turn_actions(state, seat))
+    fighting = _fighting(state)
+    for unit in state.units:
+        if unit.in_play and unit.id not in fighting:
+            found.append(Counter(unit=unit.id, delta=1))
+            if unit.counters:
+                found.append(Counter(unit=unit.id, delta=-1))
+    return found
+
+
+def _turn_actions(state: State, seat: str) -> list[Action]:
+    found: list[Action] = []
+    player = state.player(seat)
+    assert player is not None
+    deck = player.deck
+    if state.phase == "end":
+        return [EndTurn()]
+    if state.phase == "main":
+        if not state.objective_played and deck is not None:
+            for objective in player.objectives:
+                if objective.status != "destroyed":
+                    found.extend(
+                        PlayObjective(slot=objective.slot, card=c.id)
+                        for c in deck.cards
+                        if c.type == "objective"
+                    )
+        own = [u for u in state.units if u.seat == seat and u.in_play]
+        for chosen in _subsets(own, ACTION_STARS, LIST_CAP):
+            targets = set(ADJACENT[chosen[0].place])
+            for unit in chosen[1:]:
+                targets &= set(ADJACENT[unit.place])
+            found.extend(Move(units=tuple(u.id for u in chosen), to=z) for z in sorted(targets))
+        enemies: dict[str, list[Unit]] = {}
+        for unit in state.units:
+            if unit.seat != seat and unit.in_play:
+                enemies.setdefault(unit.place, []).append(unit)
+        attackers = [u for u in own if u.place in enemies]
+        found.extend(Combat(pairs=p) for p in _pairings(attackers, enemies))
+        strikers = [u for u in own if u.place == home(other(seat))]
+        found.extend(
+            Strike(units=tuple(u.id for u in c)) for c in _subsets(strikers, ACTION_STARS, LIST_CAP)
+        )
+        reserve = [u for u in state.units if u.seat == seat and not u.in_play]
+        for carrier in own:
+            if "Carrier" in carrier.icons:
+                found.extend(
+                    Carrier(carrier=carrier.id, units=tuple(u.id for u in c))
+                    for c in _subsets(reserve, CARRIER_STARS, LIST_CAP)
+                )
+        return found
+    if state.battle is not None:
+        step = state.battle.step
+        if step == "roll":
+            return [Roll()]
+        if step == "result":
+            return [Confirm()]
+        if deck is not None:
+            found.extend(PlayCard(card=c.id) for c in deck.cards if c.type == "combat")
+        return [*found, Pass()]
+    strike = state.strike
+    assert strike is not None
+    if strike.step == "target":
+        return [
+            Target(slot=o.slot)
+            for o in _defender(state, seat).objectives
+            if o.status != "destroyed"
+        ]
+    if strike.step == "reveal":
+        if deck is not None:
+            return [Reveal(card=c.id) for c in deck.cards]
+        return [Reveal(defense=d, stars=s) for d in range(1, 21) for s in range(1, 6)]
+    if strike.step == "roll":
+        return [Roll()]
+    if strike.step == "result":
+        return [Confirm()]
+    reserve = [u for u in state.units if u.seat == seat and not u.in_play]
+    stars = strike.reinforce_stars or 0
+    return [
+        Reinforce(units=tuple(u.id for u in c))
+        for c in _subsets(reserve, stars, LIST_CAP, empty=True)
+    ]
+
+
+# -------------------------------------------------------------------------------- outcome
+
+
+def outcome(state: State) -> Outcome | None:
+    """PM-40: the player with no units in play or no objectives left loses."""
+    if state.phase != "over" or state.end is None:
+        return None
+    return Outcome(winner=state.winner, reason=state.end, rule="PM-40")

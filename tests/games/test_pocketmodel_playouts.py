@@ -1,0 +1,57 @@
+"""Random legal PocketModel playouts (Hypothesis) keep the table's invariants."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.pocketmodel import rules
+from games.pocketmodel.fleet import STANDARD_FLEET
+from games.pocketmodel.state import State, Variant, check_state
+
+
+def invariants(before: State, after: State) -> None:
+    check_state(after)  # places, counters >= 0, no counters in the reserve, budget
+    assert len(after.units) == len(before.units)
+    for unit in after.units:
+        assert unit.counters >= 0
+        if unit.destroyed:
+            assert unit.place == "reserve" and unit.counters == 0
+        places = [unit.in_play, unit.place == "reserve" and not unit.destroyed, unit.destroyed]
+        assert sum(places) == 1
+    if after.action is not None:
+        assert after.action.stars <= after.action.budget <= 5
+    if after.battle is not None:
+        attackers = {a for a, _ in after.battle.pairs}
+        assert sum(after.unit(a).stars for a in attackers) <= 5  # type: ignore[union-attr]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    above=st.booleans(),
+    gate=st.booleans(),
+)
+def test_random_legal_playouts_keep_the_invariants(seed: int, above: bool, gate: bool) -> None:
+    rng = random.Random(seed)
+    variant = Variant(destroy_above_shields=above, icon_gates_bonus=gate)
+    state = rules.new_game(variant, (STANDARD_FLEET, STANDARD_FLEET), rng.choice("AB"))
+    for _ in range(300):
+        actor = rules.to_act(state)
+        if actor is None:
+            assert rules.outcome(state) is not None
+            break
+        seat = actor if rng.random() < 0.9 else ("B" if actor == "A" else "A")
+        legal = rules.legal_actions(state, seat)
+        if not legal:
+            continue
+        # favour the turn's actions over counter taps so that games move on
+        turn = [a for a in legal if type(a).__name__ != "Counter"]
+        action = rng.choice(turn if turn and rng.random() < 0.85 else legal)
+        requests = rules.check(state, seat, action)
+        faces = tuple(tuple(rng.randint(1, r.sides) for _ in range(r.count)) for r in requests)
+        after = rules.apply(state, seat, action, faces)
+        invariants(state, after)
+        state = after
