@@ -463,14 +463,20 @@ const Tablesmith = (() => {
     if (view) renderPresence();
   }
 
+  // Times in the page's language (EN/DE chosen in the top bar), not the browser's: a German
+  // page shows 20:30, not 08:30 PM.
+  function pageLocale() {
+    return document.documentElement.lang || [];
+  }
+
   function clock(iso) {
     const when = new Date(iso);
     if (Number.isNaN(when.getTime())) return "?";
     const options = { hour: "2-digit", minute: "2-digit" };
     if (Date.now() - when.getTime() > 20 * 3600 * 1000) {
-      return when.toLocaleString([], { ...options, day: "numeric", month: "short" });
+      return when.toLocaleString(pageLocale(), { ...options, day: "numeric", month: "short" });
     }
-    return when.toLocaleTimeString([], options);
+    return when.toLocaleTimeString(pageLocale(), options);
   }
 
   // "Opponent connected" / "Opponent's phone gone since 19:42" (watchers see both seats).
@@ -572,7 +578,7 @@ const Tablesmith = (() => {
       const item = document.createElement("li");
       item.id = "log-" + event.seq;
       if (undone.has(event.seq)) item.className = "undone";
-      const when = new Date(event.created_at * 1000).toLocaleTimeString([], {
+      const when = new Date(event.created_at * 1000).toLocaleTimeString(pageLocale(), {
         hour: "2-digit", minute: "2-digit", second: "2-digit",
       });
       const who = event.seat ? playerName(event.seat) : T.server;

@@ -31,7 +31,7 @@ function render(context, previous) {
   const oldPly = previous && previous.state ? previous.state.ply : -1;
   if (!previous || view.revision !== previous.revision) selected = null;
   if (view.state && view.state.ply !== oldPly && view.state.returned.length) {
-    ctx.toast(fmt(G.sent_home, { ships: view.state.returned.join(", ") }));
+    ctx.toast(sentHome(view.state.returned));
   }
   const state = view.state;
   $("setup").hidden = !!state || ROLE === "watch";
@@ -53,11 +53,16 @@ function status(context) {
   return { hint: selected ? G.pick_target : state.phase === "step1" ? G.step1 : G.step2 };
 }
 
+// "Sent home: a ship of Player B (you)" (was "Sent home: B", the bare seat letters).
+function sentHome(seats) {
+  return fmt(G.sent_home, { ships: seats.map((seat) => fmt(G.ship_of, { player: ctx.playerName(seat) })).join(", ") });
+}
+
 function renderInfo() {
   const state = view.state;
   const returned = !!state && state.returned.length > 0 && state.phase !== "over";
   $("returned").hidden = !returned;
-  $("returned").textContent = returned ? fmt(G.sent_home, { ships: state.returned.join(", ") }) : "";
+  $("returned").textContent = returned ? sentHome(state.returned) : "";
   $("score").innerHTML = "";
   if (!state) return;
   $("score").append(G.score + " ");

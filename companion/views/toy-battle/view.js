@@ -258,7 +258,8 @@
   // ------------------------------------------------------------------------------ effects
 
   function effectText(p) {
-    const what = fmt(G.effects[p.effect] || p.effect, { n: p.count || 0 });
+    const key = p.effect === "draw" && p.count === 1 ? "draw_one" : p.effect; // not "1 troops"
+    const what = fmt(G.effects[key] || p.effect, { n: p.count || 0 });
     return fmt(G.effect_of, { source: p.source, what, rule: p.rule });
   }
 
