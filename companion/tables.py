@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.dice import DiceService, RollError, RollRequest, frequencies
+from companion.hub import LocalHub
 from companion.store import Event, EventStore, StoreError, token_hash
 from games import registry
 from games.protocol import (
@@ -289,6 +290,25 @@ class Stream:
             release()
 
 
+class StreamSlot:
+    """One open live stream of a token holder (from :meth:`TableService.open_stream`)."""
+
+    def __init__(self, service: TableService, seat: Seat) -> None:
+        self.service = service
+        self.seat = seat
+        self._released = False
+
+    def frames(self, table: Table, sent: int) -> tuple[str, int]:
+        """What this stream has not sent yet (see :func:`frames`)."""
+        return frames(table, self.seat.role, sent)
+
+    def release(self) -> None:
+        """Give the slot back (idempotent)."""
+        if not self._released:
+            self._released = True
+            self.service._release_stream(self)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Seat:
     """A token holder's place at a table: ``role`` is "A", "B" or "watch"."""
@@ -305,13 +325,19 @@ class TableService:
         store: the event store.
         dice: the dice service.
         max_streams: live streams allowed at once (None: no limit).
+        hub: the fan-out that wakes async live streams (default: in-process).
     """
 
     def __init__(
-        self, store: EventStore, dice: DiceService, max_streams: int | None = None
+        self,
+        store: EventStore,
+        dice: DiceService,
+        max_streams: int | None = None,
+        hub: LocalHub | None = None,
     ) -> None:
         self.store = store
         self.dice = dice
+        self.hub = hub if hub is not None else LocalHub()
         self.max_streams = max_streams
         self.streams_open = 0
         self._tables: dict[str, Table] = {}
@@ -324,6 +350,7 @@ class TableService:
         for table in list(self._tables.values()):
             with table.changed:
                 table.changed.notify_all()
+        self.hub.wake_all()
 
     # ------------------------------------------------------------------------ tables, seats
 
@@ -528,6 +555,7 @@ class TableService:
         table.publish()
         with table.changed:
             table.changed.notify_all()
+        self.hub.notify(table.id, table.revision)
 
     def _event(
         self, table: Table, seat: Seat, kind: str, payload: dict[str, Any], offset: int
@@ -640,32 +668,46 @@ class TableService:
         return {"rolls": rolls, "frequencies": frequencies(rolls)}
 
     def stream(self, seat: Seat, since: int, heartbeat: float, lifetime: float = 600.0) -> Stream:
-        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
+        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`,
+        as a blocking iterator for a WSGI server (the Flask route; ``tablesmith serve`` streams
+        on its event loop instead, :mod:`companion.asgi`).
 
         Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
         table's current view) rides on the newest event sent. A comment line is sent every
-        ``heartbeat`` seconds without events. Every open stream holds a server thread, so at
-        most ``max_streams`` are open at once; the rest of the server stays responsive, and a
-        stream ends after ``lifetime`` seconds (the page reconnects with ``since``), so a phone
-        that vanished without closing its connection frees its thread.
+        ``heartbeat`` seconds without events. Such a stream holds a server thread, so the
+        stream budgets apply (:meth:`open_stream`), and a stream ends after ``lifetime``
+        seconds (the page reconnects with ``since``).
 
         Raises:
-            Rejected: 503 when ``max_streams`` streams are open (the page retries).
+            Rejected: see :meth:`open_stream`.
         """
         table = self.table(seat.table_id)
+        slot = self.open_stream(seat)
+        events = self._events(table, slot, since, heartbeat, time.monotonic() + lifetime)
+        return Stream(events, slot.release)
+
+    def open_stream(self, seat: Seat) -> StreamSlot:
+        """Reserve a live stream for a token holder; release it with ``slot.release()``.
+
+        Raises:
+            Rejected: 503 ``server_full`` when ``max_streams`` streams are open in this process.
+        """
         with self._guard:
             if self.max_streams is not None and self.streams_open >= self.max_streams:
-                raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
+                raise Rejected(
+                    503,
+                    "server_full",
+                    f"{self.streams_open} live streams are open on this server; try again soon",
+                )
             self.streams_open += 1
-        events = self._events(table, seat.role, since, heartbeat, time.monotonic() + lifetime)
-        return Stream(events, self._release_stream)
+        return StreamSlot(self, seat)
 
-    def _release_stream(self) -> None:
+    def _release_stream(self, slot: StreamSlot) -> None:
         with self._guard:
             self.streams_open -= 1
 
     def _events(
-        self, table: Table, role: str, since: int, heartbeat: float, deadline: float
+        self, table: Table, slot: StreamSlot, since: int, heartbeat: float, deadline: float
     ) -> Iterator[str]:
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
@@ -673,15 +715,24 @@ class TableService:
             with table.changed:
                 if table.published[0] <= sent and not self.closed.is_set():
                     table.changed.wait(heartbeat)
-            revision, views = table.published
-            view_json = views[role]
-            if revision <= sent:
-                yield ": heartbeat\n\n"
-                continue
-            chunks = []
-            for seq in range(sent + 1, revision + 1):
-                view = view_json if seq == revision else "null"
-                message = table.messages[seq - 1]
-                chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
-            sent = revision
-            yield "".join(chunks)
+            text, sent = slot.frames(table, sent)
+            yield text or ": heartbeat\n\n"
+
+
+def frames(table: Table, role: str, sent: int) -> tuple[str, int]:
+    """The Server-Sent Events a stream at ``sent`` has not had yet, and the new ``sent``.
+
+    Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
+    table's published view for ``role``) rides on the newest event only. Returns ``("", sent)``
+    when the stream is up to date.
+    """
+    revision, views = table.published
+    if revision <= sent:
+        return "", sent
+    view_json = views[role]
+    chunks = []
+    for seq in range(sent + 1, revision + 1):
+        view = view_json if seq == revision else "null"
+        message = table.messages[seq - 1]
+        chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
+    return "".join(chunks), revision
