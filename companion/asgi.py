@@ -225,7 +225,7 @@ class CompanionASGI:
             status, body = _json_error(503, "storage_unavailable", f"the database is not available now ({exc})")
             await _answer(send, status, body, extra=[(b"retry-after", b"5")])
             return
-        table = service.table(table_id)
+        table = slot.table
         wake = service.hub.subscribe(table_id)
         gone = False
 
@@ -242,7 +242,8 @@ class CompanionASGI:
             await send({"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True})
             sent = max(0, min(int(since_text), table.published[0]))
             deadline = time.monotonic() + self.lifetime
-            while not gone and not service.closed.is_set():
+            while not gone and not slot.ended and not service.closed.is_set():
+                wake.clear()  # before looking: a change after this sets it again
                 text, sent = slot.frames(table, sent)
                 if text:
                     await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
@@ -250,9 +251,6 @@ class CompanionASGI:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
-                wake.clear()
-                if slot.frames(table, sent)[0]:
-                    continue  # changed between the check and the clear
                 try:
                     await asyncio.wait_for(wake.wait(), min(self.heartbeat, remaining))
                 except TimeoutError:

@@ -90,12 +90,19 @@ class LocalHub:
     # --------------------------------------------------------------------------- writer side
 
     def notify(self, table_id: str, revision: int) -> None:
-        """A table changed in this process (any thread): wake its streams here."""
+        """A table changed in this process (any thread): wake its streams here (and, for a
+        shared hub, tell the other processes)."""
         self._call(lambda: self.wake(table_id))
 
-    def notify_presence(self, table_id: str, counts: dict[str, int]) -> None:
-        """This process's open streams per seat of a table changed (any thread)."""
+    def wake_table(self, table_id: str) -> None:
+        """Wake a table's streams in this process only (any thread)."""
         self._call(lambda: self.wake(table_id))
+
+    def notify_presence(self, table_id: str, counts: dict[str, int], *, wake: bool) -> None:
+        """This process's open streams per seat of a table changed (any thread); ``wake``:
+        the table's presence changed, so its streams here send it."""
+        if wake:
+            self._call(lambda: self.wake(table_id))
 
     def _call(self, callback: Callable[[], Any]) -> None:
         loop = self._loop

@@ -21,7 +21,7 @@ from tests.companion.conftest import Seats, make_app, seat_both
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Flask]]:
     """The evented server with a 1 s header deadline and a 1 s body deadline."""
     monkeypatch.setattr(evented.GuardedProtocol, "header_seconds", 1.0)
-    app = make_app(tmp_path)
+    app = make_app(tmp_path, JOIN_RATE_LIMIT=(10_000, 60.0), LOOKUP_RATE_LIMIT=(10_000, 60.0))
     base, stop = serve_in_thread(app, body_seconds=1.0)
     yield base, app
     stop()
@@ -51,48 +51,41 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
 
 def test_300_streams_hold_no_thread_and_actions_stay_fast(served: tuple[str, Flask]) -> None:
     base, app = served
-    seats = seat(base)
-    url = f"{base}{seats.api}/events?since=0&token={seats.a}"
     service = app.extensions["tablesmith.tables"]
-    streams = []
-    with requests.Session() as session:
-        try:
-            for _ in range(3):  # a seat may hold several streams (reloads, tabs)
-                streams.append(session.get(url, stream=True, timeout=10))
-            sockets = []
-            request = (
-                f"GET {seats.api}/events?since=1&token={seats.b} HTTP/1.1\r\nHost: x\r\n\r\n"
-            ).encode()
-            for _ in range(297):
+    tables = [seat(base) for _ in range(150)]
+    sockets: list[socket.socket] = []
+    try:
+        for seats in tables:
+            for token in (seats.a, seats.b):
                 sock = raw(base)
-                sock.sendall(request)
+                sock.sendall(
+                    f"GET {seats.api}/events?since=1&token={token} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+                )
                 sockets.append(sock)
-            deadline = time.monotonic() + 10
-            while service.streams_open < 300 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert service.streams_open == 300  # 16 worker threads: streams are not threads
-            start = time.monotonic()
-            body = {
-                "expected_revision": 1,
-                "client_action_id": "s1",
-                "action": {"type": "setup", "mode": "random"},
-            }
-            acted = requests.post(
-                f"{base}{seats.api}/actions", json=body, headers=seats.headers("A"), timeout=5
-            )
-            assert acted.status_code == 200 and acted.json()["revision"] == 4
-            assert time.monotonic() - start < 1.0
-            # every one of the 297 raw streams gets the setup (seq 4, the newest, with the view)
-            for sock in sockets[:20]:
-                sock.settimeout(5)
-                received = b""
-                while b"id: 4\n" not in received:
-                    received += sock.recv(65536)
-            for sock in sockets:
-                sock.close()
-        finally:
-            for stream in streams:
-                stream.close()
+        deadline = time.monotonic() + 10
+        while service.streams_open < 300 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert service.streams_open == 300  # with 8 worker threads: streams are not threads
+        seats = tables[-1]
+        start = time.monotonic()
+        body = {
+            "expected_revision": 1,
+            "client_action_id": "s1",
+            "action": {"type": "setup", "mode": "random"},
+        }
+        acted = requests.post(
+            f"{base}{seats.api}/actions", json=body, headers=seats.headers("A"), timeout=5
+        )
+        assert acted.status_code == 200 and acted.json()["revision"] == 4
+        assert time.monotonic() - start < 1.0
+        for sock in sockets[-2:]:  # both phones of that table get the setup (seq 4)
+            sock.settimeout(5)
+            received = b""
+            while b"id: 4\n" not in received:
+                received += sock.recv(65536)
+    finally:
+        for sock in sockets:
+            sock.close()
     deadline = time.monotonic() + 3
     while service.streams_open and time.monotonic() < deadline:
         time.sleep(0.05)
