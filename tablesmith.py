@@ -681,6 +681,31 @@ def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
     return CommandError(f"--host: cannot listen on {host}: {exc.strerror or exc}")
 
 
+def _announce(host: str, port: int, base_url: str, announced: list[Any]) -> None:
+    """Announce ``tablesmith.local`` (background thread of ``serve``) and say how it went."""
+    from companion.mdns import MdnsUnavailable, announce
+    from printables.render import DEFAULT_QR_BASE
+
+    try:
+        announcement = announce(lan_address(), port, host)
+    except MdnsUnavailable as exc:
+        click.echo(
+            f"note: cannot announce tablesmith.local on the LAN: {exc}. Cards printed with the "
+            "default QR address will not open this server; print them with "
+            f"--qr-base {base_url}",
+            err=True,
+        )
+        return
+    announced.append(announcement)
+    message = f"Announced on the LAN as {announcement.url}/ (mDNS)."
+    if announcement.url != DEFAULT_QR_BASE:
+        message += (
+            f" Cards printed with the default QR address use {DEFAULT_QR_BASE}: serve on "
+            f"--port 8765 or print them with --qr-base {announcement.url}."
+        )
+    click.echo(message, err=True)
+
+
 @cli.command()
 @click.option(
     "--host",
@@ -735,6 +760,13 @@ def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
     show_default=True,
     help="Print a QR code of the URL in the terminal.",
 )
+@click.option(
+    "--mdns/--no-mdns",
+    default=True,
+    show_default=True,
+    help="Announce this server on the LAN as tablesmith.local (mDNS), the address printed "
+    "cards use by default; where that cannot work, serve says why.",
+)
 def serve(
     host: str,
     port: int,
@@ -744,6 +776,7 @@ def serve(
     server_kind: str,
     fsync: bool,
     qr: bool,
+    mdns: bool,
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     import sqlite3
@@ -811,6 +844,13 @@ def serve(
         segno.make(base_url + "/", error="m").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.", err=True)
     tables = app.extensions["tablesmith.tables"]
+    announced: list[Any] = []
+    if mdns:
+        import threading
+
+        threading.Thread(
+            target=_announce, args=(host, actual_port, base_url, announced), daemon=True
+        ).start()
     if evented:
         try:
             server.run(sockets=[listener])  # SIGINT/SIGTERM: streams end, then a clean stop
@@ -818,6 +858,8 @@ def serve(
             tables.close()
             listener.close()
             store.close()
+            for announcement in announced:
+                announcement.close()
         click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
         return
 
@@ -834,6 +876,8 @@ def serve(
         tables.close()
         server.close()
         store.close()
+        for announcement in announced:
+            announcement.close()
     click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
 
 
