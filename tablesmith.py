@@ -718,6 +718,31 @@ def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
     return CommandError(f"--host: cannot listen on {host}: {exc.strerror or exc}")
 
 
+def _announce(host: str, port: int, base_url: str, announced: list[Any]) -> None:
+    """Announce ``tablesmith.local`` (background thread of ``serve``) and say how it went."""
+    from companion.mdns import MdnsUnavailable, announce
+    from printables.render import DEFAULT_QR_BASE
+
+    try:
+        announcement = announce(lan_address(), port, host)
+    except MdnsUnavailable as exc:
+        click.echo(
+            f"note: cannot announce tablesmith.local on the LAN: {exc}. Cards printed with the "
+            "default QR address will not open this server; print them with "
+            f"--qr-base {base_url}",
+            err=True,
+        )
+        return
+    announced.append(announcement)
+    message = f"Announced on the LAN as {announcement.url}/ (mDNS)."
+    if announcement.url != DEFAULT_QR_BASE:
+        message += (
+            f" Cards printed with the default QR address use {DEFAULT_QR_BASE}: serve on "
+            f"--port 8765 or print them with --qr-base {announcement.url}."
+        )
+    click.echo(message, err=True)
+
+
 @cli.command()
 @click.option(
     "--host",
@@ -744,10 +769,19 @@ def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
 )
 @click.option(
     "--threads",
-    default=256,
-    show_default=True,
+    default=None,
     type=click.IntRange(4, 1024),
-    help="Worker threads; every open phone holds one for its live stream (7/8 of them at most).",
+    help="Worker threads for actions and pages [default: 16; with --server waitress 256, and "
+    "every open phone holds one of them for its live stream].",
+)
+@click.option(
+    "--server",
+    "server_kind",
+    type=click.Choice(["uvicorn", "waitress"]),
+    default="uvicorn",
+    show_default=True,
+    help="uvicorn: live streams on an event loop (thousands of phones; Linux, macOS, Windows). "
+    "waitress: one thread per live stream (a few hundred phones), for where uvicorn cannot run.",
 )
 @click.option(
     "--fsync/--no-fsync",
@@ -763,16 +797,25 @@ def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
     show_default=True,
     help="Print a QR code of the URL in the terminal.",
 )
+@click.option(
+    "--mdns/--no-mdns",
+    default=True,
+    show_default=True,
+    help="Announce this server on the LAN as tablesmith.local (mDNS), the address printed "
+    "cards use by default; where that cannot work, serve says why.",
+)
 def serve(
     host: str,
     port: int,
     database: str | None,
     base_url: str | None,
-    threads: int,
+    threads: int | None,
+    server_kind: str,
     fsync: bool,
     qr: bool,
+    mdns: bool,
 ) -> None:
-    """Run the phone companion on the local network (waitress WSGI server)."""
+    """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     import sqlite3
 
     from companion import create_app, default_database
@@ -791,20 +834,31 @@ def serve(
     if not host.strip():
         raise CommandError("--host: must not be empty")
 
+    evented = server_kind == "uvicorn"
+    if threads is None:
+        threads = 16 if evented else 256
     connections = connection_limit()
     config = {
         "DATABASE": str(db_path),
         "BASE_URL": base_url,
         "DURABILITY": "power" if fsync else "crash",
-        "MAX_STREAMS": max_streams(threads, connections),
+        "MAX_STREAMS": None if evented else max_streams(threads, connections),
     }
     try:
         app = create_app(config)
     except (OSError, sqlite3.Error, StorageUnavailable, StoreError) as exc:
         raise _serve_open_error("--db", exc, db_path) from None
     store = app.extensions["tablesmith.tables"].store
+    server: Any
     try:
-        server = create_server(app, host=host, port=port, threads=threads, connections=connections)
+        if evented:
+            from companion.evented import create_evented_server
+
+            server, listener = create_evented_server(app, host=host, port=port, threads=threads)
+        else:
+            server = create_server(
+                app, host=host, port=port, threads=threads, connections=connections
+            )
     except OSError as exc:
         store.close()
         raise _serve_listen_error(exc, host, port) from None
@@ -813,7 +867,7 @@ def serve(
         raise CommandError(
             f"--host: not an address or name of this machine: {host[:60]!r}"
         ) from None
-    actual_port = bound_port(server)
+    actual_port = listener.getsockname()[1] if evented else bound_port(server)
     if base_url is None:
         shown = lan_address() if host in ("0.0.0.0", "::", "") else host
         shown = f"[{shown}]" if ":" in shown else shown
@@ -827,6 +881,24 @@ def serve(
         segno.make(base_url + "/", error="m").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.", err=True)
     tables = app.extensions["tablesmith.tables"]
+    announced: list[Any] = []
+    if mdns:
+        import threading
+
+        threading.Thread(
+            target=_announce, args=(host, actual_port, base_url, announced), daemon=True
+        ).start()
+    if evented:
+        try:
+            server.run(sockets=[listener])  # SIGINT/SIGTERM: streams end, then a clean stop
+        finally:
+            tables.close()
+            listener.close()
+            store.close()
+            for announcement in announced:
+                announcement.close()
+        click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
+        return
 
     def stop(signum: int, _frame: object) -> None:
         """Ctrl+C / SIGTERM: end the live streams at once, so the workers stop promptly."""
@@ -841,6 +913,8 @@ def serve(
         tables.close()
         server.close()
         store.close()
+        for announcement in announced:
+            announcement.close()
     click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
 
 

@@ -3,7 +3,8 @@
 ``create_app`` is the factory (flaskr style): it loads the config, registers the services
 (event store, dice, tables, translations, join rate limiter) and the blueprints
 (:mod:`companion.pages` for the phone pages, :mod:`companion.api` for JSON and the live
-stream). Run it with ``tablesmith serve`` (waitress).
+stream). Run it with ``tablesmith serve`` (uvicorn, :mod:`companion.evented`; live streams on
+the event loop, :mod:`companion.asgi`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from flask import Flask, current_app, request
 
 from companion import i18n
 from companion.dice import DiceService
+from companion.hub import make_hub
 from companion.security import RateLimiter, refuse_cross_site
 from companion.store import EventStore
 from companion.tables import TableService
@@ -25,7 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "DURABILITY": "power",
     "BUSY_SECONDS": 3.0,
     "BASE_URL": None,
-    "HEARTBEAT_SECONDS": 15.0,
+    "HEARTBEAT_SECONDS": 5.0,
+    "PUBSUB": None,
     "MAX_STREAMS": None,
     "STREAM_SECONDS": 600.0,
     "JOIN_RATE_LIMIT": (10, 60.0),
@@ -58,7 +61,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
             default, or ``"crash"``, see :mod:`companion.store`), ``BUSY_SECONDS`` (how long a write
             waits for a database lock held by another program; then 503), ``BASE_URL`` (the URL put in
-            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
+            QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream; also how
+            soon a vanished phone is noticed, :mod:`companion.evented`), ``PUBSUB`` (fan-out
+            between processes: None in-process, or a ``redis://`` URL, :mod:`companion.hub`), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
             ``MAX_STREAMS`` (live streams
             open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``LOOKUP_RATE_LIMIT``
@@ -75,7 +80,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     store = EventStore(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
     dice = DiceService(app.config["DICE_RNG"])
-    app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"])
+    hub = make_hub(app.config["PUBSUB"])
+    app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"], hub)
     app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions["tablesmith.lookup_limiter"] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)

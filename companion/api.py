@@ -2,7 +2,8 @@
 
 Routes (issue 4; URL scheme in docs/companion.md):
 
-* ``POST /api/tables`` ``{"game": "asteroids"}`` -> 201 seat A's token and the links.
+* ``POST /api/tables`` ``{"game": "asteroids", "colours"?: {"A": "#2E64C8", "B": "#C0392B"}}``
+  -> 201 seat A's token and the links.
 * ``POST /api/join/<join_token>`` -> 201 seat B's token (rate-limited, 429).
 * ``GET /api/t/<table>/state`` -> the table view (seat or watch token).
 * ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``.
@@ -11,7 +12,19 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
   bring a deck to the table (the game's own action, :mod:`companion.decks`).
 * ``GET /api/t/<table>/log`` -> the newest events (the action log: who and when).
-* ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events.
+* ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events (served on the
+  event loop by :mod:`companion.asgi` under ``tablesmith serve``; this Flask route serves the
+  test client and ``--server waitress``). 429 ``watchers_full`` / 503 ``server_full`` when over
+  budget (:meth:`companion.tables.TableService.open_stream`). A change of presence alone is
+  sent as ``data: {"event": null, "view": {...}}`` without an ``id``.
+* ``POST /api/t/<table>/reclaim-code`` ``{"seat"?}`` (seated phone) -> ``{"code", "seat",
+  "expires_at"}``: a 6-character code, 10 minutes, for the other seat by default.
+* ``POST /api/t/<table>/reclaim`` ``{"code"}`` (no token needed) -> 200 that seat's new token
+  and links, and the seat cookie (rate-limited like joining).
+
+Every table view (state, action answers, the stream) has ``colours`` (``{"A": "#RRGGBB",
+"B": ...}``) and ``presence`` (``{"A": {"connected": bool, "since": "2026-12-01T19:30:00Z"},
+"B": ...}``: whether the seat has a live stream open, since when it has or has not).
 
 Tokens travel in the ``X-Seat-Token`` header (``?token=`` is accepted on GET only, because an
 EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error", "message",
@@ -160,7 +173,7 @@ def create_table() -> tuple[Response, int]:
         body = {}
     if not isinstance(body, dict):
         raise Rejected(400, "malformed", "the body must be a JSON object")
-    seat, _, _ = tables().create(body.get("game", "asteroids"))
+    seat, _, _ = tables().create(body.get("game", "asteroids"), body.get("colours"))
     return jsonify(
         table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
     ), 201
@@ -182,7 +195,7 @@ def join(join_token: str) -> tuple[Response, int]:
 def state(table_id: str) -> Response:
     """The table's view plus ``you`` (the token's role)."""
     seat = seat_for(table_id)
-    view = tables().table(table_id).view(seat.role)
+    view = tables().fresh(table_id).view(seat.role)
     return jsonify({**view, "you": seat.role})
 
 
@@ -222,6 +235,26 @@ def bring_deck(table_id: str) -> Response:
         raise Rejected(422, "illegal", str(exc)) from exc
     envelope = {k: body.get(k) for k in ("client_action_id", "expected_revision")}
     return Response(tables().submit(seat, {**envelope, "action": action}), mimetype=JSON)
+
+
+@bp.post("/t/<table_id>/reclaim-code")
+def reclaim_code(table_id: str) -> Response:
+    """A seated phone makes a short code with which a new browser takes over a seat."""
+    return jsonify(tables().reclaim_code(seat_for(table_id), json_body()))
+
+
+@bp.post("/t/<table_id>/reclaim")
+def reclaim(table_id: str) -> BaseResponse:
+    """Take over a seat with a reclaim code: the seat's new token, links, and the cookie."""
+    from companion.pages import seated
+
+    if not lookup_limiter().allow(request.remote_addr or "?"):
+        raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
+    seat = tables().reclaim(table_id, json_body())
+    response = jsonify(
+        table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
+    )
+    return seated(response, seat)
 
 
 @bp.get("/t/<table_id>/dice")

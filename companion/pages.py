@@ -121,7 +121,12 @@ def new_table() -> Response:
     """Create a table from the home page's form and take seat A."""
     if not join_limiter().allow(request.remote_addr or "?"):
         abort(429)
-    seat, _, _ = tables().create(request.form.get("game", "asteroids"))
+    colours = {
+        seat: request.form[f"colour_{seat.lower()}"]
+        for seat in ("A", "B")
+        if request.form.get(f"colour_{seat.lower()}")
+    }
+    seat, _, _ = tables().create(request.form.get("game", "asteroids"), colours or None)
     demo = request.form.get("demo")
     target = url_for("pages.table", table_id=seat.table_id)
     if demo in decks.demo_decks():

@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL UNIQUE,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS reclaim_codes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    code_hash TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (table_id, code_hash)
+);
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seq INTEGER NOT NULL,
@@ -125,13 +132,17 @@ class Event:
 
 @dataclass(frozen=True, kw_only=True)
 class TableRow:
-    """A table's identity: id, game, join and watch tokens, seat token hashes by seat."""
+    """A table's identity: id, game, join and watch tokens, seat token hashes by seat, the
+    fleet colours chosen at creation (``{"A": "#RRGGBB", "B": ...}``, or None: the defaults)
+    and when it was created (UNIX seconds)."""
 
     id: str
     game: str
     join_token: str
     watch_token: str
     seat_hashes: dict[str, str]
+    colours: dict[str, str] | None = None
+    created_at: float = 0.0
 
 
 class EventStore:
@@ -166,6 +177,9 @@ class EventStore:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            if "colours" not in columns:  # databases from before issue 9
+                db.execute("ALTER TABLE tables ADD COLUMN colours TEXT")
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -244,13 +258,77 @@ class EventStore:
         finally:
             self._write_lock.release()
 
-    def create_table(self, *, table_id: str, game: str, join_token: str, watch_token: str) -> None:
-        """Insert a new table with its join and watch tokens (hashed)."""
+    def create_table(
+        self,
+        *,
+        table_id: str,
+        game: str,
+        join_token: str,
+        watch_token: str,
+        colours: dict[str, str] | None = None,
+    ) -> None:
+        """Insert a new table with its join and watch tokens and its fleet colours."""
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
-                (table_id, game, join_token, watch_token, time.time()),
+                "INSERT INTO tables (id, game, join_token, watch_token, created_at, colours) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    game,
+                    join_token,
+                    watch_token,
+                    time.time(),
+                    None if colours is None else json.dumps(colours),
+                ),
             )
+
+    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
+        """Give a seat a new token (the old one stops working), logging ``event`` (a
+        ``reclaim``) in the same transaction.
+
+        Raises:
+            StoreError: the seat is not taken, or the log moved on meanwhile.
+        """
+        try:
+            with self._transaction() as db:
+                changed = db.execute(
+                    "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
+                    (token_hash(token), table_id, seat),
+                ).rowcount
+                if changed != 1:
+                    raise StoreError(f"seat {seat} of table {table_id} is not taken")
+                self._insert(db, table_id, event.seq - 1, [event])
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"reclaim of seat {seat} of {table_id} refused: {exc}") from exc
+
+    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
+        """Remember a reclaim code (hashed) for a seat until ``expires_at`` (UNIX seconds);
+        expired codes of the table are dropped."""
+        with self._transaction() as db:
+            db.execute(
+                "DELETE FROM reclaim_codes WHERE table_id = ? AND expires_at < ?",
+                (table_id, time.time()),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO reclaim_codes VALUES (?, ?, ?, ?)",
+                (table_id, token_hash(code), seat, expires_at),
+            )
+
+    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
+        """The seat an unexpired reclaim code of a table is for, or None; a found code is
+        used up (deleted)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT seat, expires_at FROM reclaim_codes WHERE table_id = ? AND code_hash = ?",
+                (table_id, token_hash(code)),
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "DELETE FROM reclaim_codes WHERE table_id = ? AND code_hash = ?",
+                (table_id, token_hash(code)),
+            )
+        return str(row[0]) if row[1] >= time.time() else None
 
     def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
         """Seat a phone, logging ``event`` (if any) in the same transaction.
@@ -273,7 +351,9 @@ class EventStore:
 
         def query(db: sqlite3.Connection) -> TableRow | None:
             row = db.execute(
-                "SELECT game, join_token, watch_token FROM tables WHERE id = ?", (table_id,)
+                "SELECT game, join_token, watch_token, colours, created_at FROM tables "
+                "WHERE id = ?",
+                (table_id,),
             ).fetchone()
             if row is None:
                 return None
@@ -286,6 +366,8 @@ class EventStore:
                 join_token=row[1],
                 watch_token=row[2],
                 seat_hashes=dict(seats),
+                colours=None if row[3] is None else json.loads(row[3]),
+                created_at=row[4],
             )
 
         result: TableRow | None = self._read(query)
@@ -341,13 +423,13 @@ class EventStore:
             ],
         )
 
-    def events(self, table_id: str) -> list[Event]:
-        """The whole log of a table, in order."""
+    def events(self, table_id: str, after: int = 0) -> list[Event]:
+        """The log of a table after seq ``after`` (default: all of it), in order."""
         rows = self._read(
             lambda db: db.execute(
                 "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
-                "WHERE table_id = ? ORDER BY seq",
-                (table_id,),
+                "WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, after),
             ).fetchall()
         )
         return [

@@ -29,9 +29,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from companion.dice import DiceService, RollError, RollRequest, frequencies
+from companion.hub import LocalHub
 from companion.store import Event, EventStore, StoreError, token_hash
 from games import registry
 from games.protocol import (
@@ -57,6 +59,28 @@ LOG_EVENTS = 500
 """Events the action log returns at most (the newest)."""
 MESSAGE_CHARS = 300
 """Longer messages (e.g. a rules error quoting a huge value) are cut to this length."""
+SEAT_STREAMS = 4
+"""Live streams one seat of a table may hold in a process (reloads, a second tab); a new
+stream beyond this ends the seat's oldest one, so a player is never locked out."""
+WATCH_STREAMS = 8
+"""Live streams the watchers of one table may hold together; beyond: 429 ``watchers_full``."""
+WATCH_SHARE = 0.5
+"""Watchers of all tables together get at most this share of a process's streams, so the
+seated phones always find a stream (beyond: 429 ``watchers_full``)."""
+DEFAULT_COLOURS = {"A": "#2E64C8", "B": "#C0392B"}
+"""Fleet colours when the table does not choose: blue A, red B, as the kit prints them
+(``cad.settings.NAMED_COLOURS``; the companion does not import cad)."""
+HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+RECLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Reclaim code letters: no 0/O, 1/I/L to mistake for each other."""
+RECLAIM_CHARS = 6
+RECLAIM_SECONDS = 600.0
+"""A reclaim code expires 10 minutes after it was made."""
+
+
+def iso_utc(when: float) -> str:
+    """UNIX seconds as ISO-8601 UTC with a ``Z``, whole seconds (``2026-12-01T19:30:00Z``)."""
+    return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def brief(value: Any) -> str:
@@ -160,7 +184,31 @@ class Table:
     lock: threading.Lock = field(default_factory=threading.Lock)
     changed: threading.Condition = field(default_factory=threading.Condition)
     published: tuple[int, Mapping[str, str]] = (0, {})
-    """(revision, role -> view JSON) as last sent to the phones (:meth:`publish`)."""
+    """(revision, role -> view JSON without presence) as last sent to the phones (:meth:`publish`)."""
+    colours: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_COLOURS))
+    streams: dict[str, list[StreamSlot]] = field(default_factory=dict)
+    """role -> this process's open streams of that role, oldest first."""
+    remote: dict[str, tuple[float, dict[str, int]]] = field(default_factory=dict)
+    """other process -> (when heard, open streams per seat there) (:mod:`companion.hub`)."""
+    presence: dict[str, tuple[bool, float]] = field(default_factory=dict)
+    """seat -> (connected, since when in UNIX seconds)."""
+    presence_version: int = 0
+    presence_json: str = "{}"
+
+    def presence_view(self) -> dict[str, dict[str, Any]]:
+        """``{"A": {"connected": bool, "since": ISO-8601 UTC}, "B": ...}``: whether each seat has a
+        live stream open, and since when it has (or since when it has not: when it went away,
+        or, never seen, when the table was created or this server started)."""
+        return {
+            seat: {"connected": connected, "since": iso_utc(since)}
+            for seat, (connected, since) in sorted(self.presence.items())
+        }
+
+    def view_json(self, role: str, published: tuple[int, Mapping[str, str]] | None = None) -> str:
+        """The published view of ``role`` (or of the given ``published`` snapshot) with the
+        current ``presence`` (JSON text)."""
+        view = (published or self.published)[1][role]
+        return view[:-1] + ',"presence":' + self.presence_json + "}"
 
     @property
     def revision(self) -> int:
@@ -187,19 +235,21 @@ class Table:
         """Compute the views the phones get at this revision (one per role where the game
         hides information, else one shared by all)."""
         if self.fold.game.hidden_information:
-            views = {role: _dumps(self.view(role)) for role in ROLES}
+            views = {role: _dumps(self.view(role, presence=False)) for role in ROLES}
         else:
-            shared = _dumps(self.view())
+            shared = _dumps(self.view(presence=False))
             views = dict.fromkeys(ROLES, shared)
         self.published = (self.revision, views)
 
-    def view(self, role: str | None = None) -> dict[str, Any]:
+    def view(self, role: str | None = None, *, presence: bool = True) -> dict[str, Any]:
         """What a phone of the table sees: revision, seats, the game's view of the state (at
-        least ``state`` and ``legal``), the seat to act, the outcome, who may undo.
+        least ``state`` and ``legal``), the seat to act, the outcome, who may undo, the fleet
+        ``colours`` (``{"A": "#RRGGBB", "B": ...}``) and ``presence`` (:meth:`presence_view`).
 
         Args:
             role: ``"A"``, ``"B"``, ``"watch"`` or None (a watcher); only games with hidden information
                 show the seats different views.
+            presence: False leaves ``presence`` out (the published views; it is added when sent).
         """
         state = self.fold.state
         game = self.fold.game
@@ -221,7 +271,32 @@ class Table:
             **seen,
             "undo_seat": self.fold.undo_seat,
             "rolls": len(self.rolls),
+            "colours": self.colours,
+            **({"presence": self.presence_view()} if presence else {}),
         }
+
+
+def parse_colours(data: Any) -> dict[str, str] | None:
+    """Check a table's fleet colours: None, or ``{"A"?: "#RRGGBB", "B"?: "#RRGGBB"}``
+    (upper-cased; a seat left out keeps its default).
+
+    Raises:
+        Rejected: 400 naming the field and what is allowed.
+    """
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not set(data) <= set(SEATS):
+        raise Rejected(
+            400, "malformed", f"colours must be an object with keys A and/or B, got {brief(data)}"
+        )
+    chosen = {}
+    for seat, value in data.items():
+        if not isinstance(value, str) or not HEX_COLOUR.fullmatch(value):
+            raise Rejected(
+                400, "malformed", f"colours.{seat} must be #RRGGBB (hex), got {brief(value)}"
+            )
+        chosen[seat] = value.upper()
+    return chosen
 
 
 def _dumps(data: Any) -> str:
@@ -289,6 +364,41 @@ class Stream:
             release()
 
 
+class StreamSlot:
+    """One open live stream of a token holder (from :meth:`TableService.open_stream`).
+
+    ``ended`` turns True when the slot was taken back (its seat opened more than
+    :data:`SEAT_STREAMS` streams): the stream then ends and the page reconnects.
+    """
+
+    def __init__(self, service: TableService, seat: Seat, table: Table) -> None:
+        self.service = service
+        self.seat = seat
+        self.table = table
+        self.ended = False
+        self.presence_sent = -1
+        self._released = False
+
+    def frames(self, table: Table, sent: int) -> tuple[str, int]:
+        """What this stream has not sent yet: the new events (:func:`frames`), else, when the
+        presence changed since this stream last sent a view, ``data: {"event": null, "view":
+        ...}`` without an ``id`` (the page keeps its place in the log)."""
+        version = table.presence_version
+        text, sent = frames(table, self.seat.role, sent)
+        if text:
+            self.presence_sent = version
+        elif version != self.presence_sent:
+            self.presence_sent = version
+            text = f'data: {{"event":null,"view":{table.view_json(self.seat.role)}}}\n\n'
+        return text, sent
+
+    def release(self) -> None:
+        """Give the slot back (idempotent)."""
+        if not self._released:
+            self._released = True
+            self.service._release_stream(self)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Seat:
     """A token holder's place at a table: ``role`` is "A", "B" or "watch"."""
@@ -305,17 +415,29 @@ class TableService:
         store: the event store.
         dice: the dice service.
         max_streams: live streams allowed at once (None: no limit).
+        hub: the fan-out that wakes async live streams (default: in-process).
     """
 
     def __init__(
-        self, store: EventStore, dice: DiceService, max_streams: int | None = None
+        self,
+        store: EventStore,
+        dice: DiceService,
+        max_streams: int | None = None,
+        hub: LocalHub | None = None,
     ) -> None:
         self.store = store
         self.dice = dice
+        self.hub = hub if hub is not None else LocalHub()
+        self.hub.on_remote = self._remote
+        self.shared = self.hub.url != "local" or getattr(store, "shared", False)
+        """True when other processes may write the same tables: catch up before using one."""
         self.max_streams = max_streams
         self.streams_open = 0
+        self.watchers_open = 0
+        self.started_at = time.time()
         self._tables: dict[str, Table] = {}
         self._guard = threading.Lock()
+        self._streams_lock = threading.Lock()  # never held across I/O: the event loop takes it
         self.closed = threading.Event()
 
     def close(self) -> None:
@@ -324,25 +446,34 @@ class TableService:
         for table in list(self._tables.values()):
             with table.changed:
                 table.changed.notify_all()
+        self.hub.wake_all()
 
     # ------------------------------------------------------------------------ tables, seats
 
-    def create(self, game: str) -> tuple[Seat, str, str]:
+    def create(self, game: str, colours: Any = None) -> tuple[Seat, str, str]:
         """A new table with seat A taken.
+
+        Args:
+            game: a registered game's name.
+            colours: the fleet colours, ``{"A": "#RRGGBB", "B": "#RRGGBB"}`` (either may be left
+                out: :data:`DEFAULT_COLOURS`), or None.
 
         Returns:
             (seat A with its token, join token, watch token).
 
         Raises:
-            Rejected: 400 unknown game.
+            Rejected: 400 unknown game or bad colours.
         """
         if not isinstance(game, str) or game not in registry.GAMES:
             raise Rejected(
                 400, "malformed", f"game must be one of {list(registry.GAMES)}, got {brief(game)}"
             )
+        chosen = parse_colours(colours)
         table_id = secrets.token_urlsafe(16)
         join, watch, token = (secrets.token_urlsafe(24) for _ in range(3))
-        self.store.create_table(table_id=table_id, game=game, join_token=join, watch_token=watch)
+        self.store.create_table(
+            table_id=table_id, game=game, join_token=join, watch_token=watch, colours=chosen
+        )
         self.store.add_seat(table_id=table_id, seat="A", token=token)
         return Seat(table_id=table_id, role="A", token=token), join, watch
 
@@ -403,7 +534,11 @@ class TableService:
                 roles=roles,
                 join_token=row.join_token,
                 watch_token=row.watch_token,
+                colours={**DEFAULT_COLOURS, **(row.colours or {})},
             )
+            away_since = max(row.created_at, self.started_at)
+            table.presence = dict.fromkeys(SEATS, (False, away_since))
+            table.presence_json = _dumps(table.presence_view())
             for event in self.store.events(table_id):
                 table.add(event)
             table.publish()
@@ -418,9 +553,156 @@ class TableService:
         """
         table = self.table(table_id)
         role = table.roles.get(token_hash(token)) if token else None
+        if role is None and token and self.shared:  # seated through another process?
+            with table.lock:
+                self._catch_up(table, roles=True)
+            role = table.roles.get(token_hash(token))
         if role is None:
             raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
         return Seat(table_id=table_id, role=role, token=token or "")
+
+    def fresh(self, table_id: str) -> Table:
+        """The table, caught up with the shared log first when other processes write too."""
+        table = self.table(table_id)
+        if self.shared:
+            with table.lock:
+                self._catch_up(table)
+        return table
+
+    def _catch_up(self, table: Table, *, roles: bool = False) -> bool:
+        """Fold in what other processes appended (caller holds ``table.lock``); True if any.
+
+        Seats are re-read when asked or when a ``join`` or ``reclaim`` came in."""
+        new = self.store.events(table.id, after=table.revision)
+        if roles or any(e.kind in ("join", "reclaim") for e in new):
+            row = self.store.table(table.id)
+            if row is not None:
+                fresh = {digest: seat for seat, digest in row.seat_hashes.items()}
+                fresh[token_hash(row.watch_token)] = "watch"
+                table.roles = fresh
+        for event in new:
+            table.add(event)
+        if new:
+            self._publish(table, broadcast=False)
+        return bool(new)
+
+    def _remote(self, message: dict[str, Any]) -> None:
+        """A message from another process (:mod:`companion.hub`), on the event loop: presence
+        counts are merged at once; a new revision is caught up from the log in a thread."""
+        table = self._tables.get(str(message.get("t")))
+        if table is None:
+            return  # nobody here streams that table
+        counts = message.get("p")
+        if isinstance(counts, dict):
+            with self._streams_lock:
+                table.remote[str(message.get("o"))] = (time.monotonic(), counts)
+                changed = self._presence(table)
+            if changed:
+                self.hub.wake(table.id)
+            return
+        revision = message.get("r")
+        if isinstance(revision, int) and revision > table.revision:
+            threading.Thread(target=self._catch_up_locked, args=(table,), daemon=True).start()
+
+    def _catch_up_locked(self, table: Table) -> None:
+        with table.lock:
+            self._catch_up(table)
+
+    def expire_remote(self, older_than: float) -> None:
+        """Forget other processes' stream counts not heard for ``older_than`` seconds (a
+        process that died cannot say its phones left)."""
+        cutoff = time.monotonic() - older_than
+        for table in list(self._tables.values()):
+            with self._streams_lock:
+                stale = [o for o, (heard, _) in table.remote.items() if heard < cutoff]
+                for origin in stale:
+                    del table.remote[origin]
+                changed = bool(stale) and self._presence(table)
+            if changed:
+                self.hub.wake(table.id)
+
+    def stream_counts(self) -> dict[str, dict[str, int]]:
+        """This process's open streams per seat, per table that has any (for the hub)."""
+        with self._streams_lock:
+            return {
+                table.id: {seat: len(table.streams.get(seat, ())) for seat in SEATS}
+                for table in self._tables.values()
+                if any(table.streams.get(seat) for seat in SEATS)
+            }
+
+    # ---------------------------------------------------------------------------- reclaim
+
+    def reclaim_code(self, seat: Seat, body: Any) -> dict[str, Any]:
+        """A short code with which a new browser takes over a seat (the phone that lost its
+        seat cookie): ``{"code", "seat", "expires_at"}``; asked by a seated phone, by default
+        for the other seat (``{"seat": "A" | "B"}`` to choose).
+
+        Raises:
+            Rejected: 403 watcher, 400 bad seat, 409 the seat is not taken yet.
+        """
+        if seat.role not in SEATS:
+            raise Rejected(403, "forbidden", "only a seated phone can make a reclaim code")
+        target = (body or {}).get("seat") if isinstance(body, dict) else None
+        if target is None:
+            target = SEATS[1 - SEATS.index(seat.role)]
+        if target not in SEATS:
+            raise Rejected(400, "malformed", f"seat must be one of {list(SEATS)}, got {brief(target)}")
+        table = self.fresh(seat.table_id)
+        if target not in table.roles.values():
+            raise Rejected(409, "seat_free", f"seat {target} is not taken; join with the join link")
+        code = "".join(secrets.choice(RECLAIM_ALPHABET) for _ in range(RECLAIM_CHARS))
+        expires = time.time() + RECLAIM_SECONDS
+        self.store.add_reclaim_code(table_id=table.id, seat=target, code=code, expires_at=expires)
+        return {"code": code, "seat": target, "expires_at": iso_utc(expires)}
+
+    def reclaim(self, table_id: str, body: Any) -> Seat:
+        """Take over a seat with a reclaim code ``{"code": "ABC234"}`` (case, spaces and dashes
+        do not matter): the seat gets a new token (the old one stops working) and a
+        ``reclaim`` event is logged. A code works once.
+
+        Raises:
+            Rejected: 400 malformed code, 404 unknown table, 403 ``reclaim_code_invalid``.
+        """
+        table = self.table(table_id)
+        code = body.get("code") if isinstance(body, dict) else None
+        if isinstance(code, str):
+            code = re.sub(r"[\s-]", "", code).upper()
+        if not isinstance(code, str) or not re.fullmatch(
+            f"[{RECLAIM_ALPHABET}]{{{RECLAIM_CHARS}}}", code
+        ):
+            raise Rejected(
+                400,
+                "malformed",
+                f"code must be {RECLAIM_CHARS} of {RECLAIM_ALPHABET}, got {brief(code)}",
+            )
+        target = self.store.take_reclaim_code(table_id=table_id, code=code)
+        if target is None:
+            raise Rejected(403, "reclaim_code_invalid", "this code is unknown, used or expired")
+        token = secrets.token_urlsafe(24)
+        for _ in range(3):
+            with table.lock:
+                if self.shared:
+                    self._catch_up(table)
+                event = Event(
+                    seq=table.revision + 1,
+                    kind="reclaim",
+                    seat=target,
+                    client_action_id=None,
+                    payload={},
+                    created_at=time.time(),
+                )
+                try:
+                    self.store.replace_seat(table_id=table_id, seat=target, token=token, event=event)
+                except StoreError:
+                    if self.shared:
+                        continue  # another process appended meanwhile: catch up, try again
+                    raise
+                table.roles = {h: r for h, r in table.roles.items() if r != target}
+                table.roles[token_hash(token)] = target
+                table.add(event)
+                self._publish(table)
+                return Seat(table_id=table_id, role=target, token=token)
+        raise Rejected(503, "busy", "the table is too busy right now; try again")
 
     # ---------------------------------------------------------------------------------- write
 
@@ -499,35 +781,55 @@ class TableService:
         return expected, client_id, body.get("action")
 
     def _write(self, seat: Seat, client_id: str, key: str, make: Any) -> str:
+        """Apply a write under the table's lock: idempotent by ``client_action_id``, appended
+        to the log before the answer. Where other processes write the same table, the table is
+        caught up first, and a write that loses the race for a seq is decided again on the
+        caught-up table (so it is refused as stale, or applied once after the other)."""
         if seat.role not in SEATS:
             raise Rejected(403, "forbidden", "watchers cannot write")
         table = self.table(seat.table_id)
-        with table.lock:
-            duplicate = client_id in table.client_ids
-            if duplicate and table.client_ids[client_id] != key:
-                raise Rejected(
-                    409,
-                    "client_action_id_reused",
-                    f"client_action_id {client_id} was already used for a different request; "
-                    "nothing was applied",
-                    table.view(),
-                )
-            if not duplicate:
-                events: list[Event] = make(table)
-                events[-1] = replace(events[-1], client_action_id=client_id)
-                self.store.append(table.id, table.revision, events)
-                for event in events:
-                    table.add(event)
-                self._publish(table)
-            revision, views = table.published
-            view_json = views[seat.role]
-        flag = "true" if duplicate else "false"
-        return f'{{"revision":{revision},"duplicate":{flag},"view":{view_json}}}'
+        attempts = 3 if self.shared else 1
+        for attempt in range(attempts):
+            with table.lock:
+                if self.shared:
+                    self._catch_up(table)
+                duplicate = client_id in table.client_ids
+                if duplicate and table.client_ids[client_id] != key:
+                    raise Rejected(
+                        409,
+                        "client_action_id_reused",
+                        f"client_action_id {client_id} was already used for a different request; "
+                        "nothing was applied",
+                        table.view(),
+                    )
+                if not duplicate:
+                    events: list[Event] = make(table)
+                    events[-1] = replace(events[-1], client_action_id=client_id)
+                    try:
+                        self.store.append(table.id, table.revision, events)
+                    except StoreError:
+                        if attempt + 1 < attempts:
+                            continue  # another process appended first: decide again
+                        raise
+                    for event in events:
+                        table.add(event)
+                    self._publish(table)
+                published = table.published
+                revision, view_json = published[0], table.view_json(seat.role, published)
+            flag = "true" if duplicate else "false"
+            return f'{{"revision":{revision},"duplicate":{flag},"view":{view_json}}}'
+        raise AssertionError("unreachable")  # pragma: no cover
 
-    def _publish(self, table: Table) -> None:
+    def _publish(self, table: Table, *, broadcast: bool = True) -> None:
+        """Recompute the views and wake the streams (here; and, if ``broadcast``, tell the
+        other processes through the hub)."""
         table.publish()
         with table.changed:
             table.changed.notify_all()
+        if broadcast:
+            self.hub.notify(table.id, table.revision)
+        else:
+            self.hub.wake_table(table.id)
 
     def _event(
         self, table: Table, seat: Seat, kind: str, payload: dict[str, Any], offset: int
@@ -640,48 +942,149 @@ class TableService:
         return {"rolls": rolls, "frequencies": frequencies(rolls)}
 
     def stream(self, seat: Seat, since: int, heartbeat: float, lifetime: float = 600.0) -> Stream:
-        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`.
+        """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`,
+        as a blocking iterator for a WSGI server (the Flask route; ``tablesmith serve`` streams
+        on its event loop instead, :mod:`companion.asgi`).
 
         Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
         table's current view) rides on the newest event sent. A comment line is sent every
-        ``heartbeat`` seconds without events. Every open stream holds a server thread, so at
-        most ``max_streams`` are open at once; the rest of the server stays responsive, and a
-        stream ends after ``lifetime`` seconds (the page reconnects with ``since``), so a phone
-        that vanished without closing its connection frees its thread.
+        ``heartbeat`` seconds without events. Such a stream holds a server thread, so the
+        stream budgets apply (:meth:`open_stream`), and a stream ends after ``lifetime``
+        seconds (the page reconnects with ``since``).
 
         Raises:
-            Rejected: 503 when ``max_streams`` streams are open (the page retries).
+            Rejected: see :meth:`open_stream`.
         """
         table = self.table(seat.table_id)
-        with self._guard:
-            if self.max_streams is not None and self.streams_open >= self.max_streams:
-                raise Rejected(503, "busy", f"{self.streams_open} live streams are open")
-            self.streams_open += 1
-        events = self._events(table, seat.role, since, heartbeat, time.monotonic() + lifetime)
-        return Stream(events, self._release_stream)
+        slot = self.open_stream(seat)
+        events = self._events(table, slot, since, heartbeat, time.monotonic() + lifetime)
+        return Stream(events, slot.release)
 
-    def _release_stream(self) -> None:
-        with self._guard:
+    def open_stream(self, seat: Seat) -> StreamSlot:
+        """Reserve a live stream for a token holder; release it with ``slot.release()``.
+
+        Budgets (issue 9, point 2): each seat of a table holds at most :data:`SEAT_STREAMS`
+        streams (a new one ends the seat's oldest, so a reloaded phone always gets through);
+        the watchers of a table share :data:`WATCH_STREAMS`, and watchers of all tables at most
+        :data:`WATCH_SHARE` of ``max_streams``, so they can never starve the seats. The first
+        stream of a seat makes it ``connected`` in the table's presence.
+
+        Raises:
+            Rejected: 429 ``watchers_full`` (this table's or this server's watcher budget), 503
+                ``server_full`` (``max_streams`` streams open in this process).
+        """
+        table = self.table(seat.table_id)
+        role = seat.role
+        evicted: StreamSlot | None = None
+        with self._streams_lock:
+            if self.max_streams is not None and self.streams_open >= self.max_streams:
+                raise Rejected(
+                    503,
+                    "server_full",
+                    f"{self.streams_open} live streams are open on this server; try again soon",
+                )
+            mine = table.streams.setdefault(role, [])
+            if role not in SEATS:
+                if len(mine) >= WATCH_STREAMS:
+                    raise Rejected(
+                        429,
+                        "watchers_full",
+                        f"this table already has {WATCH_STREAMS} watchers; try again later",
+                    )
+                share = None if self.max_streams is None else int(self.max_streams * WATCH_SHARE)
+                if share is not None and self.watchers_open >= share:
+                    raise Rejected(
+                        429,
+                        "watchers_full",
+                        "this server has no room for more watchers; the seated phones come first",
+                    )
+                self.watchers_open += 1
+            elif len(mine) >= SEAT_STREAMS:
+                evicted = mine.pop(0)
+                evicted.ended = True
+                evicted._released = True
+                self.streams_open -= 1
+            slot = StreamSlot(self, seat, table)
+            mine.append(slot)
+            self.streams_open += 1
+            changed = self._presence(table)
+        self._streams_changed(table, changed or evicted is not None)
+        return slot
+
+    def _release_stream(self, slot: StreamSlot) -> None:
+        table = slot.table
+        with self._streams_lock:
+            mine = table.streams.get(slot.seat.role, [])
+            if slot in mine:
+                mine.remove(slot)
             self.streams_open -= 1
+            if slot.seat.role not in SEATS:
+                self.watchers_open -= 1
+            changed = self._presence(table)
+        self._streams_changed(table, changed)
+
+    def _presence(self, table: Table) -> bool:
+        """Recompute a table's presence from the streams here and elsewhere (caller holds
+        ``_streams_lock``); True when a seat connected or went away."""
+        now = time.time()
+        changed = False
+        for seat in SEATS:
+            count = len(table.streams.get(seat, ())) + sum(
+                int(counts.get(seat, 0)) for _, counts in table.remote.values()
+            )
+            connected = count > 0
+            if connected != table.presence[seat][0]:
+                table.presence[seat] = (connected, now)
+                changed = True
+        if changed:
+            table.presence_json = _dumps(table.presence_view())
+            table.presence_version += 1
+        return changed
+
+    def _streams_changed(self, table: Table, wake: bool) -> None:
+        """Tell the other processes this process's stream counts; wake the table's streams
+        when the presence changed (or a stream was taken back)."""
+        counts = {seat: len(table.streams.get(seat, ())) for seat in SEATS}
+        self.hub.notify_presence(table.id, counts, wake=wake)
+        if wake:
+            with table.changed:
+                table.changed.notify_all()
 
     def _events(
-        self, table: Table, role: str, since: int, heartbeat: float, deadline: float
+        self, table: Table, slot: StreamSlot, since: int, heartbeat: float, deadline: float
     ) -> Iterator[str]:
         yield "retry: 1500\n\n"
         sent = max(0, min(since, table.published[0]))
-        while not self.closed.is_set() and time.monotonic() < deadline:
+        while not self.closed.is_set() and not slot.ended and time.monotonic() < deadline:
             with table.changed:
-                if table.published[0] <= sent and not self.closed.is_set():
+                if (
+                    table.published[0] <= sent
+                    and table.presence_version == slot.presence_sent
+                    and not self.closed.is_set()
+                    and not slot.ended
+                ):
                     table.changed.wait(heartbeat)
-            revision, views = table.published
-            view_json = views[role]
-            if revision <= sent:
-                yield ": heartbeat\n\n"
-                continue
-            chunks = []
-            for seq in range(sent + 1, revision + 1):
-                view = view_json if seq == revision else "null"
-                message = table.messages[seq - 1]
-                chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
-            sent = revision
-            yield "".join(chunks)
+            if slot.ended:
+                return
+            text, sent = slot.frames(table, sent)
+            yield text or ": heartbeat\n\n"
+
+
+def frames(table: Table, role: str, sent: int) -> tuple[str, int]:
+    """The Server-Sent Events a stream at ``sent`` has not had yet, and the new ``sent``.
+
+    Each event is ``id: <seq>`` with ``data: {"event": ..., "view": ...}``; the view (the
+    table's published view for ``role``) rides on the newest event only. Returns ``("", sent)``
+    when the stream is up to date.
+    """
+    published = table.published  # one snapshot: the view belongs to the newest event sent
+    revision = published[0]
+    if revision <= sent:
+        return "", sent
+    view_json = table.view_json(role, published)
+    chunks = []
+    for seq in range(sent + 1, revision + 1):
+        view = view_json if seq == revision else "null"
+        message = table.messages[seq - 1]
+        chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
+    return "".join(chunks), revision

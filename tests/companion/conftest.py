@@ -120,10 +120,18 @@ def set_up(client: FlaskClient, seats: Seats) -> dict[str, Any]:
     return view
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
-    """The app served by waitress on a free loopback port, in a background thread."""
+@pytest.fixture(params=["uvicorn", "waitress"])
+def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Flask]]:
+    """The app served on a free loopback port in a background thread: by the default evented
+    server (uvicorn, live streams on the event loop) and by waitress (a thread per stream)."""
     app = make_app(tmp_path)
+    if request.param == "uvicorn":
+        from companion.evented import serve_in_thread
+
+        base, stop = serve_in_thread(app)
+        yield base, app
+        stop()
+        return
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
 
     def run() -> None:

@@ -335,7 +335,7 @@ def test_live_streams_are_capped_so_actions_keep_a_thread(tmp_path: Path) -> Non
     first_stream = client.get(url, buffered=False)
     assert next(iter(first_stream.response)).startswith(b"retry:")
     refused = client.get(url)
-    assert refused.status_code == 503 and refused.get_json()["error"] == "busy"
+    assert refused.status_code == 503 and refused.get_json()["error"] == "server_full"
     first_stream.close()  # the phone went away: its slot is free again
     second = client.get(url, buffered=False)
     assert second.status_code == 200

@@ -1,0 +1,271 @@
+"""The companion as an ASGI application: live streams on the event loop, the rest in threads.
+
+``tablesmith serve`` runs this under uvicorn (:mod:`companion.evented`). A live stream
+(``GET /api/t/<table>/events``) is a coroutine here, not a thread: thousands of open phones
+cost memory, not threads (issue 9, point 1). Every other request goes to the Flask app
+(WSGI) in a small thread pool, but only once its whole body has arrived: a client that
+trickles its body holds no thread and is cut off after :data:`BODY_SECONDS` (slowloris; the
+header deadline is in :mod:`companion.evented`). Flask's answer is collected in the thread and
+sent from the event loop, so a slow reader holds no thread either.
+
+The stream endpoint answers exactly like the Flask route it replaces (same tokens, same
+``since`` rules, the same JSON errors ``{"error", "message"}``), plus the budgets of
+:meth:`companion.tables.TableService.open_stream` (429 ``watchers_full``, 503 ``server_full``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import sys
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs
+
+from a2wsgi.wsgi import build_environ
+from flask import Flask
+
+from companion.store import StorageUnavailable
+from companion.tables import Rejected, TableService, brief, frames
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+STREAM_PATH = re.compile(r"/api/t/([^/]+)/events")
+SEQUENCE = re.compile(r"[0-9]{1,15}")
+BODY_SECONDS = 10.0
+"""A request body must arrive completely within this many seconds (else 408)."""
+MAX_REQUEST_BODY = 256 * 1024
+"""Bodies above this are refused (413) while reading; the app's own limit is 64 KiB."""
+STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+def _json_error(status: int, reason: str, message: str, view: Any = None) -> tuple[int, bytes]:
+    body: dict[str, Any] = {"error": reason, "message": message}
+    if view is not None:
+        body["view"] = view
+    return status, json.dumps(body, separators=(",", ":")).encode()
+
+
+async def _answer(
+    send: Send, status: int, body: bytes, *, close: bool = False, extra: list[Any] | None = None
+) -> None:
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *(extra or []),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class CompanionASGI:
+    """ASGI application around the companion's Flask app.
+
+    Args:
+        app: the Flask app from :func:`companion.create_app`.
+        threads: worker threads for the Flask requests (actions, state, pages ...).
+        body_seconds: deadline for a request body.
+
+    The app's ``HEARTBEAT_SECONDS`` and ``STREAM_SECONDS`` apply to the live streams.
+    """
+
+    def __init__(self, app: Flask, *, threads: int, body_seconds: float = BODY_SECONDS) -> None:
+        self.flask = app
+        self.service: TableService = app.extensions["tablesmith.tables"]
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="companion")
+        self.body_seconds = body_seconds
+        self.heartbeat = float(app.config["HEARTBEAT_SECONDS"])
+        self.lifetime = float(app.config["STREAM_SECONDS"])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Dispatch one ASGI connection scope (lifespan, http; websockets are refused)."""
+        kind = scope["type"]
+        if kind == "lifespan":
+            await self._lifespan(receive, send)
+        elif kind == "http":
+            match = STREAM_PATH.fullmatch(scope["path"])
+            if match and scope["method"] == "GET":
+                await self._stream(scope, receive, send, match.group(1))
+            else:
+                await self._wsgi(scope, receive, send)
+        elif kind == "websocket":
+            await send({"type": "websocket.close", "code": 1000})
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.service.hub.start()
+                except Exception as exc:  # noqa: BLE001 - reported to the server, which stops
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.service.close()
+                await self.service.hub.stop()
+                self.executor.shutdown(wait=False, cancel_futures=True)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    # ------------------------------------------------------------------------------ WSGI part
+
+    async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole request body, or None after answering 408/413 (the connection closes)."""
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > MAX_REQUEST_BODY:
+                await _answer(send, *self._too_large(), close=True)
+                return None
+        chunks: list[bytes] = []
+        size = 0
+        deadline = time.monotonic() + self.body_seconds
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                message = await asyncio.wait_for(receive(), remaining)
+            except TimeoutError:
+                status, body = _json_error(
+                    408,
+                    "request_timeout",
+                    f"the request body did not arrive within {self.body_seconds:g} s",
+                )
+                await _answer(send, status, body, close=True)
+                return None
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_REQUEST_BODY:
+                await _answer(send, *self._too_large(), close=True)
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    @staticmethod
+    def _too_large() -> tuple[int, bytes]:
+        return _json_error(
+            413, "request_entity_too_large", f"request bodies are limited to {MAX_REQUEST_BODY} bytes"
+        )
+
+    async def _wsgi(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await self._read_body(scope, receive, send)
+        if body is None:
+            return
+        environ: dict[str, Any] = dict(build_environ(scope, io.BytesIO(body)))  # type: ignore[arg-type]
+        environ["wsgi.errors"] = sys.stderr
+        environ["CONTENT_LENGTH"] = str(len(body))
+        loop = asyncio.get_running_loop()
+        status, headers, content = await loop.run_in_executor(self.executor, self._call, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+    def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Run the Flask app in a worker thread and collect its whole answer."""
+        started: list[Any] = []
+        written: list[bytes] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            started[:] = [status, headers]
+            return written.append
+
+        result = self.flask(environ, start_response)
+        try:
+            for chunk in result:
+                written.append(chunk)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        status, headers = started
+        encoded = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        return int(status.split(" ", 1)[0]), encoded, b"".join(written)
+
+    # ----------------------------------------------------------------------------- live stream
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
+        """``GET /api/t/<table>/events``: Server-Sent Events from ``since`` on (see
+        :meth:`companion.tables.TableService.stream` for the format)."""
+        query = parse_qs(scope["query_string"].decode("latin-1"))
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        token = headers.get("x-seat-token") or (query.get("token") or [None])[0]
+        since_text = (query.get("since") or [None])[0] or headers.get("last-event-id") or "0"
+        service = self.service
+        try:
+            loop = asyncio.get_running_loop()
+            seat = await loop.run_in_executor(self.executor, service.authorise, table_id, token)
+            if not SEQUENCE.fullmatch(since_text):
+                raise Rejected(
+                    400,
+                    "malformed",
+                    f"since must be a sequence number (1..15 digits 0-9), got {brief(since_text)}",
+                )
+            slot = service.open_stream(seat)
+        except Rejected as exc:
+            status, body = _json_error(exc.status, exc.reason, str(exc), exc.view)
+            extra = [(b"retry-after", b"5")] if exc.status in (429, 503) else []
+            await _answer(send, status, body, extra=extra)
+            return
+        except StorageUnavailable as exc:
+            status, body = _json_error(503, "storage_unavailable", f"the database is not available now ({exc})")
+            await _answer(send, status, body, extra=[(b"retry-after", b"5")])
+            return
+        table = slot.table
+        wake = service.hub.subscribe(table_id)
+        gone = False
+
+        async def watch_disconnect() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            wake.set()
+
+        watcher = asyncio.create_task(watch_disconnect())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await send({"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True})
+            sent = max(0, min(int(since_text), table.published[0]))
+            deadline = time.monotonic() + self.lifetime
+            while not gone and not slot.ended and not service.closed.is_set():
+                wake.clear()  # before looking: a change after this sets it again
+                text, sent = slot.frames(table, sent)
+                if text:
+                    await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(wake.wait(), min(self.heartbeat, remaining))
+                except TimeoutError:
+                    if time.monotonic() < deadline:
+                        await send(
+                            {"type": "http.response.body", "body": b": heartbeat\n\n", "more_body": True}
+                        )
+            if not gone:
+                await send({"type": "http.response.body", "body": b""})
+        except OSError:
+            pass  # the phone went away while we wrote
+        finally:
+            watcher.cancel()
+            service.hub.unsubscribe(table_id, wake)
+            slot.release()
+
+
+__all__ = ["CompanionASGI", "frames"]
