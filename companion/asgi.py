@@ -160,7 +160,9 @@ class CompanionASGI:
     @staticmethod
     def _too_large() -> tuple[int, bytes]:
         return _json_error(
-            413, "request_entity_too_large", f"request bodies are limited to {MAX_REQUEST_BODY} bytes"
+            413,
+            "request_entity_too_large",
+            f"request bodies are limited to {MAX_REQUEST_BODY} bytes",
         )
 
     async def _wsgi(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -180,7 +182,9 @@ class CompanionASGI:
         started: list[Any] = []
         written: list[bytes] = []
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
             started[:] = [status, headers]
             return written.append
 
@@ -222,7 +226,9 @@ class CompanionASGI:
             await _answer(send, status, body, extra=extra)
             return
         except StorageUnavailable as exc:
-            status, body = _json_error(503, "storage_unavailable", f"the database is not available now ({exc})")
+            status, body = _json_error(
+                503, "storage_unavailable", f"the database is not available now ({exc})"
+            )
             await _answer(send, status, body, extra=[(b"retry-after", b"5")])
             return
         table = slot.table
@@ -239,14 +245,18 @@ class CompanionASGI:
         watcher = asyncio.create_task(watch_disconnect())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
-            await send({"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True})
+            await send(
+                {"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True}
+            )
             sent = max(0, min(int(since_text), table.published[0]))
             deadline = time.monotonic() + self.lifetime
             while not gone and not slot.ended and not service.closed.is_set():
                 wake.clear()  # before looking: a change after this sets it again
                 text, sent = slot.frames(table, sent)
                 if text:
-                    await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+                    await send(
+                        {"type": "http.response.body", "body": text.encode(), "more_body": True}
+                    )
                     continue
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -256,7 +266,11 @@ class CompanionASGI:
                 except TimeoutError:
                     if time.monotonic() < deadline:
                         await send(
-                            {"type": "http.response.body", "body": b": heartbeat\n\n", "more_body": True}
+                            {
+                                "type": "http.response.body",
+                                "body": b": heartbeat\n\n",
+                                "more_body": True,
+                            }
                         )
             if not gone:
                 await send({"type": "http.response.body", "body": b""})

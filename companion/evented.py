@@ -239,7 +239,9 @@ def create_evented_server(
     return server, sock
 
 
-def serve_in_thread(app: Flask, *, threads: int = 8, **options: Any) -> tuple[str, Callable[[], None]]:
+def serve_in_thread(
+    app: Flask, *, threads: int = 8, **options: Any
+) -> tuple[str, Callable[[], None]]:
     """Run the evented server on a free loopback port in a background thread (tests, tools).
 
     Returns:

@@ -118,18 +118,11 @@ class LocalHub:
 
 
 def make_hub(url: str | None) -> LocalHub:
-    """The hub for a ``--pubsub`` URL: None or ``"local"`` in-process, ``redis://`` /
-    ``rediss://`` / ``unix://`` Redis (:mod:`companion.redis_hub`).
+    """The hub for a ``--pubsub`` URL: None or ``"local"`` in-process.
 
     Raises:
-        ValueError: any other scheme (the message names the allowed ones).
+        ValueError: any other URL (the message names the allowed ones).
     """
     if url is None or url == "local":
         return LocalHub()
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from companion.redis_hub import RedisHub
-
-        return RedisHub(url)
-    raise ValueError(
-        f"--pubsub must be 'local' or a redis://, rediss:// or unix:// URL, got {url[:60]!r}"
-    )
+    raise ValueError(f"--pubsub must be 'local', got {url[:60]!r}")

@@ -99,13 +99,13 @@ def announce(address: str, port: int, listen_host: str = "0.0.0.0") -> Announcem
 
 def resolve(name: str = HOST_NAME, timeout: float = 3.0, interface: str | None = None) -> list[str]:
     """The IPv4 addresses mDNS gives for ``name`` (a check for tests and ``serve``)."""
-    from zeroconf import AddressResolverIPv4  # type: ignore[attr-defined]
+    import zeroconf
     from zeroconf import InterfaceChoice, IPVersion, Zeroconf
 
     interfaces: Any = [interface] if interface else InterfaceChoice.All
     zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     try:
-        resolver = AddressResolverIPv4(name)
+        resolver = zeroconf.AddressResolverIPv4(name)  # type: ignore[attr-defined]
         resolver.request(zc, int(timeout * 1000))
         return [str(a) for a in resolver.parsed_addresses()]
     finally:

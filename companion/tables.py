@@ -646,7 +646,9 @@ class TableService:
         if target is None:
             target = SEATS[1 - SEATS.index(seat.role)]
         if target not in SEATS:
-            raise Rejected(400, "malformed", f"seat must be one of {list(SEATS)}, got {brief(target)}")
+            raise Rejected(
+                400, "malformed", f"seat must be one of {list(SEATS)}, got {brief(target)}"
+            )
         table = self.fresh(seat.table_id)
         if target not in table.roles.values():
             raise Rejected(409, "seat_free", f"seat {target} is not taken; join with the join link")
@@ -692,7 +694,9 @@ class TableService:
                     created_at=time.time(),
                 )
                 try:
-                    self.store.replace_seat(table_id=table_id, seat=target, token=token, event=event)
+                    self.store.replace_seat(
+                        table_id=table_id, seat=target, token=token, event=event
+                    )
                 except StoreError:
                     if self.shared:
                         continue  # another process appended meanwhile: catch up, try again

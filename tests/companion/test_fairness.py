@@ -91,7 +91,10 @@ def test_watchers_have_their_own_budget_and_get_a_clear_429(served: tuple[str, F
         assert refused.json()["error"] == "watchers_full"
         assert refused.headers["Retry-After"] == "5"
         # the seats still get their streams
-        phone_a, phone_b = Phone(stream_url(base, seats, seats.a)), Phone(stream_url(base, seats, seats.b))
+        phone_a, phone_b = (
+            Phone(stream_url(base, seats, seats.a)),
+            Phone(stream_url(base, seats, seats.b)),
+        )
         assert (phone_a.status, phone_b.status) == (200, 200)
         phone_a.close()
         phone_b.close()

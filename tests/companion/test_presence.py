@@ -157,8 +157,12 @@ def test_a_lost_seat_is_reclaimed_with_a_code_from_the_other_phone(
     again = fresh.post(seats.api + "/reclaim", json={"code": code["code"]})
     assert again.status_code == 403 and again.get_json()["error"] == "reclaim_code_invalid"
     # the reclaimed seat plays on
-    response = act(client, Seats(seats.table_id, body["token"], seats.b, "", ""), "A",
-                   {"type": "setup", "mode": "random"})
+    response = act(
+        client,
+        Seats(seats.table_id, body["token"], seats.b, "", ""),
+        "A",
+        {"type": "setup", "mode": "random"},
+    )
     assert response.status_code == 200
 
 
@@ -174,7 +178,9 @@ def test_reclaim_codes_expire_and_are_checked(
     assert malformed.status_code == 400 and "code must be 6" in malformed.get_json()["message"]
     watch = {"X-Seat-Token": seats.watch_url.rsplit("/", 1)[1]}
     assert client.post(seats.api + "/reclaim-code", json={}, headers=watch).status_code == 403
-    bad_seat = client.post(seats.api + "/reclaim-code", json={"seat": "C"}, headers=seats.headers("A"))
+    bad_seat = client.post(
+        seats.api + "/reclaim-code", json={"seat": "C"}, headers=seats.headers("A")
+    )
     assert bad_seat.status_code == 400
 
 

@@ -37,7 +37,8 @@ def test_variant_checkboxes_are_the_flags_with_their_defaults() -> None:
 
 def test_effect_reason_and_terrain_texts_cover_the_engines_codes() -> None:
     strings = HTML.split('"effects": {')[1].split("},")[0]
-    assert set(re.findall(r'"(\w+)": _\(', strings)) == set(rules.EFFECTS)
+    # "draw_one" is the singular text of "draw" (count 1: "draw 1 troop", not "1 troops")
+    assert set(re.findall(r'"(\w+)": _\(', strings)) == set(rules.EFFECTS) | {"draw_one"}
     reasons = HTML.split('"reasons": {')[1].split("},")[0]
     assert set(re.findall(r'"(\w+)": _\(', reasons)) == set(rules.REASONS)
     terrain_rules = HTML.split('"terrain_rules": {')[1].split("},")[0]
