@@ -120,10 +120,21 @@ def set_up(client: FlaskClient, seats: Seats) -> dict[str, Any]:
     return view
 
 
-@pytest.fixture(params=["uvicorn", "waitress"])
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Serve ``live_server`` by the default server (uvicorn) only, and also by waitress (the
+    ``--server waitress`` fallback) for tests marked ``both_servers``: the stream tests and the
+    Asteroids browser test. Running every phone test twice doubled the suite's browser time."""
+    if "live_server" in metafunc.fixturenames:
+        both = metafunc.definition.get_closest_marker("both_servers") is not None
+        servers = ["uvicorn", "waitress"] if both else ["uvicorn"]
+        metafunc.parametrize("live_server", servers, indirect=True)
+
+
+@pytest.fixture
 def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Flask]]:
     """The app served on a free loopback port in a background thread: by the default evented
-    server (uvicorn, live streams on the event loop) and by waitress (a thread per stream)."""
+    server (uvicorn, live streams on the event loop) or by waitress (a thread per stream);
+    which one is chosen by :func:`pytest_generate_tests`."""
     app = make_app(tmp_path)
     if request.param == "uvicorn":
         from companion.evented import serve_in_thread

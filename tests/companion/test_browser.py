@@ -12,6 +12,8 @@ from flask import Flask
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
 
+pytestmark = pytest.mark.both_servers  # a whole Asteroids game on both servers
+
 CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--headless",

@@ -9,10 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from flask import Flask
 
 from tests.companion.conftest import Seats, make_app, seat_both
+
+pytestmark = pytest.mark.both_servers  # the streams on both servers
 
 
 class Listener:
