@@ -555,6 +555,13 @@ const Tablesmith = (() => {
     renderLog();
   }
 
+  // "2d6 3 5" for dice a player would hold; nothing for a server draw of large numbers (a random
+  // layout draws e.g. 28 numbers below 2,000,000: "28d2000000 …" told a player nothing).
+  function diceText(roll, separator) {
+    if (roll.sides > 100) return "";
+    return `${separator}${roll.count}d${roll.sides} ${roll.faces.join(" ")}`;
+  }
+
   function describe(event) {
     if (event.kind === "join") return T.log_join;
     if (event.kind === "reclaim") return T.log_reclaim;
@@ -562,8 +569,7 @@ const Tablesmith = (() => {
     if (event.kind === "roll") {
       const purpose = (game && game.purposes && game.purposes[event.payload.purpose])
         || event.payload.purpose;
-      const faces = event.payload.sides > 100 ? "…" : event.payload.faces.join(" ");
-      return `${purpose}: ${event.payload.count}d${event.payload.sides} ${faces}`;
+      return `${purpose}${diceText(event.payload, ": ")}`;
     }
     const text = game && game.describe ? game.describe(event, context()) : null;
     return text || event.kind;
@@ -612,9 +618,8 @@ const Tablesmith = (() => {
     list.className = "rolls";
     for (const roll of result.data.rolls.slice().reverse()) {
       const item = document.createElement("li");
-      const faces = roll.sides > 100 ? roll.count + "×d" + roll.sides : roll.faces.join(" ");
       const purpose = (game && game.purposes && game.purposes[roll.purpose]) || roll.purpose;
-      item.textContent = `#${roll.seq} ${purpose} · ${roll.count}d${roll.sides}: ${faces} · ${T.by} ${roll.seat}`;
+      item.textContent = `#${roll.seq} ${purpose}${diceText(roll, " · ")} · ${T.by} ${roll.seat}`;
       list.append(item);
     }
     box.append(heading, list);

@@ -484,6 +484,10 @@ def test_the_action_log_says_who_did_what_and_when(table: Table) -> None:
     assert ("(you)" in newest) == (mover == "A")
     assert any("Second phone joined" in t for t in items.all_inner_texts())
     assert any("Board set up" in t for t in items.all_inner_texts())
+    # the random layout's server draw (numbers below 2,000,000) is named, not shown as dice
+    rolls = [e for e in events if e["kind"] == "roll"]
+    assert rolls and rolls[0]["payload"]["sides"] > 100
+    assert not any(f"d{rolls[0]['payload']['sides']}" in t for t in items.all_inner_texts())
     table.shot(page, "log")
 
 
