@@ -636,10 +636,24 @@ def _cards_summary(result: Any, options: Any) -> None:
     default=30.0,
     help="Side of a square troop tile, mm (15..60): measure one of your own tiles.",
 )
-@click.option("--paper", default="a4", help="a4, letter or a3.")
-@click.option("--language", type=click.Choice(["en", "de"]), default="en")
+@click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter", "a3"], case_sensitive=False),
+    default="a4",
+    help="Paper size of both sheets.",
+)
+@click.option(
+    "--language",
+    type=click.Choice(["en", "de"]),
+    default="en",
+    help="Language of the player aids.",
+)
 def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> None:
-    """Toy Battle: a player aid per terrain and a sheet of spare troop tiles (issue 8)."""
+    """Toy Battle: a player aid per terrain (board graph, special bases, objective) and a
+    sheet of spare troop tiles in both colours at the size of your tiles.
+
+    Example: tablesmith toy-battle-aids -o aids.pdf --tile-size 28 --paper letter
+    """
     from printables.layout import LayoutError
     from printables.outputs import OutputError, check_pdf_target, os_reason, shown
     from printables.toybattle_aids import render_aids
