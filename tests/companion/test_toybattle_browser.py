@@ -124,6 +124,10 @@ def test_two_phones_place_troops_and_capture_a_region(
         assert phone.locator(".region.captured-" + ("blue" if first == "A" else "red")).count() == 1
     # effects in order: Skully's draw (TB-20), then the City of Clouds (TB-32); decline both
     assert "Skully" in mover.inner_text("#tb-effect")
+    # the waiting phone is told who acts, not "draw ... from your reserve"
+    waiting = other.inner_text("#tb-effect")
+    assert "opponent resolves Skully" in waiting and "your" not in waiting
+    assert other.locator("#tb-decline").count() == 0
     before = revision(mover)
     mover.click("#tb-decline")
     wait_newer((mover,), before)

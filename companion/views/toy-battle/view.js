@@ -269,11 +269,12 @@
     const pending = state.pending[0];
     box.hidden = !pending || !!state.ended;
     if (box.hidden) return;
-    box.append(el("h3", "", effectText(pending)));
+    const mine = ctx.view.to_act === ROLE; // the texts say "your": only for the phone that acts
+    box.append(el("h3", "", mine ? effectText(pending) : fmt(G.opponent_effect, pending)));
     if (state.pending.length > 1) {
       box.append(el("div", "small", state.pending.slice(1).map((p) => "→ " + p.source).join("  ")));
     }
-    if (ctx.view.to_act !== ROLE) return;
+    if (!mine) return;
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
     const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops
