@@ -172,3 +172,26 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     assert "destroyed" in other.inner_text(f"#unit-{lancer}")
     shot(mover, folder, "pm-07-end-mover")
     shot(other, folder, "pm-08-end-other")
+
+    # the action log names every event in words, with who did it
+    other.click("#log summary")
+    other.wait_for_selector("#log-list li")
+    log = other.inner_text("#log-list")
+    assert "Move: Rook Shuttle → Contested zone" in log
+    assert "Combat: Rook Shuttle → Rook Shuttle" in log and "Pass" in log
+    assert "2d6 " + "+".join(map(str, attacker["faces"])) in log
+    assert log.count("damage counter +1 on Comet Lancer") == 3
+    assert "damage counter −1 on Halo Frigate" in log
+    shot(other, folder, "pm-09-log-other")
+
+    # the same table in German
+    path = mover.url.split(base, 1)[1]
+    mover.goto(f"{base}/lang/de?next={path}")
+    mover.wait_for_selector(f"#pm-destroyed #unit-{lancer}.destroyed")
+    assert "Zug 3" in mover.inner_text("#pm-turn")
+    assert "Zerstört (PM-24)" in mover.inner_text("#pm-destroyed")
+    assert "zerstört" in mover.inner_text(f"#unit-{lancer}")
+    mover.click("#log summary")
+    mover.wait_for_selector("#log-list li")
+    assert "Schadensmarker +1 auf Comet Lancer" in mover.inner_text("#log-list")
+    shot(mover, folder, "pm-10-german")

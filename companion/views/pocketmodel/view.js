@@ -205,7 +205,7 @@
     if (wrecked.length) {
       const section = el("section", "zone zone-destroyed");
       section.id = "pm-destroyed";
-      section.append(el("h3", "zone-title", G.destroyed_units + " (" + wrecked.length + ")"));
+      section.append(el("h3", "zone-title", G.destroyed_units));
       const list = el("div", "units");
       for (const u of wrecked) list.append(unitTile(u));
       section.append(list);
