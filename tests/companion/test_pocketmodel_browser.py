@@ -102,15 +102,18 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     move_to_contested(other, enemy_rook)
     mover.wait_for_selector(f"#zone-contested #unit-{enemy_rook}")
 
-    # the battle: both pass their combat card, the attacker's phone rolls 2d6 each (PM-21)
+    # the battle: the attacker picks a combat card from its deck list, the defender passes
+    # (PM-20), the attacker's phone rolls 2d6 for each unit on the server (PM-21)
     mover.click("#pm-combat")
     mover.click(f"#unit-{rook}")
     mover.click(f"#unit-{enemy_rook}")
     mover.click("#pm-start-battles")
     mover.wait_for_selector("#pm-pass")
     assert "Battle 1 of 1" in other.inner_text("#pm-fight")
-    mover.click("#pm-pass")
+    mover.select_option("#pm-card", label="Steady Aim (+1 Attack)")
+    mover.click("#pm-play")
     other.wait_for_selector("#pm-pass")
+    assert "Steady Aim +1 Attack" in other.inner_text("#pm-fight")
     other.click("#pm-pass")
     mover.wait_for_selector("#pm-roll")
     mover.click("#pm-roll")
@@ -122,7 +125,8 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
         text = phone.inner_text("#pm-result")
         assert f"2d6 {'+'.join(map(str, attacker['faces']))} = {attacker['dice']}" in text
         assert f"⇒ {attacker['attack_total']}" in text and f"⇒ {defender['attack_total']}" in text
-        assert attacker["attack_total"] == attacker["dice"] + 2  # Rook Shuttle: Attack 2
+        assert attacker["attack_total"] == attacker["dice"] + 2 + 1  # Attack 2, Steady Aim
+        assert defender["attack_total"] == defender["dice"] + 2
         verdict = f"HIT: {attacker['damage']} damage" if attacker["hits"] else "no hit"
         assert verdict in text
     shot(mover, folder, "pm-04-result-mover")
@@ -179,6 +183,7 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     log = other.inner_text("#log-list")
     assert "Move: Rook Shuttle → Contested zone" in log
     assert "Combat: Rook Shuttle → Rook Shuttle" in log and "Pass" in log
+    assert "combat card: Steady Aim" in log
     assert "2d6 " + "+".join(map(str, attacker["faces"])) in log
     assert log.count("damage counter +1 on Comet Lancer") == 3
     assert "damage counter −1 on Halo Frigate" in log

@@ -123,7 +123,7 @@
       const deploy = deployed + entry.stars <= 20; // PM-8
       if (deploy) deployed += entry.stars;
       return {
-        name: entry.name.trim() || "Unit " + (index + 1),
+        name: entry.name.trim() || fmt(G.unit_n, { n: index + 1 }),
         stars: entry.stars, attack: entry.attack, damage: entry.damage,
         defense: entry.defense, shields: entry.shields,
         icons: [], ground: false, text: null, card: null, deploy,
