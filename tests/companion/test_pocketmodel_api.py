@@ -276,3 +276,15 @@ def test_a_scanned_card_in_play_opens_the_table_at_the_unit(client: FlaskClient,
     client.delete_cookie(SEAT_COOKIE_PREFIX + pm.table_id)
     face = client.get(f"/card/pocketmodel/demo-fleet/{card}")
     assert face.status_code == 200 and "Halo Frigate" in face.get_data(as_text=True)
+
+
+def test_a_scanned_card_without_a_table_starts_one_with_its_deck(client: FlaskClient) -> None:
+    face = client.get("/card/pocketmodel/demo-fleet/sentinel-cruiser").get_data(as_text=True)
+    assert "Sentinel Cruiser" in face and 'id="start-with-deck"' in face
+    assert 'name="game" value="pocketmodel"' in face and 'name="demo" value="pocketmodel"' in face
+    started = client.post("/tables", data={"game": "pocketmodel", "demo": "pocketmodel"})
+    assert started.status_code == 303
+    assert "/t/" in started.headers["Location"]
+    assert started.headers["Location"].endswith("?demo=pocketmodel")
+    page = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert 'id="pm-setup"' in page  # the PocketModel view, offering the deck first
