@@ -173,7 +173,7 @@ def create_table() -> tuple[Response, int]:
         body = {}
     if not isinstance(body, dict):
         raise Rejected(400, "malformed", "the body must be a JSON object")
-    seat, _, _ = tables().create(body.get("game", "asteroids"), body.get("colours"))
+    seat, _, _ = tables().create(body.get("game"), body.get("colours"))
     return jsonify(
         table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
     ), 201

@@ -126,7 +126,7 @@ def new_table() -> Response:
         for seat in ("A", "B")
         if request.form.get(f"colour_{seat.lower()}")
     }
-    seat, _, _ = tables().create(request.form.get("game", "asteroids"), colours or None)
+    seat, _, _ = tables().create(request.form.get("game"), colours or None)
     demo = request.form.get("demo")
     target = url_for("pages.table", table_id=seat.table_id)
     if demo in decks.demo_decks():

@@ -450,11 +450,12 @@ class TableService:
 
     # ------------------------------------------------------------------------ tables, seats
 
-    def create(self, game: str, colours: Any = None) -> tuple[Seat, str, str]:
+    def create(self, game: Any = None, colours: Any = None) -> tuple[Seat, str, str]:
         """A new table with seat A taken.
 
         Args:
-            game: a registered game's name.
+            game: a registered game's name, or None for the first game of the registry (its
+                menu order): the platform names no game itself.
             colours: the fleet colours, ``{"A": "#RRGGBB", "B": "#RRGGBB"}`` (either may be left
                 out: :data:`DEFAULT_COLOURS`), or None.
 
@@ -464,6 +465,8 @@ class TableService:
         Raises:
             Rejected: 400 unknown game or bad colours.
         """
+        if game is None:
+            game = next(iter(registry.GAMES))
         if not isinstance(game, str) or game not in registry.GAMES:
             raise Rejected(
                 400, "malformed", f"game must be one of {list(registry.GAMES)}, got {brief(game)}"

@@ -3,6 +3,7 @@ server-rolled 2d6, refusals (422 with the rule id, nothing applied), card QR lin
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -130,24 +131,72 @@ def test_quick_entry_counters_add_remove_and_refusals(client: FlaskClient, pm: S
     assert [(e["seat"], e["payload"]["action"]["delta"]) for e in counters] == [("B", 1), ("A", -1)]
 
 
-def test_a_unit_in_the_reserve_is_not_in_play(client: FlaskClient, pm: Seats) -> None:
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (
+            {"type": "counter", "unit": "{me}2", "delta": -1},
+            "Hornet carries no damage counter to remove (PM-23)",
+        ),
+        ({"type": "counter", "unit": "A9", "delta": 1}, "no unit A9 on the table (PM-6)"),
+        (
+            {"type": "counter", "unit": "{me}3", "delta": 1},
+            "Spare ({me}3) is not in play: it is in the reserve (PM-6)",
+        ),
+        (
+            {"type": "move", "units": ["{me}3"], "to": "contested"},
+            "Spare ({me}3) is not in play: it is in the reserve (PM-6)",
+        ),
+        (
+            {"type": "combat", "pairs": [["{me}3", "{foe}1"]]},
+            "Spare ({me}3) is not in play: it is in the reserve (PM-6)",
+        ),
+        (
+            {"type": "combat", "pairs": [["{me}1", "{foe}1"]]},
+            "Wasp in home_{me} can attack only units in the same zone, Wasp is in home_{foe}"
+            " (PM-12)",
+        ),
+        (
+            {"type": "move", "units": ["{me}1"], "to": "home_{foe}"},
+            "Wasp in home_{me} can move only to contested, not home_{foe} (PM-11)",
+        ),
+        (
+            {"type": "strike", "units": ["{me}1"]},
+            "Wasp is in home_{me}: strikers stand in home_{foe} (PM-13)",
+        ),
+    ],
+)
+def test_bad_input_is_422_with_the_rule_and_nothing_applied(
+    client: FlaskClient, pm: Seats, action: dict[str, Any], message: str
+) -> None:
     units = [*QUICK, {**QUICK[0], "name": "Spare", "deploy": False}]
-    act(client, pm, "A", {"type": "fleet", "deck": None, "units": units})
-    act(client, pm, "B", {"type": "fleet", "deck": None, "units": QUICK})
-    before = state(client, pm)
-    refused = act(client, pm, "A", {"type": "counter", "unit": "A3", "delta": 1})
-    assert refused.status_code == 422 and refused.get_json()["message"].endswith("(PM-6)")
-    actor = before["to_act"]
-    spare = "A3"
-    moved = act(
-        client,
-        pm,
-        actor,
-        {"type": "move", "units": [spare if actor == "A" else "B1"], "to": "contested"},
-    )
-    if actor == "A":
-        assert moved.status_code == 422 and "(PM-6)" in moved.get_json()["message"]
-    assert unit_of(state(client, pm), "A3")["place"] == "reserve"
+    for seat in "AB":
+        view = act(client, pm, seat, {"type": "fleet", "deck": None, "units": units}).get_json()
+    me = view["view"]["to_act"]
+    foe = "B" if me == "A" else "A"
+    fill = json.loads(json.dumps(action).replace("{me}", me).replace("{foe}", foe))
+    before = state(client, pm, me)
+    response = act(client, pm, me, fill)
+    body = response.get_json()
+    assert (response.status_code, body["error"]) == (422, "illegal")
+    assert body["message"] == message.replace("{me}", me).replace("{foe}", foe)
+    after = state(client, pm, me)
+    assert after["revision"] == before["revision"] and after["state"] == before["state"]
+    assert unit_of(after, f"{me}3")["place"] == "reserve"
+
+
+def test_a_counter_tap_is_undone_by_the_seat_that_tapped(client: FlaskClient, pm: Seats) -> None:
+    view = quick_table(client, pm)
+    actor = view["to_act"]
+    tapper = "B" if actor == "A" else "A"  # counters are table actions: either seat, any turn
+    tapped = act(client, pm, tapper, {"type": "counter", "unit": f"{actor}2", "delta": 1})
+    view = tapped.get_json()["view"]
+    assert unit_of(view, f"{actor}2")["counters"] == 1 and view["undo_seat"] == tapper
+    undone = act(client, pm, tapper, {"type": "undo"}).get_json()["view"]
+    assert unit_of(undone, f"{actor}2")["counters"] == 0
+    assert unit_of(state(client, pm, actor), f"{actor}2")["counters"] == 0  # the other phone
+    log = client.get(pm.api + "/log", headers=pm.headers("A")).get_json()["events"]
+    assert log[-1]["kind"] == "undo" and log[-1]["seat"] == tapper
 
 
 def test_a_fight_with_server_rolled_2d6(client: FlaskClient, pm: Seats) -> None:
@@ -227,3 +276,15 @@ def test_a_scanned_card_in_play_opens_the_table_at_the_unit(client: FlaskClient,
     client.delete_cookie(SEAT_COOKIE_PREFIX + pm.table_id)
     face = client.get(f"/card/pocketmodel/demo-fleet/{card}")
     assert face.status_code == 200 and "Halo Frigate" in face.get_data(as_text=True)
+
+
+def test_a_scanned_card_without_a_table_starts_one_with_its_deck(client: FlaskClient) -> None:
+    face = client.get("/card/pocketmodel/demo-fleet/sentinel-cruiser").get_data(as_text=True)
+    assert "Sentinel Cruiser" in face and 'id="start-with-deck"' in face
+    assert 'name="game" value="pocketmodel"' in face and 'name="demo" value="pocketmodel"' in face
+    started = client.post("/tables", data={"game": "pocketmodel", "demo": "pocketmodel"})
+    assert started.status_code == 303
+    assert "/t/" in started.headers["Location"]
+    assert started.headers["Location"].endswith("?demo=pocketmodel")
+    page = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert 'id="pm-setup"' in page  # the PocketModel view, offering the deck first

@@ -191,6 +191,55 @@ def test_a_character_kod_is_not_in_play_for_counters(
     assert view["to_act"] is None and view["state"]["phase"] == "over"
 
 
+@pytest.mark.parametrize(
+    ("attacker", "defender", "message"),
+    [
+        ("{foe}1", "{me}1", "{foe1} ({foe}1) is not yours: attack with your own (TF-20)"),
+        ("{me}1", "{me}2", "{me2} ({me}2) is yours: defend with an enemy (TF-20)"),
+        ("{me}1", "{foe}9", "character '{foe}9' is not in play; in play: {in_play} (TF-20)"),
+        ("{me}1", "{foe}2", "{foe2} ({foe}2) is KO'd, not in play (TF-30)"),
+    ],
+)
+def test_an_attack_with_a_character_out_of_place_is_422_and_nothing_applied(
+    client: FlaskClient,
+    tf_seats: Seats,
+    playing: dict[str, Any],
+    attacker: str,
+    defender: str,
+    message: str,
+) -> None:
+    me = playing["state"]["player"]
+    foe = "B" if me == "A" else "A"
+    knocked = char(playing, f"{foe}2")
+    ko = {"type": "counter", "character": knocked["id"], "delta": knocked["health"]}
+    view = ok(act(client, tf_seats, me, ko))  # TF-30: counters up to Health knock it out
+    assert char(view, knocked["id"])["zone"] == "ko"
+    ok(act(client, tf_seats, me, {"type": "draw"}))
+    names = {c["id"]: c["name"] for c in playing["state"]["characters"]}
+    in_play = ", ".join(c["id"] for c in view["state"]["characters"] if c["zone"] == "play")
+    words = {
+        "{foe1}": names[f"{foe}1"],
+        "{foe2}": names[f"{foe}2"],
+        "{me2}": names[f"{me}2"],
+        "{in_play}": in_play,
+        "{me}": me,
+        "{foe}": foe,
+    }
+
+    def fill(text: str) -> str:
+        for key, value in words.items():
+            text = text.replace(key, value)
+        return text
+
+    before = state_of(client, tf_seats)
+    action = {"type": "attack", "attacker": fill(attacker), "defender": fill(defender)}
+    response = act(client, tf_seats, me, action)
+    assert (response.status_code, response.get_json()["error"]) == (422, "illegal")
+    assert response.get_json()["message"] == fill(message)
+    after = state_of(client, tf_seats)
+    assert after["revision"] == before["revision"] and after["state"] == before["state"]
+
+
 def test_a_malformed_action_is_400(
     client: FlaskClient, tf_seats: Seats, playing: dict[str, Any]
 ) -> None:

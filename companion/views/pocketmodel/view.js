@@ -123,7 +123,7 @@
       const deploy = deployed + entry.stars <= 20; // PM-8
       if (deploy) deployed += entry.stars;
       return {
-        name: entry.name.trim() || "Unit " + (index + 1),
+        name: entry.name.trim() || fmt(G.unit_n, { n: index + 1 }),
         stars: entry.stars, attack: entry.attack, damage: entry.damage,
         defense: entry.defense, shields: entry.shields,
         icons: [], ground: false, text: null, card: null, deploy,
@@ -186,6 +186,7 @@
       if (zone.startsWith("home_")) {
         const seat = zone.slice(5);
         section.classList.add("home-" + seat);
+        if (seat === ROLE) title.append(el("span", "small mine", "· " + G.your_home));
         title.append(" ", objectivesLine(seat));
       }
       section.append(title);
@@ -198,13 +199,29 @@
       section.append(list);
       board.append(section);
     }
+    // PM-24: a destroyed unit goes to the reserve; it stays in sight (not folded away with the
+    // reserve) until a carrier or reinforcements bring it back (PM-14, PM-32).
+    const wrecked = state.units.filter((x) => x.place === "reserve" && x.destroyed);
+    if (wrecked.length) {
+      const section = el("section", "zone zone-destroyed");
+      section.id = "pm-destroyed";
+      section.append(el("h3", "zone-title", G.destroyed_units));
+      const list = el("div", "units");
+      for (const u of wrecked) list.append(unitTile(u));
+      section.append(list);
+      board.append(section);
+    }
     const reserve = el("details", "card reserve");
     reserve.id = "pm-reserve";
     reserve.open = !!(picking && picking.kind === "carrier");
-    reserve.append(el("summary", "", G.zones.reserve));
+    const waiting = (seat) => state.units.filter((x) => x.place === "reserve" && !x.destroyed && x.seat === seat);
+    reserve.append(el("summary", "", G.zones.reserve + " · " +
+      ["A", "B"].map((seat) => ctx.playerName(seat) + " " + waiting(seat).length).join(" · ")));
     for (const seat of ["A", "B"]) {
+      if (!waiting(seat).length) continue;
+      reserve.append(el("div", "small reserve-of", ctx.playerName(seat)));
       const list = el("div", "units");
-      for (const u of state.units.filter((x) => x.place === "reserve" && x.seat === seat)) list.append(unitTile(u));
+      for (const u of waiting(seat)) list.append(unitTile(u));
       reserve.append(list);
     }
     board.append(reserve);
@@ -250,7 +267,7 @@
     tile.append(head, stats);
     if (u.icons.length) tile.append(el("div", "icons small", u.icons.join(" · ")));
     if (u.place !== "reserve") tile.append(counters(u));
-    else if (u.destroyed) tile.append(el("div", "small", G.destroyed));
+    else if (u.destroyed) tile.append(el("div", "destroyed-mark", "✕ " + G.destroyed));
     tile.onclick = (event) => {
       if (event.target.closest(".counter-btn")) return;
       if (picking) choose(u);
@@ -610,7 +627,25 @@
     if (a.type === "carrier") return G.carrier + ": " + a.units.map(name).join(", ");
     if (a.type === "confirm") return G.log_confirm;
     if (a.type === "end_turn") return G.log_end;
-    if (a.type === "roll" && event.payload.faces) return G.dice + " " + event.payload.faces.map((f) => f.join("+")).join(" / ");
+    if (a.type === "roll") {
+      const faces = event.payload.faces;
+      return G.dice + (faces ? " " + faces.map((f) => f.join("+")).join(" / ") : "");
+    }
+    const bonus = (b) => [["attack", b.attack], ["damage", b.damage], ["defense", b.defense]]
+      .filter(([, v]) => v).map(([k, v]) => (v > 0 ? "+" : "") + v + " " + G[k]).join(" ");
+    const card = (id) => {
+      const s = context.view.state;
+      const deck = s && s.players[event.seat] && s.players[event.seat].deck;
+      const found = deck && deck.cards.find((c) => c.id === id);
+      return found ? found.name : id;
+    };
+    if (a.type === "play") return G.log_play + ": " + (a.card ? card(a.card) : bonus(a));
+    if (a.type === "pass") return G.pass;
+    if (a.type === "modify") return G.log_modify + ": " + (a.unit ? name(a.unit) : G.objective) + " " + bonus(a);
+    if (a.type === "objective") return G.objective + ": " + fmt(G.slot, { slot: a.slot }) + " · " + card(a.card);
+    if (a.type === "target") return G.log_target + " " + fmt(G.slot, { slot: a.slot });
+    if (a.type === "reveal") return G.face_up + ": " + (a.card ? card(a.card) : G.objective_defense + " " + a.defense);
+    if (a.type === "reinforce") return a.units.length ? G.log_reinforce + ": " + a.units.map(name).join(", ") : G.reinforce_none;
     return a.type;
   }
 

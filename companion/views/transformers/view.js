@@ -128,7 +128,7 @@
       battle_cards: [],
       characters: quick.map((q, index) => ({
         card: null,
-        name: q.name.trim() || "Character " + (index + 1),
+        name: q.name.trim() || fmt(G.character_n, { n: index + 1 }),
         stars: q.stars,
         health: q.health,
         alt: { attack: q.alt_attack, defense: q.alt_defense },

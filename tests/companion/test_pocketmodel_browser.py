@@ -1,0 +1,202 @@
+"""Real browser (Debian chromium via Playwright, phone viewport 390x844): two phones open a
+PocketModel table, bring the demo fleet each, move a unit each into the contested zone, fight
+one battle with 2d6 rolled on the server, confirm it, and each sees the other's damage counters
+change; one tap adds a counter, one removes one, and a unit knocked out is shown destroyed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.companion.test_browser import PHONE, browser  # noqa: F401  (the fixture)
+
+SHOTS = os.environ.get("TABLESMITH_SHOTS")
+"""A folder for the screenshots (default: the test's tmp_path)."""
+
+
+def shot(page: Any, folder: Path, name: str) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def count_is(page: Any, unit: str, text: str) -> None:
+    """Wait (3 s at most) until the unit's counter reads ``text`` ("counters/shields")."""
+    page.wait_for_function(
+        f"(document.getElementById('count-{unit}') || {{}}).textContent === '{text}'",
+        timeout=3000,
+    )
+
+
+def unit_of(state: dict[str, Any], unit: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(u for u in state["units"] if u["id"] == unit)
+    return found
+
+
+def move_to_contested(phone: Any, unit: str) -> None:
+    """Move one unit from its home zone to the contested zone (PM-11) and end the turn."""
+    phone.click("#pm-move")
+    phone.click(f"#unit-{unit}")
+    phone.click("#move-contested")
+    phone.wait_for_selector(f"#zone-contested #unit-{unit}")
+    phone.click("#pm-end-turn")
+
+
+@pytest.mark.slow
+def test_two_phones_fight_one_battle_and_see_each_others_counters(
+    browser: Any,  # noqa: F811
+    live_server: tuple[str, Flask],
+    tmp_path: Path,
+) -> None:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    base, app = live_server
+    phone_a = browser.new_context(**PHONE).new_page()
+    phone_b = browser.new_context(**PHONE).new_page()
+    phone_a.goto(base + "/")
+    phone_a.click("#new-table-pocketmodel")
+    join_url = phone_a.locator("#join-link").get_attribute("href")
+    phone_b.goto(join_url)
+    phone_b.click("#take-seat")
+    phone_a.wait_for_selector("#pm-open")
+    shot(phone_a, folder, "pm-01-open")
+    phone_a.click("#pm-open")
+
+    # both phones bring the shipped demo deck: 29 stars, the first 20 deployed (PM-5, PM-8)
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")
+    shot(phone_b, folder, "pm-02-fleets")
+    phone_a.click("#deck-bring")
+    phone_a.wait_for_selector("#pm-fleet-wait:not([hidden])")
+    phone_b.click("#deck-bring")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#zone-home_A #unit-A1")
+        phone.wait_for_selector("#zone-home_B #unit-B1")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    state = table.view()["state"]
+    deployed = [u["name"] for u in state["units"] if u["seat"] == "A" and u["place"] == "home_A"]
+    assert deployed == [
+        "Halo Frigate",
+        "Sentinel Cruiser",
+        "Ironclad Walker",
+        "Comet Lancer",
+        "Rook Shuttle",
+    ]
+    me = state["active"]
+    foe = "B" if me == "A" else "A"
+    mover, other = (phone_a, phone_b) if me == "A" else (phone_b, phone_a)
+    assert "Your turn" in mover.inner_text("#who")
+    assert "Waiting" in other.inner_text("#who")
+    assert "Turn 1" in mover.inner_text("#pm-turn")
+    assert "Play an objective (PM-10)" in mover.inner_text("#pm-turn")
+    shot(mover, folder, "pm-03-board-mover")
+
+    # the Rook Shuttles (2 stars, Shields 2) meet in the contested zone: two turns of moves
+    rook, enemy_rook = f"{me}7", f"{foe}7"
+    assert unit_of(state, rook)["name"] == "Rook Shuttle"
+    move_to_contested(mover, rook)
+    other.wait_for_selector(f"#zone-contested #unit-{rook}")
+    other.wait_for_selector("#pm-move")
+    move_to_contested(other, enemy_rook)
+    mover.wait_for_selector(f"#zone-contested #unit-{enemy_rook}")
+
+    # the battle: the attacker picks a combat card from its deck list, the defender passes
+    # (PM-20), the attacker's phone rolls 2d6 for each unit on the server (PM-21)
+    mover.click("#pm-combat")
+    mover.click(f"#unit-{rook}")
+    mover.click(f"#unit-{enemy_rook}")
+    mover.click("#pm-start-battles")
+    mover.wait_for_selector("#pm-pass")
+    assert "Battle 1 of 1" in other.inner_text("#pm-fight")
+    mover.select_option("#pm-card", label="Steady Aim (+1 Attack)")
+    mover.click("#pm-play")
+    other.wait_for_selector("#pm-pass")
+    assert "Steady Aim +1 Attack" in other.inner_text("#pm-fight")
+    other.click("#pm-pass")
+    mover.wait_for_selector("#pm-roll")
+    mover.click("#pm-roll")
+    mover.wait_for_selector("#pm-confirm")
+    other.wait_for_selector("#pm-result")
+    result = table.view()["state"]["battle"]["result"]
+    attacker, defender = result["attacker"], result["defender"]
+    for phone in (mover, other):
+        text = phone.inner_text("#pm-result")
+        assert f"2d6 {'+'.join(map(str, attacker['faces']))} = {attacker['dice']}" in text
+        assert f"⇒ {attacker['attack_total']}" in text and f"⇒ {defender['attack_total']}" in text
+        assert attacker["attack_total"] == attacker["dice"] + 2 + 1  # Attack 2, Steady Aim
+        assert defender["attack_total"] == defender["dice"] + 2
+        verdict = f"HIT: {attacker['damage']} damage" if attacker["hits"] else "no hit"
+        assert verdict in text
+    shot(mover, folder, "pm-04-result-mover")
+    shot(other, folder, "pm-05-result-other")
+    mover.click("#pm-confirm")
+    mover.wait_for_selector("#pm-end-turn")
+
+    # both phones show the new counters (or the destroyed Rook)
+    after = table.view()["state"]
+    assert after["battle"] is None and after["phase"] == "end"
+    for unit_id, hit in ((enemy_rook, attacker), (rook, defender)):
+        unit = unit_of(after, unit_id)
+        expected = hit["damage"] if hit["hits"] else 0
+        if expected >= 2:  # PM-24 (seed): counters reach Shields 2
+            assert unit["destroyed"] and unit["place"] == "reserve"
+            for phone in (mover, other):
+                phone.wait_for_selector(f"#pm-destroyed #unit-{unit_id}.destroyed")
+        else:
+            assert (unit["counters"], unit["destroyed"]) == (expected, False)
+            for phone in (mover, other):
+                count_is(phone, unit_id, f"{expected}/2")
+    shot(other, folder, "pm-06-after-battle-other")
+
+    # one tap adds a counter, one removes it: each phone sees the other's tap
+    frigate = f"{me}1"
+    other.click(f"#plus-{frigate}")
+    count_is(mover, frigate, "1/6")
+    assert unit_of(table.view()["state"], frigate)["counters"] == 1
+    mover.click(f"#minus-{frigate}")
+    count_is(other, frigate, "0/6")
+    assert mover.locator(f"#minus-{frigate}").is_disabled()  # no counter below zero (PM-23)
+
+    # knocked out by taps: the enemy Comet Lancer (Shields 3) takes three counters (PM-24);
+    # a person taps "+" again after seeing the count change, slower than the shell's double-tap
+    # guard (REPEAT_MS, 400 ms), which would drop a second tap of the same request sooner
+    lancer = f"{foe}4"
+    for n in (1, 2):
+        mover.click(f"#plus-{lancer}")
+        count_is(other, lancer, f"{n}/3")
+        count_is(mover, lancer, f"{n}/3")
+        mover.wait_for_timeout(500)
+    mover.click(f"#plus-{lancer}")
+    for phone in (mover, other):
+        phone.wait_for_selector(f"#pm-destroyed #unit-{lancer}.destroyed")
+    unit = unit_of(table.view()["state"], lancer)
+    assert (unit["destroyed"], unit["place"], unit["counters"]) == (True, "reserve", 0)
+    assert "destroyed" in other.inner_text(f"#unit-{lancer}")
+    shot(mover, folder, "pm-07-end-mover")
+    shot(other, folder, "pm-08-end-other")
+
+    # the action log names every event in words, with who did it
+    other.click("#log summary")
+    other.wait_for_selector("#log-list li")
+    log = other.inner_text("#log-list")
+    assert "Move: Rook Shuttle → Contested zone" in log
+    assert "Combat: Rook Shuttle → Rook Shuttle" in log and "Pass" in log
+    assert "combat card: Steady Aim" in log
+    assert "2d6 " + "+".join(map(str, attacker["faces"])) in log
+    assert log.count("damage counter +1 on Comet Lancer") == 3
+    assert "damage counter −1 on Halo Frigate" in log
+    shot(other, folder, "pm-09-log-other")
+
+    # the same table in German
+    path = mover.url.split(base, 1)[1]
+    mover.goto(f"{base}/lang/de?next={path}")
+    mover.wait_for_selector(f"#pm-destroyed #unit-{lancer}.destroyed")
+    assert "Zug 3" in mover.inner_text("#pm-turn")
+    assert "Zerstört (PM-24)" in mover.inner_text("#pm-destroyed")
+    assert "zerstört" in mover.inner_text(f"#unit-{lancer}")
+    mover.click("#log summary")
+    mover.wait_for_selector("#log-list li")
+    assert "Schadensmarker +1 auf Comet Lancer" in mover.inner_text("#log-list")
+    shot(mover, folder, "pm-10-german")
