@@ -34,7 +34,7 @@ from typing import Any
 
 from companion.dice import DiceService, RollError, RollRequest, frequencies
 from companion.hub import LocalHub
-from companion.store import Event, EventStore, StoreError, token_hash
+from companion.store import Event, Store, StoreError, token_hash
 from games import registry
 from games.protocol import (
     SEATS,
@@ -409,7 +409,7 @@ class Seat:
 
 
 class TableService:
-    """Tables over an :class:`EventStore`; one instance per app (registered in the factory).
+    """Tables over an event store (:class:`companion.store.Store`); one instance per app (registered in the factory).
 
     Args:
         store: the event store.
@@ -420,7 +420,7 @@ class TableService:
 
     def __init__(
         self,
-        store: EventStore,
+        store: Store,
         dice: DiceService,
         max_streams: int | None = None,
         hub: LocalHub | None = None,
@@ -429,7 +429,9 @@ class TableService:
         self.dice = dice
         self.hub = hub if hub is not None else LocalHub()
         self.hub.on_remote = self._remote
-        self.shared = self.hub.url != "local" or getattr(store, "shared", False)
+        self.hub.on_counts = self.stream_counts
+        self.hub.on_expire = self.expire_remote
+        self.shared = self.hub.url != "local" or store.shared
         """True when other processes may write the same tables: catch up before using one."""
         self.max_streams = max_streams
         self.streams_open = 0
