@@ -33,6 +33,7 @@ streams the same bytes.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -128,6 +129,7 @@ class PgEventStore:
         self.url = url
         self.location = redact_url(url)
         self.busy_seconds = busy_seconds
+        self._local = threading.local()  # .db: this thread's connection inside locked()
         synchronous = SYNCHRONOUS_COMMIT[durability]
 
         def configure(db: psycopg.Connection[Any]) -> None:
@@ -178,7 +180,39 @@ class PgEventStore:
     # ------------------------------------------------------------------------------ plumbing
 
     @contextmanager
+    def locked(self, table_id: str) -> Iterator[None]:
+        """Hold the table's row lock (``SELECT ... FOR UPDATE``) for the block, in one
+        transaction that every store call of this thread inside the block joins (as a
+        savepoint); committed when the block ends, rolled back if it raises.
+
+        :class:`~companion.tables.TableService` catches the table up and appends inside it, so
+        another process cannot append in between: writers of a table queue up across processes
+        instead of racing and retrying (40 racing writes from two processes would otherwise
+        starve one side). Commit happens before the block's caller tells the other processes.
+
+        Raises:
+            StorageUnavailable: the database cannot be used (also when the commit fails).
+        """
+        if getattr(self._local, "db", None) is not None:  # nested: the outer block holds it
+            yield
+            return
+        try:
+            with self._connection() as db, db.transaction():
+                self._lock_table(db, table_id)
+                self._local.db = db
+                try:
+                    yield
+                finally:
+                    self._local.db = None
+        except psycopg.Error as exc:
+            raise StorageUnavailable(f"the database cannot be written: {self._clean(exc)}") from exc
+
+    @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        held = getattr(self._local, "db", None)
+        if held is not None:  # inside locked(): the same connection and transaction
+            yield held
+            return
         try:
             with self._pool.connection() as db:
                 yield db

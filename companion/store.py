@@ -36,7 +36,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -188,6 +188,10 @@ class Store(Protocol):
     def close(self) -> None:
         """Close every connection (the store cannot be used afterwards)."""
 
+    def locked(self, table_id: str) -> AbstractContextManager[None]:
+        """Hold a table's write lock across processes for the block (:meth:`EventStore.locked`)."""
+        ...
+
     def create_table(
         self,
         *,
@@ -322,6 +326,13 @@ class EventStore:
                 db.close()
             self._all.clear()
             self._idle.clear()
+
+    def locked(self, table_id: str) -> AbstractContextManager[None]:
+        """A block in which no other process writes the table: nothing to do here (one process
+        writes an SQLite file; its writers of a table take turns under the table's lock in
+        :class:`companion.tables.TableService`). :meth:`companion.pgstore.PgEventStore.locked`
+        holds the table's row lock, so that catching up and appending cannot be overtaken."""
+        return nullcontext()
 
     def _read(self, query: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``query`` on a pooled reader connection, given back afterwards."""

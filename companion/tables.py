@@ -491,18 +491,21 @@ class TableService:
         token = secrets.token_urlsafe(24)
         table = self.table(table_id)
         with table.lock:
-            event = Event(
-                seq=table.revision + 1,
-                kind="join",
-                seat="B",
-                client_action_id=None,
-                payload={},
-                created_at=time.time(),
-            )
-            try:
-                self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
-            except StoreError as exc:
-                raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
+            with self.store.locked(table_id):  # committed before the streams are told
+                if self.shared:
+                    self._catch_up(table)
+                event = Event(
+                    seq=table.revision + 1,
+                    kind="join",
+                    seat="B",
+                    client_action_id=None,
+                    payload={},
+                    created_at=time.time(),
+                )
+                try:
+                    self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
+                except StoreError as exc:
+                    raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
             table.roles[token_hash(token)] = "B"
             table.add(event)
             self._publish(table)
@@ -685,20 +688,21 @@ class TableService:
         token = secrets.token_urlsafe(24)
         for _ in range(3):
             with table.lock:
-                if self.shared:
-                    self._catch_up(table)
-                event = Event(
-                    seq=table.revision + 1,
-                    kind="reclaim",
-                    seat=target,
-                    client_action_id=None,
-                    payload={},
-                    created_at=time.time(),
-                )
                 try:
-                    self.store.replace_seat(
-                        table_id=table_id, seat=target, token=token, event=event
-                    )
+                    with self.store.locked(table_id):  # committed before the streams are told
+                        if self.shared:
+                            self._catch_up(table)
+                        event = Event(
+                            seq=table.revision + 1,
+                            kind="reclaim",
+                            seat=target,
+                            client_action_id=None,
+                            payload={},
+                            created_at=time.time(),
+                        )
+                        self.store.replace_seat(
+                            table_id=table_id, seat=target, token=token, event=event
+                        )
                 except StoreError:
                     if self.shared:
                         continue  # another process appended meanwhile: catch up, try again
@@ -797,26 +801,28 @@ class TableService:
         attempts = 3 if self.shared else 1
         for attempt in range(attempts):
             with table.lock:
-                if self.shared:
-                    self._catch_up(table)
-                duplicate = client_id in table.client_ids
-                if duplicate and table.client_ids[client_id] != key:
-                    raise Rejected(
-                        409,
-                        "client_action_id_reused",
-                        f"client_action_id {client_id} was already used for a different request; "
-                        "nothing was applied",
-                        table.view(),
-                    )
+                try:
+                    with self.store.locked(table.id):  # committed before the streams are told
+                        if self.shared:
+                            self._catch_up(table)
+                        duplicate = client_id in table.client_ids
+                        if duplicate and table.client_ids[client_id] != key:
+                            raise Rejected(
+                                409,
+                                "client_action_id_reused",
+                                f"client_action_id {client_id} was already used for a different "
+                                "request; nothing was applied",
+                                table.view(),
+                            )
+                        if not duplicate:
+                            events: list[Event] = make(table)
+                            events[-1] = replace(events[-1], client_action_id=client_id)
+                            self.store.append(table.id, table.revision, events)
+                except StoreError:
+                    if attempt + 1 < attempts:
+                        continue  # another process appended first: decide again
+                    raise
                 if not duplicate:
-                    events: list[Event] = make(table)
-                    events[-1] = replace(events[-1], client_action_id=client_id)
-                    try:
-                        self.store.append(table.id, table.revision, events)
-                    except StoreError:
-                        if attempt + 1 < attempts:
-                            continue  # another process appended first: decide again
-                        raise
                     for event in events:
                         table.add(event)
                     self._publish(table)
