@@ -55,6 +55,9 @@ RESYNC = 2**53
 """Revision used to ask for a catch-up from the log (higher than any real revision)."""
 BATCH = 512
 """Messages sent in one pipeline at most."""
+MAX_QUEUED = 10_000
+"""Messages waiting for Redis at most (while it is away); more are dropped: the listeners
+catch their tables up from the log when they get their subscription back."""
 
 log = logging.getLogger(__name__)
 
@@ -219,22 +222,29 @@ class RedisHub(LocalHub):
             batch = [await outbox.get()]
             while len(batch) < BATCH and not outbox.empty():
                 batch.append(outbox.get_nowait())
-            try:
-                if len(batch) == 1:
-                    await client.publish(self.channel, batch[0])
-                else:
-                    async with client.pipeline(transaction=False) as pipe:
-                        for text in batch:
-                            pipe.publish(self.channel, text)
-                        await pipe.execute()
-                self.published += len(batch)
-            except (RedisError, OSError) as exc:
-                log.warning(
-                    "Redis at %s: %d message(s) not sent: %s",
-                    self.url,
-                    len(batch),
-                    self._clean(exc),
-                )
+            # a connection that Redis closed (a restart) fails once, then the client reconnects
+            for attempt in (1, 2):
+                try:
+                    await self._publish(client, batch)
+                    self.published += len(batch)
+                    break
+                except (RedisError, OSError) as exc:
+                    if attempt == 2:
+                        log.warning(
+                            "Redis at %s: %d message(s) not sent: %s",
+                            self.url,
+                            len(batch),
+                            self._clean(exc),
+                        )
+
+    async def _publish(self, client: aioredis.Redis, batch: list[str]) -> None:
+        if len(batch) == 1:
+            await client.publish(self.channel, batch[0])
+            return
+        async with client.pipeline(transaction=False) as pipe:
+            for text in batch:
+                pipe.publish(self.channel, text)
+            await pipe.execute()
 
     async def _presence_loop(self) -> None:
         """Every :data:`PRESENCE_SECONDS`: repeat this process's stream counts and forget the
@@ -249,7 +259,7 @@ class RedisHub(LocalHub):
 
     def _send(self, message: dict[str, Any]) -> None:
         """Queue a message for Redis (event loop thread only)."""
-        if self._outbox is not None:
+        if self._outbox is not None and self._outbox.qsize() < MAX_QUEUED:
             self._outbox.put_nowait(json.dumps(message, separators=(",", ":")))
 
     # --------------------------------------------------------------------------- writer side

@@ -737,3 +737,66 @@ def test_redis_hub_tells_the_other_process_and_not_itself(redis_url: str) -> Non
     ]
     assert heard_two[0]["o"] == heard_two[1]["o"] and str(os.getpid()) in heard_two[0]["o"]
     assert woke_here
+
+
+def test_redis_hub_catches_up_after_redis_restarts(redis_url: str) -> None:
+    """Redis goes away and comes back on the same port: the listener subscribes again and asks
+    for a catch-up of every table with streams here (messages were lost meanwhile); the
+    publisher's stale connection is replaced, so the next write arrives again."""
+    import asyncio
+
+    from companion.redis_hub import RESYNC, RedisHub
+
+    program = shutil.which("redis-server")
+    assert program is not None  # the redis_url fixture skipped otherwise
+    port = free_port()
+    command = [program, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    servers = [subprocess.Popen(command, stdout=subprocess.DEVNULL)]
+    url = f"redis://127.0.0.1:{port}"
+
+    async def until(check: Callable[[], bool], seconds: float) -> bool:
+        for _ in range(int(seconds / 0.02)):
+            if check():
+                return True
+            await asyncio.sleep(0.02)
+        return False
+
+    async def scenario() -> list[dict[str, Any]]:
+        assert await until(lambda: _pings(url), 10)
+        one, two = RedisHub(url), RedisHub(url)
+        heard: list[dict[str, Any]] = []
+        two.on_remote = heard.append
+        await one.start()
+        await two.start()
+        try:
+            two.subscribe("t1")  # a stream of t1 is open in process two
+            servers[0].kill()
+            servers[0].wait()
+            one.notify("t1", 5)  # lost: Redis is away
+            await asyncio.sleep(0.3)
+            servers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+            assert await until(lambda: any(m.get("r") == RESYNC for m in heard), 15)
+            one.notify("t1", 6)
+            assert await until(lambda: any(m.get("r") == 6 for m in heard), 5)
+            return heard
+        finally:
+            await one.stop()
+            await two.stop()
+
+    try:
+        heard = asyncio.run(scenario())
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()
+    assert {"t": "t1", "r": RESYNC, "o": "resync"} in heard
+    assert all(m.get("r") != 5 for m in heard)
+
+
+def _pings(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
