@@ -774,7 +774,17 @@ def _announce(host: str, port: int, base_url: str, announced: list[Any]) -> None
 @click.option(
     "--db",
     "database",
-    help="SQLite database file [default: tablesmith/companion.sqlite in the user's data folder].",
+    help="SQLite database file [default: tablesmith/companion.sqlite in the user's data folder], "
+    "or postgresql://USER:PASSWORD@HOST[:PORT]/DBNAME to share the tables between several serve "
+    "processes or machines (needs pip install 'tablesmith[store]').",
+)
+@click.option(
+    "--pubsub",
+    default="local",
+    show_default=True,
+    help="How live streams learn of other processes' actions: local (one process), or "
+    "redis://[:PASSWORD@]HOST[:PORT] (also rediss://, unix://) shared by every serve process "
+    "of the same --db.",
 )
 @click.option(
     "--base-url",
@@ -822,6 +832,7 @@ def serve(
     host: str,
     port: int,
     database: str | None,
+    pubsub: str,
     base_url: str | None,
     threads: int | None,
     server_kind: str,
@@ -833,35 +844,60 @@ def serve(
     import sqlite3
 
     from companion import create_app, default_database
+    from companion.hub import make_hub
     from companion.server import bound_port, connection_limit, create_server, max_streams
-    from companion.store import StorageUnavailable, StoreError
+    from companion.store import POSTGRES_SCHEMES, StorageUnavailable, StoreError, redact_url
 
     if base_url is not None:
         base_url = _serve_base_url(base_url)
     if database is not None and not database.strip():
-        raise CommandError("--db: must be a file path, got an empty string")
-    db_path = Path(database) if database is not None else default_database()
-    if db_path.is_dir():
-        raise CommandError(f"--db: {db_path} is a folder; give a file path")
-    if db_path.exists() and not db_path.is_file():
-        raise CommandError(f"--db: {db_path} is not a regular file")
+        raise CommandError("--db: must be a file path or a postgresql:// URL, got an empty string")
+    db_value: str | Path
+    if database is not None and database.strip().lower().startswith(POSTGRES_SCHEMES):
+        db_value = database.strip()
+    else:
+        db_path = Path(database) if database is not None else default_database()
+        if db_path.is_dir():
+            raise CommandError(f"--db: {db_path} is a folder; give a file path")
+        if db_path.exists() and not db_path.is_file():
+            raise CommandError(f"--db: {db_path} is not a regular file")
+        db_value = db_path
     if not host.strip():
         raise CommandError("--host: must not be empty")
 
     evented = server_kind == "uvicorn"
+    try:
+        hub = make_hub(pubsub)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None  # the message starts with --pubsub
+    if hub.url != "local":
+        if not evented:
+            raise CommandError("--pubsub: a Redis hub needs --server uvicorn (the default)")
+        from companion.redis_hub import HubUnavailable, RedisHub
+
+        assert isinstance(hub, RedisHub)
+        try:
+            hub.check()
+        except HubUnavailable as exc:
+            raise CommandError(f"--pubsub: {exc}") from None
     if threads is None:
         threads = 16 if evented else 256
     connections = connection_limit()
     config = {
-        "DATABASE": str(db_path),
+        "DATABASE": str(db_value),
+        "PUBSUB": pubsub,
         "BASE_URL": base_url,
         "DURABILITY": "power" if fsync else "crash",
         "MAX_STREAMS": None if evented else max_streams(threads, connections),
     }
     try:
         app = create_app(config)
-    except (OSError, sqlite3.Error, StorageUnavailable, StoreError) as exc:
-        raise _serve_open_error("--db", exc, db_path) from None
+    except (StorageUnavailable, StoreError) as exc:
+        if not isinstance(db_value, Path):  # the message names the URL without its password
+            raise CommandError(f"--db: {exc}") from None
+        raise _serve_open_error("--db", exc, db_value) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise _serve_open_error("--db", exc, redact_url(str(db_value))) from None
     store = app.extensions["tablesmith.tables"].store
     server: Any
     try:
@@ -888,7 +924,9 @@ def serve(
         base_url = f"http://{shown}:{actual_port}"
         app.config["BASE_URL"] = base_url
     click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
-    click.echo(f"Database: {app.config['DATABASE']}")
+    click.echo(f"Database: {store.location}")
+    if pubsub != "local":
+        click.echo(f"Live updates between processes: {redact_url(pubsub)}")
     if qr:
         import segno
 

@@ -19,7 +19,7 @@ from companion import i18n
 from companion.dice import DiceService
 from companion.hub import make_hub
 from companion.security import RateLimiter, refuse_cross_site
-from companion.store import EventStore
+from companion.store import open_store
 from companion.tables import TableService
 
 DEFAULTS: dict[str, Any] = {
@@ -58,7 +58,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the companion app.
 
     Args:
-        test_config: config overrides. Keys: ``DATABASE`` (path), ``DURABILITY`` (``"power"``,
+        test_config: config overrides. Keys: ``DATABASE`` (an SQLite file path, or a
+            ``postgresql://`` URL: :func:`companion.store.open_store`), ``DURABILITY`` (``"power"``,
             default, or ``"crash"``, see :mod:`companion.store`), ``BUSY_SECONDS`` (how long a write
             waits for a database lock held by another program; then 503), ``BASE_URL`` (the URL put in
             QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream; also how
@@ -78,9 +79,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database = app.config["DATABASE"] or default_database()
     app.config["DATABASE"] = str(database)
 
-    store = EventStore(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
+    hub = make_hub(app.config["PUBSUB"])  # before the store: a bad URL leaves nothing open
+    store = open_store(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
     dice = DiceService(app.config["DICE_RNG"])
-    hub = make_hub(app.config["PUBSUB"])
     app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"], hub)
     app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions["tablesmith.lookup_limiter"] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])

@@ -24,6 +24,14 @@ from typing import Any
 
 RemoteHandler = Callable[[dict[str, Any]], None]
 """Called (on the event loop) with each message another process published."""
+CountsSource = Callable[[], dict[str, dict[str, int]]]
+"""This process's open streams per seat, per table that has any
+(:meth:`companion.tables.TableService.stream_counts`)."""
+ExpireHandler = Callable[[float], None]
+"""Forget other processes' stream counts not heard for that many seconds
+(:meth:`companion.tables.TableService.expire_remote`)."""
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+"""``--pubsub`` URLs served by :class:`companion.redis_hub.RedisHub`."""
 
 
 class LocalHub:
@@ -41,6 +49,8 @@ class LocalHub:
         self._loop_thread: int | None = None
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self.on_remote: RemoteHandler | None = None
+        self.on_counts: CountsSource | None = None
+        self.on_expire: ExpireHandler | None = None
 
     # -------------------------------------------------------------------------- event loop side
 
@@ -118,11 +128,26 @@ class LocalHub:
 
 
 def make_hub(url: str | None) -> LocalHub:
-    """The hub for a ``--pubsub`` URL: None or ``"local"`` in-process.
+    """The hub for a ``--pubsub`` URL: None or ``"local"`` in-process (:class:`LocalHub`);
+    ``redis://``, ``rediss://`` (TLS) or ``unix://`` (a Unix socket) a
+    :class:`companion.redis_hub.RedisHub` shared by every process given the same URL.
 
     Raises:
-        ValueError: any other URL (the message names the allowed ones).
+        ValueError: any other URL, or Redis asked for without the ``redis`` package (the
+            message names the allowed URLs, or what to install).
     """
     if url is None or url == "local":
         return LocalHub()
-    raise ValueError(f"--pubsub must be 'local', got {url[:60]!r}")
+    if url.lower().startswith(REDIS_SCHEMES):
+        try:
+            from companion.redis_hub import RedisHub
+        except ImportError as exc:
+            raise ValueError(
+                "--pubsub redis:// needs the redis package, which is not installed: "
+                "pip install 'tablesmith[store]'"
+            ) from exc
+        return RedisHub(url)
+    raise ValueError(
+        "--pubsub must be 'local' or a redis://, rediss:// or unix:// URL, "
+        f"got {url.split('@')[-1][:60]!r}"
+    )

@@ -36,10 +36,11 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -91,6 +92,29 @@ class StoreError(ValueError):
 
 class StorageUnavailable(RuntimeError):
     """The database cannot be read or written now (locked, disk full, read-only, corrupt)."""
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password replaced by ``***`` (for messages and the startup banner)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return url.split("://", 1)[0] + "://..."
+    if not password:
+        return url
+    netloc = parts.netloc.replace(":" + password + "@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def url_error(exc: BaseException, url: str) -> str:
+    """The first line of an error's message, with the URL's password (if any) blanked out."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    return text.replace(password, "***") if password else text
 
 
 def token_hash(token: str) -> str:
@@ -145,6 +169,94 @@ class TableRow:
     created_at: float = 0.0
 
 
+class Store(Protocol):
+    """What :class:`companion.tables.TableService` needs of an event store: :class:`EventStore`
+    (SQLite, the embedded default) and :class:`companion.pgstore.PgEventStore` (PostgreSQL,
+    several processes) both provide it, with the same errors (:class:`StoreError` for a refused
+    write, :class:`StorageUnavailable` when the database cannot be used)."""
+
+    shared: bool
+    """True when other processes may append to the same logs (callers catch up first)."""
+    location: str
+    """Where the log is kept, for people (a file path, or a URL without its password)."""
+
+    @property
+    def connections(self) -> int:
+        """Database connections open now."""
+        ...
+
+    def close(self) -> None:
+        """Close every connection (the store cannot be used afterwards)."""
+
+    def locked(self, table_id: str) -> AbstractContextManager[None]:
+        """Hold a table's write lock across processes for the block (:meth:`EventStore.locked`)."""
+        ...
+
+    def create_table(
+        self,
+        *,
+        table_id: str,
+        game: str,
+        join_token: str,
+        watch_token: str,
+        colours: dict[str, str] | None = None,
+    ) -> None:
+        """Insert a new table (:meth:`EventStore.create_table`)."""
+
+    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
+        """Give a taken seat a new token, logging ``event`` (:meth:`EventStore.replace_seat`)."""
+
+    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
+        """Remember a reclaim code (:meth:`EventStore.add_reclaim_code`)."""
+
+    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
+        """Use up a reclaim code (:meth:`EventStore.take_reclaim_code`)."""
+
+    def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
+        """Seat a phone (:meth:`EventStore.add_seat`)."""
+
+    def table(self, table_id: str) -> TableRow | None:
+        """The table with its tokens, or None."""
+
+    def table_by_token(self, kind: str, token: str) -> str | None:
+        """The table a join or watch token opens, or None."""
+
+    def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
+        """Append events at ``expected_seq`` (:meth:`EventStore.append`)."""
+
+    def events(self, table_id: str, after: int = 0) -> list[Event]:
+        """A table's log after seq ``after``, in order."""
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""``--db`` values that name a PostgreSQL database rather than an SQLite file."""
+
+
+def open_store(
+    database: str | Path, durability: str = "power", busy_seconds: float = BUSY_SECONDS
+) -> Store:
+    """The event store for a ``--db`` value: a ``postgresql://`` or ``postgres://`` URL opens
+    :class:`companion.pgstore.PgEventStore`, anything else is an SQLite file
+    (:class:`EventStore`, the default).
+
+    Raises:
+        StoreError: PostgreSQL asked for without the ``store`` extra installed, or a bad
+            durability.
+        StorageUnavailable: the database cannot be opened (server unreachable, wrong password,
+            unwritable file ...).
+    """
+    text = str(database)
+    if text.lower().startswith(POSTGRES_SCHEMES):
+        try:
+            from companion.pgstore import PgEventStore
+        except ImportError as exc:
+            raise StoreError(
+                "PostgreSQL needs psycopg, which is not installed: pip install 'tablesmith[store]'"
+            ) from exc
+        return PgEventStore(text, durability, busy_seconds)
+    return EventStore(database, durability, busy_seconds)
+
+
 class EventStore:
     """SQLite-backed tables, seats and event logs.
 
@@ -166,6 +278,8 @@ class EventStore:
         self.synchronous = DURABILITY[durability]
         self.busy_seconds = busy_seconds
         self.path = Path(path)
+        self.location = str(self.path)
+        self.shared = False  # one process writes (the file is not shared between servers)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._write_lock = threading.Lock()  # one writer at a time: no SQLite busy-wait sleeps
         self._readers = threading.BoundedSemaphore(READERS)
@@ -212,6 +326,13 @@ class EventStore:
                 db.close()
             self._all.clear()
             self._idle.clear()
+
+    def locked(self, table_id: str) -> AbstractContextManager[None]:
+        """A block in which no other process writes the table: nothing to do here (one process
+        writes an SQLite file; its writers of a table take turns under the table's lock in
+        :class:`companion.tables.TableService`). :meth:`companion.pgstore.PgEventStore.locked`
+        holds the table's row lock, so that catching up and appending cannot be overtaken."""
+        return nullcontext()
 
     def _read(self, query: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``query`` on a pooled reader connection, given back afterwards."""
@@ -267,20 +388,27 @@ class EventStore:
         watch_token: str,
         colours: dict[str, str] | None = None,
     ) -> None:
-        """Insert a new table with its join and watch tokens and its fleet colours."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO tables (id, game, join_token, watch_token, created_at, colours) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    game,
-                    join_token,
-                    watch_token,
-                    time.time(),
-                    None if colours is None else json.dumps(colours),
-                ),
-            )
+        """Insert a new table with its join and watch tokens and its fleet colours.
+
+        Raises:
+            StoreError: the id or a token is taken already.
+        """
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO tables (id, game, join_token, watch_token, created_at, colours) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        game,
+                        join_token,
+                        watch_token,
+                        time.time(),
+                        None if colours is None else json.dumps(colours),
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"table {table_id} or one of its tokens exists already") from exc
 
     def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
         """Give a seat a new token (the old one stops working), logging ``event`` (a

@@ -34,7 +34,7 @@ from typing import Any
 
 from companion.dice import DiceService, RollError, RollRequest, frequencies
 from companion.hub import LocalHub
-from companion.store import Event, EventStore, StoreError, token_hash
+from companion.store import Event, Store, StoreError, token_hash
 from games import registry
 from games.protocol import (
     SEATS,
@@ -409,7 +409,7 @@ class Seat:
 
 
 class TableService:
-    """Tables over an :class:`EventStore`; one instance per app (registered in the factory).
+    """Tables over an event store (:class:`companion.store.Store`); one instance per app (registered in the factory).
 
     Args:
         store: the event store.
@@ -420,7 +420,7 @@ class TableService:
 
     def __init__(
         self,
-        store: EventStore,
+        store: Store,
         dice: DiceService,
         max_streams: int | None = None,
         hub: LocalHub | None = None,
@@ -429,7 +429,9 @@ class TableService:
         self.dice = dice
         self.hub = hub if hub is not None else LocalHub()
         self.hub.on_remote = self._remote
-        self.shared = self.hub.url != "local" or getattr(store, "shared", False)
+        self.hub.on_counts = self.stream_counts
+        self.hub.on_expire = self.expire_remote
+        self.shared = self.hub.url != "local" or store.shared
         """True when other processes may write the same tables: catch up before using one."""
         self.max_streams = max_streams
         self.streams_open = 0
@@ -492,18 +494,21 @@ class TableService:
         token = secrets.token_urlsafe(24)
         table = self.table(table_id)
         with table.lock:
-            event = Event(
-                seq=table.revision + 1,
-                kind="join",
-                seat="B",
-                client_action_id=None,
-                payload={},
-                created_at=time.time(),
-            )
-            try:
-                self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
-            except StoreError as exc:
-                raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
+            with self.store.locked(table_id):  # committed before the streams are told
+                if self.shared:
+                    self._catch_up(table)
+                event = Event(
+                    seq=table.revision + 1,
+                    kind="join",
+                    seat="B",
+                    client_action_id=None,
+                    payload={},
+                    created_at=time.time(),
+                )
+                try:
+                    self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
+                except StoreError as exc:
+                    raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
             table.roles[token_hash(token)] = "B"
             table.add(event)
             self._publish(table)
@@ -686,20 +691,21 @@ class TableService:
         token = secrets.token_urlsafe(24)
         for _ in range(3):
             with table.lock:
-                if self.shared:
-                    self._catch_up(table)
-                event = Event(
-                    seq=table.revision + 1,
-                    kind="reclaim",
-                    seat=target,
-                    client_action_id=None,
-                    payload={},
-                    created_at=time.time(),
-                )
                 try:
-                    self.store.replace_seat(
-                        table_id=table_id, seat=target, token=token, event=event
-                    )
+                    with self.store.locked(table_id):  # committed before the streams are told
+                        if self.shared:
+                            self._catch_up(table)
+                        event = Event(
+                            seq=table.revision + 1,
+                            kind="reclaim",
+                            seat=target,
+                            client_action_id=None,
+                            payload={},
+                            created_at=time.time(),
+                        )
+                        self.store.replace_seat(
+                            table_id=table_id, seat=target, token=token, event=event
+                        )
                 except StoreError:
                     if self.shared:
                         continue  # another process appended meanwhile: catch up, try again
@@ -798,26 +804,28 @@ class TableService:
         attempts = 3 if self.shared else 1
         for attempt in range(attempts):
             with table.lock:
-                if self.shared:
-                    self._catch_up(table)
-                duplicate = client_id in table.client_ids
-                if duplicate and table.client_ids[client_id] != key:
-                    raise Rejected(
-                        409,
-                        "client_action_id_reused",
-                        f"client_action_id {client_id} was already used for a different request; "
-                        "nothing was applied",
-                        table.view(),
-                    )
+                try:
+                    with self.store.locked(table.id):  # committed before the streams are told
+                        if self.shared:
+                            self._catch_up(table)
+                        duplicate = client_id in table.client_ids
+                        if duplicate and table.client_ids[client_id] != key:
+                            raise Rejected(
+                                409,
+                                "client_action_id_reused",
+                                f"client_action_id {client_id} was already used for a different "
+                                "request; nothing was applied",
+                                table.view(),
+                            )
+                        if not duplicate:
+                            events: list[Event] = make(table)
+                            events[-1] = replace(events[-1], client_action_id=client_id)
+                            self.store.append(table.id, table.revision, events)
+                except StoreError:
+                    if attempt + 1 < attempts:
+                        continue  # another process appended first: decide again
+                    raise
                 if not duplicate:
-                    events: list[Event] = make(table)
-                    events[-1] = replace(events[-1], client_action_id=client_id)
-                    try:
-                        self.store.append(table.id, table.revision, events)
-                    except StoreError:
-                        if attempt + 1 < attempts:
-                            continue  # another process appended first: decide again
-                        raise
                     for event in events:
                         table.add(event)
                     self._publish(table)
