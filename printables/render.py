@@ -39,6 +39,7 @@ from printables.faces import (
 )
 from printables.fonts import REGULAR, register_fonts
 from printables.icons import colour_of
+from printables.images import prepare_image
 from printables.layout import (
     CARD_SIZES,
     BackAdjust,
@@ -410,14 +411,8 @@ class _Job:
         if back.kind == "image":
             assert back.image is not None
             box = trim.inset(-bleed)
-            c.drawImage(
-                str(back.image),
-                box.x * MM,
-                box.y * MM,
-                box.width * MM,
-                box.height * MM,
-                preserveAspectRatio=False,
-                mask="auto",
+            prepare_image(back.image).draw(  # upright, sRGB
+                c, box.x * MM, box.y * MM, box.width * MM, box.height * MM
             )
             return
         name = _form_name(back, self.options.size_of(item.card), bleed, self.deck.title)
