@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersCharacter
+from printables.cropmarks import draw_marks_on_art
 from printables.cutter import SILHOUETTE_MARKS, svg_text, write_dxf
 from printables.faces import (
     FRAME_COLOURS,
@@ -506,6 +507,7 @@ def render_deck(
                             trim=slot.trim,
                         )
                     )
+                draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue
