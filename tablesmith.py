@@ -591,8 +591,14 @@ def cards(
 
 
 def _cards_summary(result: Any, options: Any) -> None:
-    """Print cards per sheet, sheets and pages, and what crop marks or a cutter cost."""
+    """Print cards per sheet, sheets and pages, and what crop marks or a cutter cost: crop
+    marks shortened or moved to keep an exact fit's column, or a column they cost (warnings
+    on stderr)."""
+    from printables.layout import crop_mark_notes
+
     for layout in result.layouts:
+        for note in crop_mark_notes(layout):
+            click.echo(f"warning: {note}", err=True)
         size = layout.spec.card
         count = sum(
             1

@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printables.faces import MM
-from printables.fonts import BOLD, REGULAR
+from printables.fonts import BOLD, REGULAR, register_fonts
 from printables.layout import (
     BackAdjust,
     CardSize,
     Duplex,
+    Rect,
+    Segment,
     SettingError,
     SheetSpec,
     flip_point,
@@ -41,12 +43,126 @@ from printables.render import backs_path, draw_furniture, new_canvas
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-SCALE_RANGE = 5.0
-"""The scales read -5..+5 mm."""
+SCALE_RANGE = 6.0
+"""The scales read -6..+6 mm."""
 LINE_LENGTH = 2 * SCALE_RANGE + 6.0
 """Length of each front reference line, mm (covers the whole scale)."""
 EDGE_DISTANCE = 30.0
 """Distance of the reference lines from the page edges, mm."""
+LABEL_PT = 7.0
+"""Size of the scale labels, pt (digits about 1.9 mm high)."""
+TICKS = {"half": 1.5, "mm": 2.5, "near": 3.5, "far": 6.5}
+"""Tick lengths, mm: every 0.5 mm, every 1 mm, and the labelled even values, whose ticks
+alternate between a near and a far length so that each label sits at the end of its own tick
+with 4 mm to the next label in its row (labels 2 mm apart in one row overlapped, and 1 mm
+apart were unreadable)."""
+LABEL_GAP = 0.6
+"""Gap between a tick's end and its label, mm."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Label:
+    """A text on the back page: baseline start (x, y), mm, and its ink box, mm."""
+
+    text: str
+    x: float
+    y: float
+    size_pt: float
+    bold: bool
+    box: Rect
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScaleDrawing:
+    """One reference's scale on the back page (page frame before the back correction, mm).
+
+    Attributes:
+        ticks: tick lines, from the scale's base line outward.
+        labels: the value labels (even values, signed) and the scale's name.
+    """
+
+    ticks: tuple[Segment, ...]
+    labels: tuple[Label, ...]
+
+
+def _label(text: str, x: float, y: float, *, size_pt: float, bold: bool, anchor: str) -> Label:
+    """A label whose ink box is anchored at (x, y) mm: ``anchor`` ``bottom-centre`` or
+    ``middle-left``. The box is the text's advance width by the font's cap height (digits
+    and capitals have no descenders)."""
+    from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+
+    register_fonts()
+    font = BOLD if bold else REGULAR
+    width = stringWidth(text, font, size_pt) / MM
+    height = getFont(font).face.capHeight / 1000 * size_pt / MM
+    left = x - width / 2 if anchor == "bottom-centre" else x
+    bottom = y if anchor == "bottom-centre" else y - height / 2
+    return Label(
+        text=text,
+        x=left,
+        y=bottom,
+        size_pt=size_pt,
+        bold=bold,
+        box=Rect(x=left, y=bottom, width=width, height=height),
+    )
+
+
+def scale_drawing(ref: Reference) -> ScaleDrawing:
+    """The ticks and labels of ``ref``'s scale: ticks every 0.5 mm over -SCALE_RANGE..
+    +SCALE_RANGE, each even value labelled (negative ones with ``-``) at the end of its
+    tick, near and far alternating; the name (``X``, ``YL``, ``YR``) beside the scale's negative end."""
+    bx, by = ref.back
+    ticks, labels = [], []
+    steps = int(SCALE_RANGE * 2)
+    for i in range(-steps, steps + 1):
+        v = i / 2
+        if i % 4 == 0:
+            length = TICKS["near"] if (i // 4) % 2 == 0 else TICKS["far"]
+        else:
+            length = TICKS["mm"] if i % 2 == 0 else TICKS["half"]
+        text = f"{v:g}"  # "-4" as typed into --back-offset; the narrow hyphen keeps room
+        if ref.vertical_line:  # horizontal scale along x, ticks upwards
+            ticks.append(Segment(x0=bx + v, y0=by, x1=bx + v, y1=by + length))
+            if i % 4 == 0:
+                labels.append(
+                    _label(
+                        text,
+                        bx + v,
+                        by + length + LABEL_GAP,
+                        size_pt=LABEL_PT,
+                        bold=False,
+                        anchor="bottom-centre",
+                    )
+                )
+        else:  # vertical scale along y, ticks to the right
+            ticks.append(Segment(x0=bx, y0=by + v, x1=bx + length, y1=by + v))
+            if i % 4 == 0:
+                labels.append(
+                    _label(
+                        text,
+                        bx + length + LABEL_GAP,
+                        by + v,
+                        size_pt=LABEL_PT,
+                        bold=False,
+                        anchor="middle-left",
+                    )
+                )
+    if ref.vertical_line:  # left of the scale's negative end, level with the near ticks
+        probe = _label(ref.name, 0, 0, size_pt=9, bold=True, anchor="middle-left")
+        name = _label(
+            ref.name,
+            bx - SCALE_RANGE - 2.0 - probe.box.width,
+            by + TICKS["near"] / 2,
+            size_pt=9,
+            bold=True,
+            anchor="middle-left",
+        )
+    else:  # below the scale's negative end
+        name = _label(
+            ref.name, bx, by - SCALE_RANGE - 4.0, size_pt=9, bold=True, anchor="middle-left"
+        )
+    labels.append(name)
+    return ScaleDrawing(ticks=tuple(ticks), labels=tuple(labels))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,24 +208,13 @@ def references(
     return tuple(refs)
 
 
-def _scale(c: Canvas, ref: Reference) -> None:
-    bx, by = ref.back
-    c.setFont(REGULAR, 5)
-    steps = int(SCALE_RANGE * 2)
-    for i in range(-steps, steps + 1):
-        v = i / 2
-        tick = 3.0 if i % 2 == 0 else 1.5
-        if ref.vertical_line:  # horizontal scale, ticks vertical
-            c.line((bx + v) * MM, by * MM, (bx + v) * MM, (by + tick) * MM)
-            if i % 2 == 0:
-                c.drawCentredString((bx + v) * MM, (by + 4) * MM, f"{v:g}")
-        else:
-            c.line(bx * MM, (by + v) * MM, (bx + tick) * MM, (by + v) * MM)
-            if i % 2 == 0:
-                c.drawString((bx + 4) * MM, (by + v - 0.6) * MM, f"{v:g}")
-    c.setFont(BOLD, 8)
-    label_x, label_y = (bx - 3, by + 8) if ref.vertical_line else (bx - 2, by + SCALE_RANGE + 3)
-    c.drawString(label_x * MM, label_y * MM, ref.name)
+def _draw_scale(c: Canvas, ref: Reference) -> None:
+    drawing = scale_drawing(ref)
+    for tick in drawing.ticks:
+        c.line(tick.x0 * MM, tick.y0 * MM, tick.x1 * MM, tick.y1 * MM)
+    for label in drawing.labels:
+        c.setFont(BOLD if label.bold else REGULAR, label.size_pt)
+        c.drawString(label.x * MM, label.y * MM, label.text)
 
 
 def render_calibration(
@@ -196,7 +301,7 @@ def render_calibration(
         back.translate(-w / 2 * MM, -h / 2 * MM)
         back.setLineWidth(0.25)
         for ref in refs:
-            _scale(back, ref)
+            _draw_scale(back, ref)
         back.setFont(REGULAR, 8)
         back.drawCentredString(
             w / 2 * MM,

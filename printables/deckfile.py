@@ -251,6 +251,6 @@ def _image_problem(path: Path) -> str | None:
         return exc.strerror or "not an image Pillow can read"
     except Exception:  # Pillow raises assorted errors for damaged files
         return "damaged image data"
-    if kind not in ("PNG", "JPEG"):
+    if kind not in ("PNG", "JPEG", "MPO"):  # MPO: a phone's multi-picture JPEG
         return f"the file is {kind or 'an unknown format'}"
     return None

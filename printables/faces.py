@@ -48,6 +48,7 @@ from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.icons import colour_of, defined_forms, draw_icon
+from printables.images import prepare_image
 from printables.layout import Rect
 from printables.patterns import draw_pattern
 from printables.qr import MIN_MODULE_MM, draw_qr, qr_size_mm
@@ -266,10 +267,8 @@ class Painter:
         """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
         the overflow clipped. ReportLab embeds each distinct file once however often it is
         drawn."""
-        from PIL import Image
-
-        with Image.open(path) as im:
-            iw, ih = im.size
+        art = prepare_image(path)  # upright (EXIF) and sRGB, once per file
+        iw, ih = art.size
         scale = max(area.width / iw, area.height / ih)
         w, h = iw * scale, ih * scale
         c = self.canvas
@@ -278,7 +277,7 @@ class Painter:
         clip.rect(*self.pt(area.x, area.y), area.width * MM, area.height * MM)
         c.clipPath(clip, stroke=0, fill=0)
         x, y = self.pt(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2)
-        c.drawImage(str(path), x, y, w * MM, h * MM, mask="auto")
+        art.draw(c, x, y, w * MM, h * MM)
         c.restoreState()
 
     def text_block(

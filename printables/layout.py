@@ -11,11 +11,18 @@ space around the grid that continue each trim line.
 
 Decisions (the shared docs leave them open):
 
-* Crop marks are drawn only in the free space around the whole grid, never between cards:
-  there they could only sit on a neighbour's bleed or in a narrow gutter. Every column's and
-  row's trim lines get marks at both ends, so each cut runs edge to edge of the sheet.
-* A column or row needs room for a crop mark of at least ``MIN_CROP_MARK_LENGTH`` outside the
-  grid; the marks grow up to ``crop_mark_length`` where there is space.
+* Crop marks are drawn in the free space around the whole grid: every column's and row's
+  trim lines get marks at both ends, so each cut runs edge to edge of the sheet. They grow up
+  to ``crop_mark_length`` where there is space.
+* Crop marks never cost a column or row that fits inside the page margins (an exact fit keeps
+  its column). Where the free space beside the grid is less than ``crop_mark_offset +
+  MIN_CROP_MARK_LENGTH``, the marks on that side, in this order of preference: *shorten* (a
+  smaller offset, down to ``MIN_CROP_MARK_GAP``, and a length down to
+  ``SHORTEST_CROP_MARK``); move onto the grid's outer *bleed* (waste that is cut away, never
+  within ``MIN_CROP_MARK_GAP`` of a trim line); move into the *gutters* between the cards
+  (centred between the neighbouring trim lines). Only when none of these holds a mark of
+  ``SHORTEST_CROP_MARK`` is the column or row given up for the marks, and the layout records
+  it (:attr:`SheetLayout.lost_to_crop_marks`, :func:`crop_mark_notes`).
 * The "print at 100 %" note and the 50 mm ruler sit in a band of ``FURNITURE_HEIGHT`` above
   the bottom page margin; the same band is reserved at the top (page heading) so the grid
   stays centred, which duplex pairing relies on.
@@ -29,6 +36,7 @@ Decisions (the shared docs leave them open):
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -51,7 +59,12 @@ PAPER_SIZES = MappingProxyType(
 """Paper sizes in portrait, (width, height) in mm (ISO 216; US Letter 8.5 x 11 in)."""
 
 MIN_CROP_MARK_LENGTH = 2.0
-"""Shortest crop mark, mm: a column needs at least this much room outside the grid."""
+"""Shortest crop mark at its normal place (``crop_mark_offset`` beyond the bleed), mm."""
+SHORTEST_CROP_MARK = 1.0
+"""Shortest crop mark where room is short (shortened, on the bleed or in a gutter), mm: still
+a clearly visible dash at 0.3 pt."""
+MIN_CROP_MARK_GAP = 0.5
+"""Least distance between a shortened or moved crop mark and a trim line or bleed box, mm."""
 FURNITURE_HEIGHT = 4.0
 """Height of the band for the 100 % note and the ruler (and the top heading), mm."""
 RULER_LENGTH = 50.0
@@ -310,6 +323,13 @@ class SheetLayout:
         heading_origin: baseline start of the page heading (top band), mm.
         registration: the filled rectangles of the cutter's registration marks, mm.
         lost_to_cutter: (columns, rows) the cutter's area and marks cost.
+        crop_mark_places: where the (left/right, top/bottom) crop marks went: ``outside``
+            (the normal place), ``shortened``, ``bleed``, ``gutter``, or ``none`` without
+            crop marks (see the module docstring).
+        crop_mark_room: free space beside the grid (left/right, top/bottom) inside the page
+            margin and furniture band, mm, with every card that fits there (before any card
+            is given up for crop marks).
+        lost_to_crop_marks: (columns, rows) given up because no mark would fit otherwise.
     """
 
     spec: SheetSpec
@@ -324,6 +344,9 @@ class SheetLayout:
     heading_origin: tuple[float, float]
     registration: tuple[Rect, ...] = ()
     lost_to_cutter: tuple[int, int] = (0, 0)
+    crop_mark_places: tuple[str, str] = ("none", "none")
+    crop_mark_room: tuple[float, float] = (0.0, 0.0)
+    lost_to_crop_marks: tuple[int, int] = (0, 0)
 
     @property
     def per_page(self) -> int:
@@ -342,20 +365,72 @@ def _count(available: float, cell: float, gutter: float) -> int:
     return max(0, math.floor((available + gutter) / (cell + gutter) + EPSILON))
 
 
-def _grid(spec: SheetSpec) -> tuple[int, int, float, float]:
-    """(columns, rows, free width, free height) of a sheet, mm."""
+@dataclass(frozen=True, kw_only=True)
+class _MarkPlan:
+    """Where the crop marks of one axis go: ``start`` and ``length`` are measured outward
+    from the grid's outer trim line (``gutter``: ``start`` from the trim line into the gap),
+    mm."""
+
+    place: str
+    start: float
+    length: float
+
+
+def _mark_plan(spec: SheetSpec, room: float, count: int) -> _MarkPlan | None:
+    """The crop-mark placement for one axis with ``room`` mm free beside the grid (inside the
+    margins) and ``count`` cards along it; None if no mark fits anywhere."""
+    off, bleed, longest = spec.crop_mark_offset, spec.bleed, spec.crop_mark_length
+    if room >= off + MIN_CROP_MARK_LENGTH - EPSILON:
+        return _MarkPlan(place="outside", start=bleed + off, length=min(longest, room - off))
+    reach = bleed + room  # from the trim line to the page margin
+    start = min(bleed + off, max(MIN_CROP_MARK_GAP, reach - MIN_CROP_MARK_LENGTH))
+    if reach - start >= SHORTEST_CROP_MARK - EPSILON:
+        place = "bleed" if start < bleed - EPSILON else "shortened"
+        return _MarkPlan(place=place, start=start, length=min(longest, reach - start))
+    between = spec.gutter + 2 * bleed  # from one card's trim line to the next
+    length = min(longest, between - 2 * MIN_CROP_MARK_GAP)
+    if count > 1 and length >= SHORTEST_CROP_MARK - EPSILON:
+        return _MarkPlan(place="gutter", start=(between - length) / 2, length=length)
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Axis:
+    """One direction of the grid: the card count, the crop-mark plan, the free space beside
+    the grid of every card that fits inside the margins (mm, before any is given up for crop
+    marks) and the cards given up for crop marks."""
+
+    count: int
+    plan: _MarkPlan | None
+    room: float
+    lost: int
+
+
+def _axis(spec: SheetSpec, available: float, cell: float) -> _Axis:
+    """Cards of ``cell`` mm along ``available`` mm (inside margins), with their crop marks."""
+    count = _count(available, cell, spec.gutter)
+    room = (available - (count * cell + (count - 1) * spec.gutter)) / 2
+    if not spec.crop_marks or count < 1:
+        return _Axis(count=count, plan=None, room=room, lost=0)
+    plan = _mark_plan(spec, room, count)
+    if plan is not None:
+        return _Axis(count=count, plan=plan, room=room, lost=0)
+    reserve = spec.crop_mark_offset + MIN_CROP_MARK_LENGTH
+    fewer = _count(available - 2 * reserve, cell, spec.gutter)
+    left = (available - (fewer * cell + (fewer - 1) * spec.gutter)) / 2
+    plan = _mark_plan(spec, left, fewer) if fewer >= 1 else None
+    return _Axis(count=fewer, plan=plan, room=room, lost=count - fewer)
+
+
+def _grid(spec: SheetSpec) -> tuple[_Axis, _Axis, float, float]:
+    """(across, down, free width, free height) of a sheet: free inside the page margins and
+    the furniture bands, mm."""
     page_w, page_h = spec.page_size
-    cell_w = spec.card.width + 2 * spec.bleed
-    cell_h = spec.card.height + 2 * spec.bleed
-    reserve = spec.crop_mark_offset + MIN_CROP_MARK_LENGTH if spec.crop_marks else 0.0
-    avail_w = page_w - 2 * (spec.page_margin + reserve)
-    avail_h = page_h - 2 * (spec.page_margin + reserve + FURNITURE_HEIGHT)
-    return (
-        _count(avail_w, cell_w, spec.gutter),
-        _count(avail_h, cell_h, spec.gutter),
-        avail_w,
-        avail_h,
-    )
+    avail_w = page_w - 2 * spec.page_margin
+    avail_h = page_h - 2 * (spec.page_margin + FURNITURE_HEIGHT)
+    across = _axis(spec, avail_w, spec.card.width + 2 * spec.bleed)
+    down = _axis(spec, avail_h, spec.card.height + 2 * spec.bleed)
+    return across, down, avail_w, avail_h
 
 
 def fits_on(spec: SheetSpec) -> tuple[tuple[str, bool], ...]:
@@ -371,7 +446,8 @@ def fits_on(spec: SheetSpec) -> tuple[tuple[str, bool], ...]:
     return tuple(
         (paper, landscape)
         for paper, landscape in candidates
-        if min(_grid(replace(spec, paper=paper, landscape=landscape))[:2]) >= 1
+        if min(axis.count for axis in _grid(replace(spec, paper=paper, landscape=landscape))[:2])
+        >= 1
     )
 
 
@@ -379,7 +455,8 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     """Compute the card grid, crop marks and furniture of a sheet.
 
     The grid is centred on the page in both directions. A dimension that fits exactly keeps
-    its last column or row (``EPSILON`` tolerance).
+    its last column or row (``EPSILON`` tolerance), crop marks or not: the marks shorten or
+    move (module docstring).
 
     Raises:
         DoesNotFitError: not even one card (with bleed and room for crop marks) fits; it
@@ -388,12 +465,13 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     page_w, page_h = spec.page_size
     cell_w = spec.card.width + 2 * spec.bleed
     cell_h = spec.card.height + 2 * spec.bleed
-    columns, rows, avail_w, avail_h = _grid(spec)
+    across, down, avail_w, avail_h = _grid(spec)
+    columns, rows = across.count, down.count
     if columns < 1 or rows < 1:
         raise DoesNotFitError(
             f"a {spec.card.width:g} x {spec.card.height:g} mm card with {spec.bleed:g} mm bleed "
             f"does not fit on {spec.paper} {'landscape' if spec.landscape else 'portrait'}: "
-            f"{avail_w:.1f} x {avail_h:.1f} mm free inside margins and crop marks",
+            f"{avail_w:.1f} x {avail_h:.1f} mm free inside the margins",
             paper=spec.paper,
             landscape=spec.landscape,
             fits_on=fits_on(spec),
@@ -434,22 +512,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
                     bleed=bleed,
                 )
             )
-    bottom = top - grid_h
-    marks: list[Segment] = []
-    if spec.crop_marks:
-        off = spec.crop_mark_offset
-        len_h = min(spec.crop_mark_length, left - spec.page_margin - off)
-        len_v = min(spec.crop_mark_length, bottom - spec.page_margin - FURNITURE_HEIGHT - off)
-        xs = sorted({round(x, 6) for s in slots[:columns] for x in (s.trim.x, s.trim.right)})
-        ys = sorted({round(y, 6) for s in slots[::columns] for y in (s.trim.y, s.trim.top)})
-        for x in xs:
-            marks.append(Segment(x0=x, y0=top + off, x1=x, y1=top + off + len_v))
-            marks.append(Segment(x0=x, y0=bottom - off, x1=x, y1=bottom - off - len_v))
-        for y in ys:
-            marks.append(Segment(x0=left - off, y0=y, x1=left - off - len_h, y1=y))
-            marks.append(
-                Segment(x0=left + grid_w + off, y0=y, x1=left + grid_w + off + len_h, y1=y)
-            )
+    marks = _crop_marks(spec, slots, columns, across.plan, down.plan) if spec.crop_marks else []
     band = spec.page_margin
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
     heading_x = max(left, band)
@@ -472,7 +535,94 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
         heading_origin=(heading_x, page_h - band - FURNITURE_HEIGHT + 1.0),
         registration=registration,
         lost_to_cutter=lost,
+        crop_mark_places=(
+            across.plan.place if across.plan and spec.crop_marks else "none",
+            down.plan.place if down.plan and spec.crop_marks else "none",
+        ),
+        crop_mark_room=(across.room, down.room),
+        lost_to_crop_marks=(across.lost, down.lost),
     )
+
+
+def _crop_marks(
+    spec: SheetSpec,
+    slots: list[Slot],
+    columns: int,
+    across: _MarkPlan | None,
+    down: _MarkPlan | None,
+) -> list[Segment]:
+    """The crop marks of a grid: vertical marks continue the columns' trim lines above and
+    below the grid (``down`` plan), horizontal marks the rows' trim lines left and right of it
+    (``across`` plan); in the ``gutter`` plan they sit in every gap between cards instead."""
+    first_row, first_column = slots[:columns], slots[::columns]
+    xs = sorted({round(x, 6) for s in first_row for x in (s.trim.x, s.trim.right)})
+    ys = sorted({round(y, 6) for s in first_column for y in (s.trim.y, s.trim.top)})
+    marks: list[Segment] = []
+    if down is not None:
+        top_trim, bottom_trim = slots[0].trim.top, slots[-1].trim.y
+        if down.place == "gutter":
+            for _upper, lower in itertools.pairwise(first_column):
+                y = lower.trim.top + down.start
+                marks += [Segment(x0=x, y0=y, x1=x, y1=y + down.length) for x in xs]
+        else:
+            for x in xs:
+                y0, y1 = top_trim + down.start, bottom_trim - down.start
+                marks.append(Segment(x0=x, y0=y0, x1=x, y1=y0 + down.length))
+                marks.append(Segment(x0=x, y0=y1, x1=x, y1=y1 - down.length))
+    if across is not None:
+        left_trim, right_trim = slots[0].trim.x, slots[columns - 1].trim.right
+        if across.place == "gutter":
+            for left, _right in itertools.pairwise(first_row):
+                x = left.trim.right + across.start
+                marks += [Segment(x0=x, y0=y, x1=x + across.length, y1=y) for y in ys]
+        else:
+            for y in ys:
+                x0, x1 = left_trim - across.start, right_trim + across.start
+                marks.append(Segment(x0=x0, y0=y, x1=x0 - across.length, y1=y))
+                marks.append(Segment(x0=x1, y0=y, x1=x1 + across.length, y1=y))
+    return marks
+
+
+def crop_mark_notes(layout: SheetLayout) -> list[str]:
+    """One line per crop-mark compromise of ``layout``: marks shortened or moved (onto the
+    bleed, into the gutters) because the cards fill the printable width or height, and any
+    column or row given up because no mark fitted at all. Empty when the marks sit at their
+    normal place."""
+    spec = layout.spec
+    size = f"{spec.card.width:g} x {spec.card.height:g} mm cards"
+    notes = []
+    axes = (
+        ("left and right of", "row", "column", "columns", layout.columns),
+        ("above and below", "column", "row", "rows", layout.rows),
+    )
+    for index, (sides, lines, one, kind, count) in enumerate(axes):
+        place, room = layout.crop_mark_places[index], layout.crop_mark_room[index]
+        lost = layout.lost_to_crop_marks[index]
+        marks = [m for m in layout.crop_marks if (m.y0 == m.y1 if index == 0 else m.x0 == m.x1)]
+        length = min((abs(m.x1 - m.x0) + abs(m.y1 - m.y0) for m in marks), default=0.0)
+        where = f"{room:.1f} mm free {sides} the grid inside the margins"
+        cost = f"marks at full length would cost a {one} of {size}"
+        if lost:
+            notes.append(
+                f"crop marks cost {lost} of {count + lost} {kind} of {size}: no room for a "
+                f"{SHORTEST_CROP_MARK:g} mm mark ({where}) and no bleed or gutter to hold one; "
+                "--no-crop-marks keeps it"
+            )
+        elif place == "shortened":
+            notes.append(
+                f"crop marks {sides} the grid shortened to {length:.1f} mm ({where}; {cost})"
+            )
+        elif place == "bleed":
+            notes.append(
+                f"crop marks {sides} the grid moved onto the {spec.bleed:g} mm bleed, "
+                f"{length:.1f} mm long, cut away with it ({where}; {cost})"
+            )
+        elif place == "gutter":
+            notes.append(
+                f"crop marks of the {lines} cut lines moved into the gaps between the cards, "
+                f"{length:.1f} mm long ({where}; {cost})"
+            )
+    return notes
 
 
 def _cutter_grid(spec: SheetSpec, columns: int, rows: int) -> tuple[int, int, tuple[Rect, ...]]:

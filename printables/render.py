@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersCharacter
+from printables.cropmarks import draw_marks_on_art
 from printables.cutter import SILHOUETTE_MARKS, svg_text, write_dxf
 from printables.faces import (
     FRAME_COLOURS,
@@ -39,6 +40,7 @@ from printables.faces import (
 )
 from printables.fonts import REGULAR, register_fonts
 from printables.icons import colour_of
+from printables.images import prepare_image
 from printables.layout import (
     CARD_SIZES,
     BackAdjust,
@@ -410,14 +412,8 @@ class _Job:
         if back.kind == "image":
             assert back.image is not None
             box = trim.inset(-bleed)
-            c.drawImage(
-                str(back.image),
-                box.x * MM,
-                box.y * MM,
-                box.width * MM,
-                box.height * MM,
-                preserveAspectRatio=False,
-                mask="auto",
+            prepare_image(back.image).draw(  # upright, sRGB
+                c, box.x * MM, box.y * MM, box.width * MM, box.height * MM
             )
             return
         name = _form_name(back, self.options.size_of(item.card), bleed, self.deck.title)
@@ -511,6 +507,7 @@ def render_deck(
                             trim=slot.trim,
                         )
                     )
+                draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue

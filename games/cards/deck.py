@@ -280,17 +280,17 @@ def _finish(
     try:
         game_slug = _GAME.parse(header.get("game"))
     except FieldError as exc:
-        problems.append((where, exc))
+        problems.append((_where(header, "game"), exc))
         raise DeckError(source, problems) from None
     slug, title = default_slug, None
     try:
         slug = _DECK.parse(header.get("deck")) or default_slug
     except FieldError as exc:
-        problems.append((where, exc))
+        problems.append((_where(header, "deck"), exc))
     try:
         title = _TITLE.parse(header.get("title"))
     except FieldError as exc:
-        problems.append((where, exc))
+        problems.append((_where(header, "title"), exc))
     cards = _parse_cards(GAMES[game_slug], rows, problems)
     ids: dict[str, str] = {}
     for row_where, card in cards:
@@ -329,6 +329,14 @@ def _finish(
         cards=tuple(card for _, card in cards),
         back=back or BackSpec(),
     )
+
+
+def _where(mapping: object, key: str) -> str:
+    """``line N`` of ``key`` in a YAML mapping (the line the key is written on), else
+    ``header`` (a CSV deck's header values, or a key that is absent)."""
+    if isinstance(mapping, YamlMapping) and key in mapping.key_lines:
+        return f"line {mapping.key_lines[key]}"
+    return "header"
 
 
 def _no_cards(why: str) -> FieldError:
@@ -457,13 +465,19 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 try:
                     value = spec.parse(raw_back.get(spec.name))
                 except FieldError as exc:
+                    reason = str(exc)  # keep a control character's code point and position
                     problems.append(
                         (
-                            "header",
+                            _where(raw_back, spec.name),
                             FieldError(
                                 field=f"back.{spec.name}",
                                 allowed=_BACK_ALLOWED.get(spec.name, exc.allowed),
                                 found=exc.found,
+                                message=(
+                                    reason.replace(f"'{spec.name}'", f"'back.{spec.name}'", 1)
+                                    if " is not allowed; " in reason
+                                    else None
+                                ),
                             ),
                         )
                     )
@@ -474,7 +488,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 try:
                     back = BackSpec(**values)
                 except FieldError as exc:
-                    problems.append(("header", exc))
+                    problems.append((_where(raw_back, exc.field.removeprefix("back.")), exc))
     return _finish(source, data, rows, problems, default_slug, back)
 
 

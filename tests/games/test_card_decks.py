@@ -252,7 +252,7 @@ def test_back_fields_must_be_text(back: str, field: str, found: str) -> None:
     text = f"game: toy-battle\nback: {back}\ncards:\n  - {TROOP}\n"
     with pytest.raises(DeckError) as info:
         parse_deck_text(text, source="b.yaml")
-    assert str(info.value).startswith(f"b.yaml: header: field '{field}': allowed ")
+    assert str(info.value).startswith(f"b.yaml: line 2: field '{field}': allowed ")
     assert str(info.value).endswith(f"; found {found}")
 
 

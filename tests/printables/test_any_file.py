@@ -98,6 +98,16 @@ FIXED_TEXTS: list[tuple[str, str, str]] = [
     ),
     ("escape in text", TB.replace("Draw 1 troop.", "Draw\\x1b[31m 1.", 1), "control character"),
     ("raw control char", TB.replace("Star, colour", "Star\x01, colour", 1), "U+0001"),
+    (
+        "bell in the title",
+        TB.replace("title: Toy Battle troops", 'title: "Toy\\a Battle"', 1),
+        "line 5: field 'title': control character U+0007 at character 4",
+    ),
+    (
+        "escape in the back text",
+        TB.replace("title: Toy", 'back: {colour: "#123456",\n  text: "a\\x1bb"}\ntitle: Toy', 1),
+        "line 6: field 'back.text': control character U+001B at character 2",
+    ),
     ("NUL in yaml", TB.replace("Kwak", "Kw\x00ak", 1), "U+0000"),
     ("zero width space", TB.replace("Draw 1 troop.", "Draw\u200b 1.", 1), "U+200B"),
     ("bidi override", TB.replace("Draw 1 troop.", "\u202eDraw 1.", 1), "U+202E"),
@@ -185,7 +195,11 @@ def test_fixed_bad_yaml_gives_one_line(tmp_path: Path, label: str, text: str, ex
 
 
 FIXED_CSV: list[tuple[str, str, str]] = [
-    ("bell in a cell", CSV.replace("Draw 1.", "Draw\x07 1."), "U+0007"),
+    (
+        "bell in a cell",
+        CSV.replace("Draw 1.", "Draw\x07 1."),
+        "line 3: field 'text': control character U+0007 at character 5",
+    ),
     ("NUL in a cell", CSV.replace("Skully,Skully", "Sk\x00ully,Skully"), "U+0000"),
     ("unterminated quote", CSV.replace('"Draw 2 troops."', '"Draw 2 troops.'), "unterminated"),
     ("huge cell", "game,name\ntoy-battle," + "x" * 200_000 + "\n", "csv"),

@@ -5,21 +5,28 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from printables.layout import (
     CARD_SIZES,
     FURNITURE_HEIGHT,
+    MIN_CROP_MARK_GAP,
+    MIN_CROP_MARK_LENGTH,
     PAPER_SIZES,
+    SHORTEST_CROP_MARK,
     BackAdjust,
     CardSize,
     Duplex,
     LayoutError,
     Rect,
+    Segment,
+    SheetLayout,
     SheetSpec,
     adjust_point,
     back_slot_index,
+    crop_mark_notes,
     flip_rect,
     layout_sheet,
     mirrors_left_right,
@@ -79,32 +86,32 @@ def test_a_grid_that_fits_exactly_keeps_its_last_column() -> None:
     spec = SheetSpec(card=CardSize(width=62.8, height=88), bleed=0.1, gutter=2.5)
     cell = 62.8 + 0.2
     assert 3 * cell + 2 * 2.5 == pytest.approx(194.0)
-    assert layout_sheet(spec).columns == 3
-    wider = SheetSpec(card=CardSize(width=62.81, height=88), bleed=0.1, gutter=2.5)
-    assert layout_sheet(wider).columns == 2
-
-
-@EVERY_SPEC
-def test_grid_is_centred_and_inside_the_margins(spec: SheetSpec) -> None:
     layout = layout_sheet(spec)
-    grid = layout.grid
-    assert grid.x == pytest.approx(layout.page_width - grid.right)
-    assert grid.y == pytest.approx(layout.page_height - grid.top)
-    assert grid.x >= spec.page_margin and grid.y >= spec.page_margin + FURNITURE_HEIGHT
-    first, second = layout.slots[0], layout.slots[min(1, len(layout.slots) - 1)]
-    assert (
-        first.trim.width == spec.card.width
-        and first.bleed.width == spec.card.width + 2 * spec.bleed
+    assert layout.columns == 3 and layout.crop_mark_places == ("outside", "outside")
+    assert crop_mark_notes(layout) == []
+    # 0.01 mm wider: full-length marks no longer fit beside the grid, the column stays and
+    # the side marks shorten (offset 1 -> 0.985 mm beyond the bleed, length 2 mm)
+    wider = layout_sheet(SheetSpec(card=CardSize(width=62.81, height=88), bleed=0.1, gutter=2.5))
+    assert wider.columns == 3 and wider.crop_mark_places == ("shortened", "outside")
+    left = [m for m in wider.crop_marks if m.y0 == m.y1 and m.x0 < 105]
+    assert {round(m.x0, 3) for m in left} == {round(wider.grid.x - 0.985, 3)}
+    assert {round(m.x1, 3) for m in left} == {5.0}  # ends on the page margin
+
+
+def _mark_box(m: Segment, pad: float = 0.0) -> Rect:
+    return Rect(
+        x=min(m.x0, m.x1) - pad,
+        y=min(m.y0, m.y1) - pad,
+        width=abs(m.x1 - m.x0) + 2 * pad,
+        height=abs(m.y1 - m.y0) + 2 * pad,
     )
-    if layout.columns > 1:
-        assert second.bleed.x - first.bleed.right == pytest.approx(spec.gutter)
-    for a, b in itertools.combinations(layout.slots, 2):
-        assert not a.bleed.overlaps(b.bleed)
 
 
-@EVERY_SPEC
-def test_crop_marks_continue_every_trim_line_outside_every_card(spec: SheetSpec) -> None:
-    layout = layout_sheet(spec)
+def check_crop_marks(layout: SheetLayout) -> None:
+    """Every trim line has marks; every mark lies inside the margins and furniture bands, at
+    least MIN_CROP_MARK_GAP from every trim box, and is at least SHORTEST_CROP_MARK long (at
+    its normal place beyond the bleed and at least MIN_CROP_MARK_LENGTH)."""
+    spec = layout.spec
     marks = layout.crop_marks
     trim_xs = {round(x, 6) for s in layout.slots for x in (s.trim.x, s.trim.right)}
     trim_ys = {round(y, 6) for s in layout.slots for y in (s.trim.y, s.trim.top)}
@@ -112,22 +119,80 @@ def test_crop_marks_continue_every_trim_line_outside_every_card(spec: SheetSpec)
     horizontal = [m for m in marks if m.y0 == m.y1]
     assert {round(m.x0, 6) for m in vertical} == trim_xs
     assert {round(m.y0, 6) for m in horizontal} == trim_ys
-    assert len(vertical) == 2 * len(trim_xs) and len(horizontal) == 2 * len(trim_ys)
-    grid = layout.grid
+    for axis, group in ((0, horizontal), (1, vertical)):
+        place = layout.crop_mark_places[axis]
+        lines = trim_ys if axis == 0 else trim_xs
+        count = layout.columns if axis == 0 else layout.rows
+        assert len(group) == (count - 1 if place == "gutter" else 2) * len(lines)
+        for m in group:
+            length = abs(m.x1 - m.x0) + abs(m.y1 - m.y0)
+            shortest = MIN_CROP_MARK_LENGTH if place == "outside" else SHORTEST_CROP_MARK
+            assert shortest - 1e-9 <= length <= spec.crop_mark_length + 1e-9
+            if place == "outside":
+                assert not _mark_box(m, 0.01).overlaps(layout.grid)  # off every bleed box
     for m in marks:
-        length = abs(m.x1 - m.x0) + abs(m.y1 - m.y0)
-        assert 2.0 - 1e-9 <= length <= spec.crop_mark_length + 1e-9
-        box = Rect(
-            x=min(m.x0, m.x1) - 0.01,
-            y=min(m.y0, m.y1) - 0.01,
-            width=abs(m.x1 - m.x0) + 0.02,
-            height=abs(m.y1 - m.y0) + 0.02,
-        )
-        assert not box.overlaps(grid)  # never over any card or its bleed
-        assert not box.overlaps(layout.ruler)
-        for x, y in ((m.x0, m.y0), (m.x1, m.y1)):
-            assert spec.page_margin - 1e-9 <= x <= layout.page_width - spec.page_margin + 1e-9
-            assert spec.page_margin - 1e-9 <= y <= layout.page_height - spec.page_margin + 1e-9
+        box = _mark_box(m)
+        for slot in layout.slots:
+            assert not box.overlaps(slot.trim.inset(-(MIN_CROP_MARK_GAP - 1e-6)))
+        assert not _mark_box(m, 0.01).overlaps(layout.ruler)
+        low, high = spec.page_margin - 1e-9, spec.page_margin + FURNITURE_HEIGHT - 1e-9
+        assert low <= box.x and box.right <= layout.page_width - low
+        assert high <= box.y and box.top <= layout.page_height - high
+
+
+@EVERY_SPEC
+def test_crop_marks_continue_every_trim_line_and_never_touch_a_card(spec: SheetSpec) -> None:
+    check_crop_marks(layout_sheet(spec))
+
+
+@pytest.mark.parametrize(
+    ("card", "bleed", "gutter", "place", "columns", "length"),
+    [
+        # A4 portrait, 5 mm margins: 200 mm across. Room beside the grid = (200 - grid) / 2.
+        (65.5, 0.0, 0.0, "shortened", 3, 1.25),  # 1.75 mm room: 0.5 mm gap + 1.25 mm mark
+        (63.0, 1.5, 0.0, "bleed", 3, 2.0),  # 1 mm room + 1.5 mm bleed: 0.5 .. 2.5 mm out
+        (64.0, 0.0, 4.0, "gutter", 3, 3.0),  # exact fit, 4 mm gutters: 3 mm marks in them
+        (66.6, 0.0, 0.0, "outside", 2, 5.0),  # nowhere to put a mark: the column is given up
+    ],
+)
+def test_an_exact_fit_keeps_its_column_with_crop_marks(
+    card: float, bleed: float, gutter: float, place: str, columns: int, length: float
+) -> None:
+    spec = SheetSpec(card=CardSize(width=card, height=88), bleed=bleed, gutter=gutter)
+    without = layout_sheet(replace(spec, crop_marks=False))
+    assert without.columns == 3
+    layout = layout_sheet(spec)
+    assert (layout.columns, layout.crop_mark_places[0]) == (columns, place)
+    assert layout.lost_to_crop_marks == (3 - columns, 0)
+    side = [m for m in layout.crop_marks if m.y0 == m.y1]
+    assert min(abs(m.x1 - m.x0) for m in side) == pytest.approx(length)
+    check_crop_marks(layout)
+    (note,) = crop_mark_notes(layout)
+    expected = {
+        "shortened": "crop marks left and right of the grid shortened to 1.2 mm (1.8 mm free",
+        "bleed": "crop marks left and right of the grid moved onto the 1.5 mm bleed, 2.0 mm",
+        "gutter": "crop marks of the row cut lines moved into the gaps between the cards, 3.0",
+        "outside": "crop marks cost 1 of 3 columns of 66.6 x 88 mm cards: no room for a 1 mm",
+    }[place if columns == 3 else "outside"]
+    assert note.startswith(expected), note
+    if place == "gutter":  # centred between the neighbouring trim lines
+        gap = layout.slots[1].trim.x - layout.slots[0].trim.right
+        first = min(side, key=lambda m: (m.x0, m.y0))
+        assert first.x0 - layout.slots[0].trim.right == pytest.approx((gap - 3.0) / 2)
+
+
+def test_poker_on_letter_with_2_mm_margins_keeps_3_rows_with_crop_marks() -> None:
+    # 279.4 - 2 * (2 + 4 furniture) = 267.4 mm high for three 88.9 mm cards (266.7 mm): the
+    # 0.35 mm left above and below holds no mark, nor does a bleed or gutter: the run says
+    # the third row is lost; with a 1 mm bleed the marks move onto it and the row stays.
+    spec = SheetSpec(card=parse_card_size("poker"), paper="letter", page_margin=2.0)
+    assert layout_sheet(replace(spec, crop_marks=False)).rows == 3
+    lost = layout_sheet(spec)
+    assert (lost.rows, lost.lost_to_crop_marks) == (2, (0, 1))
+    assert "crop marks cost 1 of 3 rows" in crop_mark_notes(lost)[0]
+    gutter = layout_sheet(replace(spec, card=CardSize(width=63.5, height=87.5), gutter=2.0))
+    assert gutter.rows == 3 and gutter.crop_mark_places[1] == "gutter"
+    check_crop_marks(gutter)
 
 
 def test_ruler_is_50_mm_in_the_bottom_band() -> None:
