@@ -18,8 +18,8 @@ time) how to draw it:
   (``PIL.ImageOps.exif_transpose``), converted to sRGB with LittleCMS (``PIL.ImageCms``,
   perceptual intent; CMYK without a profile by Pillow's plain formula) and written as a JPEG
   (quality 95; PNG for PNG sources and art with transparency) to the art cache, named by the
-  SHA-256 of the source bytes. The cache is ``$TABLESMITH_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME/tablesmith/art`` (``~/.cache/tablesmith/art``), else a temporary folder
+  SHA-256 of the source bytes. The cache is ``$TABLESMITH_CACHE/art`` (the kit's cache
+  variable), else ``$XDG_CACHE_HOME/tablesmith/art`` (``~/.cache/tablesmith/art``), else a temporary folder
   for the run; the same art therefore gets the same file and the PDF stays reproducible.
 
 Each distinct source is still embedded once per PDF (ReportLab shares an image XObject per
@@ -108,7 +108,7 @@ def prepare_image(path: Path | str) -> PreparedImage:
 
 
 def _cache_key() -> str:
-    return os.environ.get("TABLESMITH_CACHE_DIR", "") + "|" + os.environ.get("XDG_CACHE_HOME", "")
+    return os.environ.get("TABLESMITH_CACHE", "") + "|" + os.environ.get("XDG_CACHE_HOME", "")
 
 
 @lru_cache(maxsize=256)
@@ -222,13 +222,13 @@ _RUN_DIR: list[Path] = []
 def _cache_dir() -> Path:
     """The art cache folder (created); a temporary folder removed at exit if the user cache
     cannot be written."""
-    configured = os.environ.get("TABLESMITH_CACHE_DIR")
+    configured = os.environ.get("TABLESMITH_CACHE")
     base = (
         Path(configured)
         if configured
         else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tablesmith"
     )
-    folder = base / "art"
+    folder = base / "art"  # beside the kit cache (cad/kit.py), under the same $TABLESMITH_CACHE
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if os.access(folder, os.W_OK):

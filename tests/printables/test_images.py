@@ -36,7 +36,7 @@ QUADRANTS = {  # the upright picture: which colour is where
 
 @pytest.fixture(autouse=True)
 def art_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("TABLESMITH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TABLESMITH_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 
