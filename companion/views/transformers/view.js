@@ -187,6 +187,14 @@
     const board = $("tf-board");
     board.innerHTML = "";
     const far = ROLE === "A" || ROLE === "watch" ? "B" : "A";
+    if (state.characters.length) {
+      const legend = el("div", "legend small");
+      legend.id = "tf-legend";
+      for (const [key, cls] of [["attack_word", "atk"], ["defense_word", "def"], ["health", "hp"]]) {
+        legend.append(el("span", "stat " + cls, G[key]));
+      }
+      board.append(legend);
+    }
     for (const seat of [far, other(far)]) {
       if (!teamOf(seat)) continue;
       const section = el("section", "zone team-" + seat);
@@ -225,7 +233,11 @@
     const mode = el("div", "mode small", (c.mode === "alt" ? G.alt : G.bot) + (c[c.mode].subtitle ? " · " + c[c.mode].subtitle : "") +
       (c.tapped ? " · " + G.tapped : ""));
     const stats = el("div", "unit-stats");
-    stats.append(el("span", "stat atk", String(c.attack)), el("span", "stat def", String(c.defense)), el("span", "stat hp", String(c.health)));
+    for (const [key, cls] of [["attack", "atk"], ["defense", "def"], ["health", "hp"]]) {
+      const stat = el("span", "stat " + cls, String(c[key]));
+      stat.title = G[key === "health" ? "health" : key + "_word"];
+      stats.append(stat);
+    }
     box.append(head, mode, stats);
     const ups = Object.entries(c.upgrades).filter(([, u]) => u);
     if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + (u.name ? ": " + u.name : "")).join(" · ")));
