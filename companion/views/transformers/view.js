@@ -66,9 +66,15 @@
     if (!s) return {};
     if (s.phase === "over") return { hint: G.all_ko };
     if (s.phase === "team") return { hint: G.fleets_hint };
-    if (picking) return { hint: picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade };
+    if (picking) return { hint: pickHint() };
     if (context.view.to_act === ROLE && !s.this_turn.drawn && s.allowed.draw) return { hint: G.draw_first };
     return {};
+  }
+
+  // What to tap now: the attacker, then (once it is chosen) the defender; or the upgrade's target.
+  function pickHint() {
+    if (picking.kind !== "attack") return G.pick_upgrade;
+    return picking.attacker ? G.pick_defender : G.pick_attacker;
   }
 
   // -------------------------------------------------------------------------------- teams
@@ -319,7 +325,7 @@
     if (box.hidden) return;
     const allowed = state.allowed;
     if (picking) {
-      box.append(el("p", "hint", picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade));
+      box.append(el("p", "hint", pickHint()));
       if (picking.kind === "attack") {
         const label = el("label", "small check-line");
         const box2 = el("input");
@@ -358,7 +364,12 @@
       const hasDeck = teamOf(ROLE) && teamOf(ROLE).battle_cards.some((b) => b.type === "upgrade");
       group.append(el("h3", "", G.play_upgrade), hasDeck ? select : slot, button(G.upgrade, () => {
         picking = { kind: "upgrade", card: hasDeck ? select.value || null : null, slot: hasDeck ? null : slot.value };
-        if (hasDeck && !picking.card) { picking = null; return; }
+        if (hasDeck && !picking.card) {
+          picking = null;
+          ctx.toast(G.choose_upgrade_first);
+          select.focus();
+          return;
+        }
         render(ctx);
       }, "mid", "tf-play-upgrade"));
       box.append(group);
