@@ -242,6 +242,8 @@
         render(ctx);
         $("hint").textContent = troop ? fmt(G.pick_base, { troop }) : G.place_hint;
       }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + SHORT[name]);
+      b.textContent = "";
+      b.append(el("span", "troop-key", SHORT[name]), el("span", "troop-name", name));
       b.disabled = !placeable(name);
       if (b.disabled) b.title = G.no_target;
       row.append(b);
