@@ -279,6 +279,7 @@
       box.append(el("div", "small", state.pending.slice(1).map((p) => "→ " + p.source).join("  ")));
     }
     if (!mine) return;
+    if (pending.effect === "place") box.append(el("p", "hint", G.place_how)); // Cap'n (TB-20)
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
     const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops
