@@ -515,9 +515,10 @@
       input.max = 9;
       input.value = 0;
       input.id = id + "-" + key;
-      input.setAttribute("aria-label", G[key]);
       values[key] = input;
-      box.append(input);
+      const label = el("label", "stat-in", G[key]); // the word above its box, not only in aria
+      label.append(input);
+      box.append(label);
     }
     box.append(button(G.play_bonus, () => {
       const bonus = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v.value) || 0]));
