@@ -157,6 +157,11 @@
       const still = [G.one_action];
       if (!state.objective_played) still.unshift(G.play_objective);
       box.append(el("div", "small", G.still + " " + still.join(" · ")));
+    } else if (state.phase === "end") {
+      // the action is taken (PM-11): say so instead of dropping the line
+      const line = el("div", "small", G.still + " " + G.only_end);
+      line.id = "pm-still";
+      box.append(line);
     }
   }
 
