@@ -95,6 +95,7 @@ def error_page(status: int, headers: Any = ()) -> BaseResponse:
         status: the HTTP status code, 400..599.
         headers: extra headers such as ``Allow`` (405) or ``Retry-After`` (503).
     """
+    response: BaseResponse
     try:
         response = make_response(render_template("message.html", kind="error", status=status))
     except Exception:  # noqa: BLE001 - the error page must never raise
