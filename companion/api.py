@@ -38,13 +38,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
-from werkzeug.exceptions import (
-    HTTPException,
-    InternalServerError,
-    ServiceUnavailable,
-    default_exceptions,
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    url_for,
 )
+from werkzeug.exceptions import HTTPException, InternalServerError, default_exceptions
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import decks, join_limiter, lookup_limiter, tables
@@ -78,18 +83,46 @@ def error_response(
     return response
 
 
+def error_page(status: int, headers: Any = ()) -> BaseResponse:
+    """A page's error as the app's own styled page (``message.html``, kind ``error``).
+
+    It says in the page's language (English or German) what happened for the usual codes
+    (403, 404, 405, 409, 413, 429, 500, 503; any other code gets a general text naming it) and
+    links to the start page. Should the template itself fail (a 500 while the app is broken),
+    Werkzeug's plain page for ``status`` is answered instead.
+
+    Args:
+        status: the HTTP status code, 400..599.
+        headers: extra headers such as ``Allow`` (405) or ``Retry-After`` (503).
+    """
+    response: BaseResponse
+    try:
+        response = make_response(render_template("message.html", kind="error", status=status))
+    except Exception:  # noqa: BLE001 - the error page must never raise
+        current_app.logger.exception("the error page for %s could not be drawn", status)
+        response = default_exceptions.get(status, InternalServerError)().get_response()
+    response.status_code = status
+    response.headers.extend(headers)
+    return response
+
+
 def rejected(error: Rejected) -> BaseResponse:
     """Answer a refused request with its status, reason code, message and the current view."""
     if not wants_json():
-        page = default_exceptions.get(error.status, InternalServerError)
-        return page(description=str(error)).get_response()
+        return error_page(error.status)
     return error_response(error.status, error.reason, str(error), error.view)
 
 
 def http_error(error: HTTPException) -> BaseResponse:
-    """404, 405, 413 ... as JSON under ``/api/`` (with their headers, e.g. ``Allow``)."""
+    """404, 405, 413 ... as JSON under ``/api/`` (with their headers, e.g. ``Allow``).
+
+    The pages answer the same codes with :func:`error_page`; a redirect passes unchanged.
+    """
     if not wants_json():
-        return error.get_response()
+        if error.code is None or error.code < 400:
+            return error.get_response()
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return error_page(error.code, headers)
     reason = (error.name or "error").lower().replace(" ", "_")
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     return error_response(error.code or 500, reason, error.description or "", headers=headers)
@@ -101,9 +134,7 @@ def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
     message = f"the database is not available now; nothing was changed, try again ({error})"
     headers = [("Retry-After", str(RETRY_AFTER_SECONDS))]
     if not wants_json():
-        response = ServiceUnavailable(description=message).get_response()
-        response.headers.extend(headers)
-        return response
+        return error_page(503, headers)
     return error_response(503, "storage_unavailable", message, headers=headers)
 
 
@@ -111,7 +142,7 @@ def internal_error(error: Exception) -> BaseResponse:
     """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
     current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
     if not wants_json():
-        return InternalServerError().get_response()
+        return error_page(500)
     return error_response(500, "internal", "internal server error")
 
 

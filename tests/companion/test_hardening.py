@@ -249,6 +249,33 @@ def test_api_crash_is_json_500_and_page_crash_is_html(client: FlaskClient, seats
     assert page.status_code == 404 and page.mimetype == "text/html"
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/no-such-page", "/t/unknown-table", "/j/no-such-join", "/w/no-such-watch", "/card/chess/d/q"],
+)
+@pytest.mark.parametrize(
+    ("language", "title"), [("en", "Page not found"), ("de", "Seite nicht gefunden")]
+)
+def test_a_page_that_does_not_exist_is_the_apps_own_page_in_its_language(
+    client: FlaskClient, path: str, language: str, title: str
+) -> None:
+    """Not Werkzeug's bare 404: the styled page, translated, with a way back to the start."""
+    page = client.get(path, headers={"Accept-Language": language})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    assert f"<h1>{title}</h1>" in html
+    assert f'<html lang="{language}">' in html and "app.css" in html
+    assert '<a href="/">' + ("Startseite" if language == "de" else "Start page") + "</a>" in html
+    assert "Not Found" not in html and "requested URL" not in html
+
+
+def test_a_page_method_not_allowed_keeps_its_allow_header(client: FlaskClient) -> None:
+    page = client.delete("/", headers={"Accept-Language": "de"})
+    assert page.status_code == 405 and "GET" in page.headers["Allow"]
+    assert "<h1>Das hat nicht geklappt</h1>" in page.get_data(as_text=True)
+    assert "(Fehler 405)" in page.get_data(as_text=True)
+
+
 def test_cross_site_api_write_is_json_403_and_origin_null_counts(
     client: FlaskClient, seats: Seats
 ) -> None:

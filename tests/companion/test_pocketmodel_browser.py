@@ -96,7 +96,19 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     # the Rook Shuttles (2 stars, Shields 2) meet in the contested zone: two turns of moves
     rook, enemy_rook = f"{me}7", f"{foe}7"
     assert unit_of(state, rook)["name"] == "Rook Shuttle"
-    move_to_contested(mover, rook)
+    # the stars picked show in the pick line and on the move button, never in a toast over
+    # the board; once moved, the turn line says only ending the turn is left (PM-11)
+    mover.click("#pm-move")
+    mover.click(f"#unit-{rook}")
+    assert mover.inner_text("#pm-pick-stars") == "2 of 5 stars"
+    assert mover.inner_text("#move-contested") == "Move to Contested zone · 2 of 5 stars"
+    assert mover.locator("#toast").is_hidden()
+    mover.click("#move-contested")
+    mover.wait_for_selector(f"#zone-contested #unit-{rook}")
+    assert mover.inner_text("#pm-still") == (
+        "Still allowed this turn: only ending the turn (the action is taken, PM-11)"
+    )
+    mover.click("#pm-end-turn")
     other.wait_for_selector(f"#zone-contested #unit-{rook}")
     other.wait_for_selector("#pm-move")
     move_to_contested(other, enemy_rook)
@@ -110,6 +122,13 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     mover.click("#pm-start-battles")
     mover.wait_for_selector("#pm-pass")
     assert "Battle 1 of 1" in other.inner_text("#pm-fight")
+    # the card list and the labelled bonus boxes stay inside the fight card at 390 px
+    fight = mover.locator("#pm-fight").bounding_box()
+    card_list = mover.locator("#pm-card").bounding_box()
+    assert card_list["x"] + card_list["width"] <= fight["x"] + fight["width"]
+    assert mover.evaluate("document.documentElement.scrollWidth") <= 390
+    labels = mover.locator("#pm-fight .bonus-entry label").all_inner_texts()
+    assert [t.strip() for t in labels] == ["Attack", "Damage", "Defense"]
     mover.select_option("#pm-card", label="Steady Aim (+1 Attack)")
     mover.click("#pm-play")
     other.wait_for_selector("#pm-pass")

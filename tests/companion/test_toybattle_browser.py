@@ -200,3 +200,43 @@ def test_volcanic_jungle_moves_an_enemy_in_two_taps(
     assert 18 not in stacks and stacks[17] == [{"seat": "B", "troop": "Kwak"}]
     phone_b.wait_for_selector("#node-17 .troop", timeout=4000)
     mover.screenshot(path=str(Path(SHOTS or tmp_path) / "jungle-moved.png"), full_page=True)
+
+
+@pytest.mark.slow
+def test_german_phone_terrain_names_roomy_troop_buttons_and_the_capn_prompt(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    """New-user findings: English terrain names on a German page, eight troop buttons of 46 px
+    that broke "XB-42" over two lines, and a Cap'n prompt (TB-20) that said what, not how."""
+    base, app = live_server
+    german = {**PHONE, "locale": "de-DE"}
+    phone_a = browser.new_context(**german).new_page()
+    phone_b = browser.new_context(**german).new_page()
+    phone_a.goto(base + "/")
+    phone_a.click("#new-table-toy-battle")
+    phone_b.goto(phone_a.locator("#join-link").get_attribute("href"))
+    phone_b.click("#take-seat")
+    phone_a.wait_for_selector("#tb-start")
+    names = phone_a.eval_on_selector_all("#tb-terrain option", "os => os.map(o => o.textContent)")
+    assert names[:3] == ["Burgfeld", "Tropischer Pool", "Wolkenstadt"]
+    phone_a.select_option("#tb-terrain", "clouds")
+    phone_a.click("#tb-start")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#tb-svg")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    first = table.view()["to_act"]
+    mover = phone_a if first == "A" else phone_b
+    assert mover.locator("text=Wolkenstadt · noch 16 Medaillen").count() == 1
+    # troop buttons: two rows of four, each at least 44 px both ways, the name on one line
+    for key in ["K", "1", "2", "3", "4", "5", "6", "7"]:
+        box = mover.locator(f"#troop-{key}").bounding_box()
+        assert box is not None and box["width"] >= 80 and box["height"] >= 44
+        name = mover.locator(f"#troop-{key} .troop-name")
+        assert name.evaluate("n => n.scrollWidth <= n.clientWidth && n.getClientRects().length")
+    assert mover.inner_text("#troop-5 .troop-name") == "XB-42"
+    assert mover.evaluate("document.documentElement.scrollWidth") <= 390
+    # Cap'n: the prompt says how to place the extra troop
+    put(mover, phone_b if mover is phone_a else phone_a, "2", CLOSE[first][0])
+    prompt = mover.inner_text("#tb-effect")
+    assert "Cap'n" in prompt and "Tippe die Truppe an, die du einsetzt" in prompt
+    mover.screenshot(path=str(Path(SHOTS or tmp_path) / "capn-german.png"), full_page=True)

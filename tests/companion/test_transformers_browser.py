@@ -119,3 +119,65 @@ def test_two_phones_fight_one_attack_and_see_each_others_counters(
     other.goto(f"{base}/card/transformers/demo-team/tide-turns")
     assert "Tide Turns" in other.inner_text("#card-face")
     shot(other, folder, "10-card-face")
+
+
+@pytest.mark.slow
+def test_german_phone_fits_390_px_labels_the_stats_and_guides_every_tap(
+    browser: Any,  # noqa: F811
+    live_server: tuple[str, Flask],
+    tmp_path: Path,
+) -> None:
+    """New-user findings: the German Flip/Tap buttons widened the page past 390 px, the three
+    stat boxes had no labels, an Upgrade tap without a card did nothing visible, and the hint
+    still asked for the attacker once it was chosen."""
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    base, app = live_server
+    german = {**PHONE, "locale": "de-DE"}
+    phone_a = browser.new_context(**german).new_page()
+    phone_b = browser.new_context(**german).new_page()
+    phone_a.goto(base + "/")
+    phone_a.click("#new-table-transformers")
+    phone_b.goto(phone_a.locator("#join-link").get_attribute("href"))
+    phone_b.click("#take-seat")
+    phone_a.wait_for_selector("#tf-open")
+    phone_a.click("#tf-open")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#tf-teams:not([hidden])")
+        phone.click("#deck-bring")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#char-A1")
+        phone.wait_for_selector("#char-B1")
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    first = table.view()["state"]["player"]
+    phones = {"A": phone_a, "B": phone_b}
+    second = "B" if first == "A" else "A"
+    phones[first].click("#tf-draw")
+    phones[first].click("#tf-end-turn")
+    mover = phones[second]
+    mover.wait_for_selector("#tf-draw")
+    mover.click("#tf-draw")
+    mover.wait_for_selector("#tf-play-upgrade")
+    mover.wait_for_selector(f"#flip-{second}1")
+    shot(mover, folder, "11-german-second-turn")
+    # Umdrehen / Tappen stay inside their tiles and the page stays 390 px wide
+    assert mover.evaluate("document.documentElement.scrollWidth") <= 390
+    tile = mover.locator(f"#char-{second}1").bounding_box()
+    for button in (f"#flip-{second}1", f"#tap-{second}1"):
+        box = mover.locator(button).bounding_box()
+        assert tile["x"] <= box["x"] and box["x"] + box["width"] <= tile["x"] + tile["width"]
+    # the stat boxes are labelled
+    assert mover.inner_text("#tf-legend").split() == ["Angriff", "Verteidigung", "Lebenspunkte"]
+    # an Upgrade tap without a card says what is missing
+    mover.click("#tf-play-upgrade")
+    mover.wait_for_selector("#toast:not([hidden])")
+    assert mover.inner_text("#toast") == "Wähle zuerst die Upgrade-Karte."
+    # the attack hint follows the taps: attacker first, then the defender
+    mover.click("#tf-attack-start")
+    assert mover.inner_text("#tf-actions .hint").startswith("Tippe deinen ungetappten Angreifer")
+    mover.click(f"#char-{second}1")
+    mover.wait_for_function(
+        "document.querySelector('#tf-actions .hint').textContent.startsWith('Tippe jetzt')"
+    )
+    assert "gegnerischen Charakter" in mover.inner_text("#tf-actions .hint")
+    shot(mover, folder, "12-german-pick-defender")

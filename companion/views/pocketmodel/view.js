@@ -157,6 +157,11 @@
       const still = [G.one_action];
       if (!state.objective_played) still.unshift(G.play_objective);
       box.append(el("div", "small", G.still + " " + still.join(" · ")));
+    } else if (state.phase === "end") {
+      // the action is taken (PM-11): say so instead of dropping the line
+      const line = el("div", "small", G.still + " " + G.only_end);
+      line.id = "pm-still";
+      box.append(line);
     }
   }
 
@@ -192,7 +197,8 @@
       section.append(title);
       if (picking && picking.kind === "move" && picking.units.length) {
         const move = moveTarget(zone);
-        if (move) section.append(button(fmt(G.move_to, { zone: G.zones[zone] }), () => send(move), "mid write go", "move-" + zone));
+        const stars = fmt(G.stars_of, { used: pickedStars(), budget: 5 });
+        if (move) section.append(button(fmt(G.move_to, { zone: G.zones[zone] }) + " · " + stars, () => send(move), "mid write go", "move-" + zone));
       }
       const list = el("div", "units");
       for (const u of state.units.filter((x) => x.place === zone)) list.append(unitTile(u));
@@ -313,6 +319,12 @@
     }
     if (picking) {
       box.append(el("p", "hint", G["pick_" + picking.kind]));
+      const used = pickedStars();
+      if (used) {
+        const count = el("div", "budget", fmt(G.stars_of, { used, budget: picking.kind === "carrier" ? 2 : 5 }));
+        count.id = "pm-pick-stars";
+        box.append(count);
+      }
       if (picking.kind === "combat" && picking.pairs.length) {
         box.append(button(G.start_battles, () => send({ type: "combat", pairs: picking.pairs }), "big write", "pm-start-battles"));
       }
@@ -381,10 +393,13 @@
       }
     } else if (picking.kind === "carrier" && !picking.carrier) picking.carrier = u.id;
     else toggle(picking.units, u.id);
-    render(ctx);
-    const budget = picking && picking.kind === "carrier" ? 2 : 5;
-    const used = picking ? starsOf(picking.kind === "combat" ? picking.pairs.map((p) => p[0]) : picking.units) : 0;
-    if (picking && used) ctx.toast(fmt(G.stars_of, { used, budget }));
+    render(ctx); // the stars so far show in the pick line and on the move buttons, not in a toast
+  }
+
+  // Stars of the units picked so far (the attackers of the pairs in a combat).
+  function pickedStars() {
+    if (!picking) return 0;
+    return starsOf(picking.kind === "combat" ? picking.pairs.map((p) => p[0]) : picking.units);
   }
 
   function moveTarget(zone) {
@@ -515,9 +530,10 @@
       input.max = 9;
       input.value = 0;
       input.id = id + "-" + key;
-      input.setAttribute("aria-label", G[key]);
       values[key] = input;
-      box.append(input);
+      const label = el("label", "stat-in", G[key]); // the word above its box, not only in aria
+      label.append(input);
+      box.append(label);
     }
     box.append(button(G.play_bonus, () => {
       const bonus = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v.value) || 0]));

@@ -96,7 +96,7 @@
       if (s.blocked) card.append(el("div", "small", fmt(G.blocked, { n: s.blocked })));
       row.append(card);
     }
-    box.append(row, el("div", "small", terrain.name + " · " + fmt(G.medals_left, { n: state.derived.medals_left })));
+    box.append(row, el("div", "small", terrainName() + " · " + fmt(G.medals_left, { n: state.derived.medals_left })));
     const rule = G.terrain_rules[terrain.slug];
     if (rule) box.append(el("div", "small special-rule", rule));
   }
@@ -139,7 +139,7 @@
     const stacks = new Map(state.stacks.map((s) => [s.node, s.troops]));
     const captured = new Map(state.captured.map((c) => [c.region, c.seat]));
     const picks = targets();
-    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "terrain", role: "img", "aria-label": terrain.name });
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "terrain", role: "img", "aria-label": terrainName() });
     root.id = "tb-svg";
     for (const r of terrain.regions) {
       const points = r.cycle.map((id) => pos.get(id).join(",")).join(" ");
@@ -224,6 +224,8 @@
     send(action);
   }
 
+  const terrainName = () => G.terrains[terrain.slug] || terrain.name; // in the page's language
+
   // ------------------------------------------------------------------------------ troops
 
   function renderTroops() {
@@ -240,6 +242,8 @@
         render(ctx);
         $("hint").textContent = troop ? fmt(G.pick_base, { troop }) : G.place_hint;
       }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + SHORT[name]);
+      b.textContent = "";
+      b.append(el("span", "troop-key", SHORT[name]), el("span", "troop-name", name));
       b.disabled = !placeable(name);
       if (b.disabled) b.title = G.no_target;
       row.append(b);
@@ -275,6 +279,7 @@
       box.append(el("div", "small", state.pending.slice(1).map((p) => "→ " + p.source).join("  ")));
     }
     if (!mine) return;
+    if (pending.effect === "place") box.append(el("p", "hint", G.place_how)); // Cap'n (TB-20)
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
     const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops

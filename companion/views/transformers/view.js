@@ -66,9 +66,15 @@
     if (!s) return {};
     if (s.phase === "over") return { hint: G.all_ko };
     if (s.phase === "team") return { hint: G.fleets_hint };
-    if (picking) return { hint: picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade };
+    if (picking) return { hint: pickHint() };
     if (context.view.to_act === ROLE && !s.this_turn.drawn && s.allowed.draw) return { hint: G.draw_first };
     return {};
+  }
+
+  // What to tap now: the attacker, then (once it is chosen) the defender; or the upgrade's target.
+  function pickHint() {
+    if (picking.kind !== "attack") return G.pick_upgrade;
+    return picking.attacker ? G.pick_defender : G.pick_attacker;
   }
 
   // -------------------------------------------------------------------------------- teams
@@ -187,6 +193,14 @@
     const board = $("tf-board");
     board.innerHTML = "";
     const far = ROLE === "A" || ROLE === "watch" ? "B" : "A";
+    if (state.characters.length) {
+      const legend = el("div", "legend small");
+      legend.id = "tf-legend";
+      for (const [key, cls] of [["attack_word", "atk"], ["defense_word", "def"], ["health", "hp"]]) {
+        legend.append(el("span", "stat " + cls, G[key]));
+      }
+      board.append(legend);
+    }
     for (const seat of [far, other(far)]) {
       if (!teamOf(seat)) continue;
       const section = el("section", "zone team-" + seat);
@@ -225,7 +239,11 @@
     const mode = el("div", "mode small", (c.mode === "alt" ? G.alt : G.bot) + (c[c.mode].subtitle ? " · " + c[c.mode].subtitle : "") +
       (c.tapped ? " · " + G.tapped : ""));
     const stats = el("div", "unit-stats");
-    stats.append(el("span", "stat atk", String(c.attack)), el("span", "stat def", String(c.defense)), el("span", "stat hp", String(c.health)));
+    for (const [key, cls] of [["attack", "atk"], ["defense", "def"], ["health", "hp"]]) {
+      const stat = el("span", "stat " + cls, String(c[key]));
+      stat.title = G[key === "health" ? "health" : key + "_word"];
+      stats.append(stat);
+    }
     box.append(head, mode, stats);
     const ups = Object.entries(c.upgrades).filter(([, u]) => u);
     if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + (u.name ? ": " + u.name : "")).join(" · ")));
@@ -307,7 +325,7 @@
     if (box.hidden) return;
     const allowed = state.allowed;
     if (picking) {
-      box.append(el("p", "hint", picking.kind === "attack" ? G.pick_attacker : G.pick_upgrade));
+      box.append(el("p", "hint", pickHint()));
       if (picking.kind === "attack") {
         const label = el("label", "small check-line");
         const box2 = el("input");
@@ -346,7 +364,12 @@
       const hasDeck = teamOf(ROLE) && teamOf(ROLE).battle_cards.some((b) => b.type === "upgrade");
       group.append(el("h3", "", G.play_upgrade), hasDeck ? select : slot, button(G.upgrade, () => {
         picking = { kind: "upgrade", card: hasDeck ? select.value || null : null, slot: hasDeck ? null : slot.value };
-        if (hasDeck && !picking.card) { picking = null; return; }
+        if (hasDeck && !picking.card) {
+          picking = null;
+          ctx.toast(G.choose_upgrade_first);
+          select.focus();
+          return;
+        }
         render(ctx);
       }, "mid", "tf-play-upgrade"));
       box.append(group);
