@@ -393,7 +393,8 @@ async def ready_and_wait(connected: int) -> tuple[float, float]:
 
 
 def client_child(config_path: str) -> None:
-    """A load client process: run the slice in the config file, print the figures as JSON."""
+    """A load client process: run the slice in the config file, write its figures (JSON) to
+    the config's ``out`` file."""
     config = json.loads(Path(config_path).read_text())
     with contextlib.suppress(ImportError):
         import uvloop
@@ -401,7 +402,7 @@ def client_child(config_path: str) -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     driver = ours_client if config["kind"] == "ours" else peer_client
     result = asyncio.run(driver(config))
-    print(json.dumps({"result": result}), flush=True)
+    Path(config["out"]).write_text(json.dumps(result))  # a file: stdout may be non-blocking
 
 
 # ------------------------------------------------------------------------------- the servers
@@ -424,12 +425,15 @@ def make_tables(database: Path, count: int) -> list[dict[str, Any]]:
     return seats
 
 
-def start_ours(workdir: Path, tables: int) -> tuple[subprocess.Popen[str], str, list[Any]]:
-    """Start the default ``tablesmith serve`` on its own database with ``tables`` tables."""
+def start_ours(
+    workdir: Path, tables: int, extra: list[str]
+) -> tuple[subprocess.Popen[str], str, list[Any]]:
+    """Start the default ``tablesmith serve`` (plus the ``extra`` options) on its own
+    database with ``tables`` tables."""
     database = workdir / "companion.sqlite"
     seats = make_tables(database, tables)
     command = [sys.executable, str(ROOT / "tablesmith.py"), "serve", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--db", str(database), "--no-qr", "--no-mdns"]
+    command += ["--port", "0", "--db", str(database), "--no-qr", "--no-mdns", *extra]
     server = subprocess.Popen(
         command,
         cwd=workdir,
@@ -484,7 +488,9 @@ async def make_matches(base: str, count: int) -> list[dict[str, Any]]:
         return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-def start_peer(workdir: Path, tables: int) -> tuple[subprocess.Popen[str], str, list[Any]]:
+def start_peer(
+    workdir: Path, tables: int, extra: list[str]
+) -> tuple[subprocess.Popen[str], str, list[Any]]:
     """Start boardgame.io's server and create ``tables`` matches with both seats taken."""
     port = free_port()
     server = subprocess.Popen(
@@ -511,7 +517,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
     """One measured run of ``kind`` ("ours" or "peer") with ``tables`` tables."""
     workdir = Path(tempfile.mkdtemp(prefix=f"tablesmith-load-{kind}-"))
     start = start_ours if kind == "ours" else start_peer
-    server, base, seats = start(workdir, tables)
+    server, base, seats = start(workdir, tables, options.serve_option)
     clients: list[subprocess.Popen[str]] = []
     try:
         time.sleep(0.5)
@@ -524,6 +530,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
                 "seats": seats[index::count],
                 "think": options.think,
                 "grace": options.grace,
+                "out": str(workdir / f"client-{index}.out.json"),
             }
             path = workdir / f"client-{index}.json"
             path.write_text(json.dumps(config))
@@ -555,9 +562,12 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         server_cpu = cpu_seconds(server.pid) - cpu_start
         rss_end = rss_mib(server.pid)
         results = []
-        for client in clients:
-            out, _ = client.communicate(timeout=options.seconds + options.grace + 120)
-            results.append(json.loads(out.strip().splitlines()[-1])["result"])
+        for index, client in enumerate(clients):
+            client.communicate(timeout=options.seconds + options.grace + 120)
+            out = workdir / f"client-{index}.out.json"
+            if not out.exists():
+                raise RuntimeError(f"load client {index} ({kind}) ended without its figures")
+            results.append(json.loads(out.read_text()))
     finally:
         for client in clients:
             if client.poll() is None:
@@ -629,6 +639,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="load client processes")
     parser.add_argument("--no-peer", action="store_true", help="only our server")
     parser.add_argument("--only-peer", action="store_true", help="only boardgame.io")
+    parser.add_argument(
+        "--serve-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="pass this option to tablesmith serve too (repeatable), e.g. --serve-option=--no-fsync",
+    )
     parser.add_argument("--json", type=Path, help="also write every result to this file")
     parser.add_argument("--client-child", metavar="CONFIG", help=argparse.SUPPRESS)
     options = parser.parse_args()
