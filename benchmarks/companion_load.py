@@ -15,9 +15,11 @@ What it reports, for each server and each ``--tables`` size:
 * ``stream p50/p99``: action sent -> the OTHER phone's stream has the event;
 * ``missed``: events of the measured window that some phone's stream never had (counted per
   phone, after a grace of ``--grace`` seconds), and actions that failed;
-* ``server CPU`` (% of one core over the window) and ``RSS`` (MiB, at the end), from /proc;
-  ``client CPU``: the load client processes' own CPU, summed, in % of one core, so a
-  saturated client (100 % per process) is visible: raise ``--clients`` then.
+* ``srv CPU%`` (% of one core over the window) and ``RSS`` (MiB, at the end), from /proc;
+  ``cli CPU%``: the load client processes' own CPU, summed, in % of one core, so a
+  saturated client (100 % per process) is visible: raise ``--clients`` then; ``oth CPU%``:
+  everything else the machine ran meanwhile (other jobs on a shared machine: the cores the
+  server could not have).
 
 The load client is asyncio on uvloop (aiohttp for ours, python-socketio's asyncio client for
 the peer, one socket.io connection per phone), split over ``--clients`` processes (default 2),
@@ -84,6 +86,13 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads) in seconds (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all cores of the machine spent busy since boot, in seconds (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / TICKS
 
 
 def rss_mib(pid: int) -> float:
@@ -557,9 +566,11 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
             client.stdin.write(f"go {go_at} {end_at}\n")
             client.stdin.flush()
         time.sleep(max(0.0, go_at - time.monotonic()))
-        cpu_start = cpu_seconds(server.pid)
+        cpu_start, busy_start = cpu_seconds(server.pid), machine_busy_seconds()
         time.sleep(max(0.0, end_at - time.monotonic()))
         server_cpu = cpu_seconds(server.pid) - cpu_start
+        busy = machine_busy_seconds() - busy_start
+        load = float(Path("/proc/loadavg").read_text().split()[0])
         rss_end = rss_mib(server.pid)
         results = []
         for index, client in enumerate(clients):
@@ -591,6 +602,10 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         "failed": sum(r["failed"] for r in results),
         "server_cpu_pct": round(100 * server_cpu / options.seconds),
         "client_cpu_pct": round(100 * sum(r["cpu"] for r in results) / options.seconds),
+        "other_cpu_pct": round(
+            100 * (busy - server_cpu - sum(r["cpu"] for r in results)) / options.seconds
+        ),
+        "load_1min": load,
         "clients": len(clients),
         "rss_mib_start": round(rss_start, 1),
         "rss_mib_end": round(rss_end, 1),
@@ -614,6 +629,7 @@ COLUMNS = [
     ("failed", "failed", 6),
     ("srv CPU%", "server_cpu_pct", 8),
     ("cli CPU%", "client_cpu_pct", 8),
+    ("oth CPU%", "other_cpu_pct", 8),
     ("RSS MiB", "rss_mib_end", 7),
 ]
 
