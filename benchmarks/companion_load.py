@@ -1,251 +1,708 @@
-"""Load test of the phone companion: N tables x 2 phones on loopback (issue 4, point 9).
+"""Load test of the default ``tablesmith serve`` against boardgame.io's server (issue 9, point 1).
 
-Starts the companion (waitress, as ``tablesmith serve`` does) in a child process on
-127.0.0.1, opens a live stream for every phone, then plays turns on every table at once (each
-action: the player to move POSTs a random legal action, then "thinks" for ``--think`` seconds
-+-50 %; ``--think 0`` floods the server with ``--drivers`` back-to-back clients). Reports:
+N tables x 2 phones on loopback. Every phone holds an open live stream (ours: Server-Sent
+Events, ``GET /api/t/<table>/events``; the peer: a socket.io connection that has sent
+``sync``). Each table acts about once a second: the player to move sends a legal action
+(ours: ``POST /api/t/<table>/actions`` with a random legal Asteroids action; the peer: the
+socket.io ``update`` message with the trivial game's one move), then "thinks" ``--think``
+seconds +-50 % (the first action of each table at a random moment of its first second).
 
-* action latency p50/p99: POST sent -> answer received (includes the durable commit);
-* stream delay p50/p99: POST sent -> the OTHER phone's stream has the event;
-* warm-up: before the clock starts, every phone has its page open (connection up, state
-  loaded), as at a real table; the first action of a table is then its setup.
-* memory per table: the server's RSS growth from start to the end, divided by the tables
-  (includes the open streams' buffers, not the pre-started worker threads).
+What it reports, for each server and each ``--tables`` size:
 
-Usage: ``python benchmarks/companion_load.py [--tables 100] [--turns 4] [--think 1.0]
-[--durability power|crash]``.
-Goal on a 2-core machine: p99 action < 50 ms, stream delay < 200 ms.
+* ``streams``: phones that got their live stream (of 2 x tables) before the clock started;
+* ``action p50/p99``: ours: POST sent -> answer received (the answer comes after the durable
+  commit); the peer has no answer, so: ``update`` sent -> the acting phone has the new state;
+* ``stream p50/p99``: action sent -> the OTHER phone's stream has the event;
+* ``missed``: events of the measured window that some phone's stream never had (counted per
+  phone, after a grace of ``--grace`` seconds), and actions that failed;
+* ``srv CPU%`` (% of one core over the window) and ``RSS`` (MiB, at the end), from /proc;
+  ``cli CPU%``: the load client processes' own CPU, summed, in % of one core, so a
+  saturated client (100 % per process) is visible: raise ``--clients`` then; ``oth CPU%``:
+  everything else the machine ran meanwhile (other jobs on a shared machine: the cores the
+  server could not have).
+
+The load client is asyncio on uvloop (aiohttp for ours, python-socketio's asyncio client for
+the peer, one socket.io connection per phone), split over ``--clients`` processes (default 2),
+each driving a slice of the tables; the server is started anew for every run:
+
+* ours: the tables are made in a fresh SQLite database beforehand (so the join rate limit does
+  not apply), then ``python tablesmith.py serve --host 127.0.0.1 --port 0 --db ... --no-qr
+  --no-mdns``: the defaults (uvicorn, 16 worker threads, ``--fsync``);
+* the peer: ``node benchmarks/peers/boardgameio/server.js PORT`` (boardgame.io 0.50.2, its
+  own in-memory storage, NODE_ENV=production; ``npm install`` is run there when
+  ``node_modules`` is missing); matches are created and joined through its lobby API. Skipped,
+  saying why, where node or npm is missing (or with ``--no-peer``).
+
+Both servers run in the same invocation, one after the other at each size, and the last table
+gives the ratio ours / peer of action p99 and stream p99 (below 1: we are faster).
+
+Usage (needs the bench extra: ``pip install '.[bench]'``)::
+
+    python benchmarks/companion_load.py --tables 100 500 1000 2000 [--seconds 15] \
+        [--think 1.0] [--clients 2] [--no-peer] [--json results.json]
+
+Goal (issue 9) on a 2-core machine at 1,000 tables: every phone gets its stream, action p99 <
+50 ms, stream p99 < 100 ms, no event missed. The client shares the machine with the server:
+the CPU columns say how much each took.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import os
 import random
-import statistics
+import shutil
+import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import requests
-
 ROOT = Path(__file__).resolve().parents[1]
+PEER_DIR = ROOT / "benchmarks" / "peers" / "boardgameio"
+PEER_GAME = "bench"
+CONNECT_CONCURRENCY = 64
+"""Phones connecting at once during the warm-up."""
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def serve_child(database: str, threads: int, durability: str) -> None:
-    """Child process: run the companion on a free loopback port and print the port."""
-    sys.path.insert(0, str(ROOT))
-    from companion import create_app
-    from companion.server import bound_port, connection_limit, create_server, max_streams
-
-    config = {
-        "DATABASE": database,
-        "DURABILITY": durability,
-        "JOIN_RATE_LIMIT": (100_000, 60.0),
-        "LOOKUP_RATE_LIMIT": (100_000, 60.0),
-        "MAX_STREAMS": max_streams(threads, connection_limit()),  # as tablesmith serve
-    }
-    app = create_app(config)
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)  # as tablesmith serve
-    print(bound_port(server), flush=True)
-    server.run()
-
-
-def rss_kib(pid: int) -> int:
-    """Resident set size of a process in KiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-class Phone:
-    """One phone's live stream, recording when each event seq arrived."""
-
-    def __init__(self, url: str) -> None:
-        self.arrived: dict[int, float] = {}
-        self.response = requests.get(url, stream=True, timeout=30)
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        try:
-            for line in self.response.iter_lines(decode_unicode=True):
-                if line.startswith("id: "):
-                    self.arrived[int(line[4:])] = time.perf_counter()
-        except Exception:  # noqa: BLE001 - closed at the end of the run
-            return
+# ------------------------------------------------------------------------------- measurements
 
 
 def percentile(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by nearest rank."""
+    """The q-quantile (0..1) of ``values`` by nearest rank (nan when empty)."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def run(
-    tables: int, turns: int, think: float, drivers: int, threads: int, durability: str
-) -> dict[str, Any]:
-    """Drive the load and return the measurements."""
-    workdir = Path(tempfile.mkdtemp(prefix="tablesmith-load-"))
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            __file__,
-            "--serve-child",
-            str(workdir / "load.sqlite"),
-            "--threads",
-            str(threads),
-            "--durability",
-            durability,
-        ],
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads) in seconds (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all cores of the machine spent busy since boot, in seconds (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / TICKS
+
+
+def rss_mib(pid: int) -> float:
+    """Resident set size of a process in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ------------------------------------------------------------------------------ client (ours)
+
+
+class SSEPhone:
+    """One phone of ours: its live stream, with the arrival time of every event ``id``."""
+
+    def __init__(self, table: dict[str, Any], seat: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.arrived: dict[int, float] = {}
+        self.connected = False
+        self.since = 0
+        self.error = ""
+
+    async def run(self, session: Any, base: str, opened: asyncio.Event) -> None:
+        """Open the stream (since the table's current revision) and record every ``id:``."""
+        url = f"{base}/api/t/{self.table['id']}/events"
+        params = {"since": str(self.since), "token": self.table[self.seat]}
+        try:
+            async with session.get(url, params=params) as response:
+                if response.status != 200:
+                    self.error = f"HTTP {response.status}"
+                    opened.set()
+                    return
+                carry = b""
+                async for chunk in response.content.iter_any():
+                    now = time.monotonic()
+                    if not self.connected:
+                        self.connected = True
+                        opened.set()
+                    data = carry + chunk
+                    start = 0
+                    while True:
+                        at = data.find(b"id: ", start)
+                        if at < 0:
+                            break
+                        end = data.find(b"\n", at)
+                        if end < 0:
+                            break
+                        if at == 0 or data[at - 1] == 10:  # an id line, not inside the JSON
+                            self.arrived[int(data[at + 4 : end])] = now
+                        start = end
+                    tail = data[data.rfind(b"\n") + 1 :]
+                    carry = tail if len(tail) < 32 else b"x"  # a long tail is a data line
+        except Exception as exc:  # noqa: BLE001 - reported as a missing stream / missed events
+            self.error = self.error or repr(exc)
+        finally:
+            opened.set()
+
+
+async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
+    """Drive our server: the slice of tables in ``config``; returns the raw figures."""
+    import aiohttp
+
+    base = config["base"]
+    seats: list[dict[str, Any]] = config["seats"]
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
+    session = aiohttp.ClientSession(connector=connector, timeout=timeout)
+    phones: dict[tuple[str, str], SSEPhone] = {}
+    views: dict[str, dict[str, Any]] = {}
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    tasks = []
+
+    async def open_table(table: dict[str, Any]) -> None:
+        async with gate:
+            async with session.get(
+                f"{base}/api/t/{table['id']}/state", headers={"X-Seat-Token": table["A"]}
+            ) as response:
+                views[table["id"]] = await response.json()
+            for seat in ("A", "B"):
+                phone = SSEPhone(table, seat)
+                phone.since = views[table["id"]]["revision"]
+                phones[(table["id"], seat)] = phone
+                opened = asyncio.Event()
+                tasks.append(asyncio.create_task(phone.run(session, base, opened)))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(opened.wait(), 30)
+
+    await asyncio.gather(*(open_table(table) for table in seats))
+    connected = sum(phone.connected for phone in phones.values())
+    go_at, end_at = await ready_and_wait(connected)
+    cpu_start = time.process_time()
+    latencies: list[float] = []
+    sends: list[tuple[str, str, int, float]] = []
+    failures: list[str] = []
+
+    async def play(table: dict[str, Any]) -> None:
+        rng = random.Random(table["id"])
+        view = views[table["id"]]
+        number = 0
+        await asyncio.sleep(max(0.0, go_at - time.monotonic()) + config["think"] * rng.random())
+        while time.monotonic() < end_at:
+            state = view["state"]
+            if state is None:
+                seat, action = "A", {"type": "setup", "mode": "random"}
+            elif state["phase"] == "over":
+                return
+            else:
+                seat, action = state["player"], rng.choice(view["legal"])
+            body = {
+                "expected_revision": view["revision"],
+                "client_action_id": f"load-{number}",
+                "action": action,
+            }
+            number += 1
+            start = time.monotonic()
+            try:
+                async with session.post(
+                    f"{base}/api/t/{table['id']}/actions",
+                    json=body,
+                    headers={"X-Seat-Token": table[seat]},
+                ) as response:
+                    text = await response.read()
+                    took = time.monotonic() - start
+                    if response.status != 200:
+                        failures.append(f"HTTP {response.status}: {text[:200]!r}")
+                        return
+            except Exception as exc:  # noqa: BLE001 - counted and reported
+                failures.append(repr(exc))
+                return
+            answer = json.loads(text)
+            latencies.append(took)
+            sends.append((table["id"], seat, answer["revision"], start))
+            view = answer["view"]
+            await asyncio.sleep(config["think"] * rng.uniform(0.5, 1.5))
+
+    await asyncio.gather(*(play(table) for table in seats))
+    cpu = time.process_time() - cpu_start
+    await asyncio.sleep(config["grace"])
+    delays = []
+    missed = 0
+    for table_id, seat, seq, start in sends:
+        other = phones[(table_id, "B" if seat == "A" else "A")]
+        if seq in other.arrived:
+            delays.append(other.arrived[seq] - start)
+    last = {}
+    for table_id, _seat, seq, _start in sends:
+        last[table_id] = max(last.get(table_id, 0), seq)
+    for (table_id, _seat), phone in phones.items():
+        if table_id in last:
+            wanted = range(phone.since + 1, last[table_id] + 1)
+            missed += sum(1 for seq in wanted if seq not in phone.arrived)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await session.close()
+    errors = sorted(
+        {phone.error for phone in phones.values() if phone.error and not phone.connected}
+    )
+    return {
+        "connected": connected,
+        "latencies": latencies,
+        "delays": delays,
+        "missed": missed,
+        "failures": failures[:5],
+        "failed": len(failures),
+        "stream_errors": errors[:5],
+        "cpu": cpu,
+    }
+
+
+# ------------------------------------------------------------------------ client (the peer)
+
+
+async def peer_client(config: dict[str, Any]) -> dict[str, Any]:
+    """Drive boardgame.io: one socket.io connection per phone, ``sync`` then ``update``s."""
+    import aiohttp
+    import socketio
+
+    base = config["base"]
+    seats: list[dict[str, Any]] = config["seats"]
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    namespace = "/" + PEER_GAME
+    phones: dict[tuple[str, str], dict[str, Any]] = {}
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def open_phone(table: dict[str, Any], seat: str) -> None:
+        phone: dict[str, Any] = {"arrived": {}, "connected": False, "state": None, "error": ""}
+        phones[(table["id"], seat)] = phone
+        synced = asyncio.Event()
+        client = socketio.AsyncClient(reconnection=False, http_session=session)
+        phone["client"] = client
+
+        async def on_sync(_match: str, info: dict[str, Any]) -> None:
+            phone["state"] = info["state"]
+            phone["connected"] = True
+            phone["since"] = info["state"]["_stateID"]
+            synced.set()
+
+        async def on_update(_match: str, state: dict[str, Any], *_log: Any) -> None:
+            phone["arrived"][state["_stateID"]] = time.monotonic()
+            phone["state"] = state
+            waiter = phone.get("waiter")
+            if waiter is not None and not waiter.done():
+                waiter.set_result(state)
+
+        client.on("sync", on_sync, namespace=namespace)
+        client.on("update", on_update, namespace=namespace)
+        async with gate:
+            try:
+                await client.connect(base, namespaces=[namespace], transports=["websocket"])
+                await client.emit(
+                    "sync", (table["id"], seat, table["credentials"][seat], 2), namespace=namespace
+                )
+                await asyncio.wait_for(synced.wait(), 30)
+            except Exception as exc:  # noqa: BLE001 - reported as a missing stream
+                phone["error"] = repr(exc)
+
+    await asyncio.gather(*(open_phone(t, s) for t in seats for s in ("0", "1")))
+    connected = sum(phone["connected"] for phone in phones.values())
+    go_at, end_at = await ready_and_wait(connected)
+    cpu_start = time.process_time()
+    latencies: list[float] = []
+    sends: list[tuple[str, str, int, float]] = []
+    failures: list[str] = []
+    loop = asyncio.get_running_loop()
+
+    async def play(table: dict[str, Any]) -> None:
+        rng = random.Random(table["id"])
+        state = phones[(table["id"], "0")]["state"]
+        await asyncio.sleep(max(0.0, go_at - time.monotonic()) + config["think"] * rng.random())
+        while time.monotonic() < end_at:
+            seat = state["ctx"]["currentPlayer"]
+            phone = phones[(table["id"], seat)]
+            state_id = state["_stateID"]
+            action = {
+                "type": "MAKE_MOVE",
+                "payload": {
+                    "type": "act",
+                    "args": [rng.randint(1, 6)],
+                    "playerID": seat,
+                    "credentials": table["credentials"][seat],
+                },
+            }
+            phone["waiter"] = waiter = loop.create_future()
+            start = time.monotonic()
+            try:
+                await phone["client"].emit(
+                    "update", (action, state_id, table["id"], seat), namespace=namespace
+                )
+                while (state := await asyncio.wait_for(waiter, 10))["_stateID"] <= state_id:
+                    phone["waiter"] = waiter = loop.create_future()
+            except Exception as exc:  # noqa: BLE001 - counted and reported
+                failures.append(f"{seat}@{state_id}: {exc!r}")
+                return
+            latencies.append(time.monotonic() - start)
+            sends.append((table["id"], seat, state_id + 1, start))
+            await asyncio.sleep(config["think"] * rng.uniform(0.5, 1.5))
+
+    await asyncio.gather(*(play(table) for table in seats))
+    cpu = time.process_time() - cpu_start
+    await asyncio.sleep(config["grace"])
+    delays = []
+    last: dict[str, int] = {}
+    for table_id, seat, seq, start in sends:
+        other = phones[(table_id, "1" if seat == "0" else "0")]
+        if seq in other["arrived"]:
+            delays.append(other["arrived"][seq] - start)
+        last[table_id] = max(last.get(table_id, 0), seq)
+    missed = 0
+    for (table_id, _seat), phone in phones.items():
+        if table_id in last and phone["connected"]:
+            wanted = range(phone["since"] + 1, last[table_id] + 1)
+            missed += sum(1 for seq in wanted if seq not in phone["arrived"])
+    await asyncio.gather(
+        *(phone["client"].disconnect() for phone in phones.values()), return_exceptions=True
+    )
+    await session.close()
+    errors = sorted({p["error"] for p in phones.values() if p["error"] and not p["connected"]})
+    return {
+        "connected": connected,
+        "latencies": latencies,
+        "delays": delays,
+        "missed": missed,
+        "failures": failures[:5],
+        "failed": len(failures),
+        "stream_errors": errors[:5],
+        "cpu": cpu,
+    }
+
+
+async def ready_and_wait(connected: int) -> tuple[float, float]:
+    """Tell the parent this client is ready; wait for ``go <start> <end>`` (monotonic s)."""
+    print(json.dumps({"ready": connected}), flush=True)
+    loop = asyncio.get_running_loop()
+    line = await loop.run_in_executor(None, sys.stdin.readline)
+    _, go_at, end_at = line.split()
+    return float(go_at), float(end_at)
+
+
+def client_child(config_path: str) -> None:
+    """A load client process: run the slice in the config file, write its figures (JSON) to
+    the config's ``out`` file."""
+    config = json.loads(Path(config_path).read_text())
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    driver = ours_client if config["kind"] == "ours" else peer_client
+    result = asyncio.run(driver(config))
+    Path(config["out"]).write_text(json.dumps(result))  # a file: stdout may be non-blocking
+
+
+# ------------------------------------------------------------------------------- the servers
+
+
+def make_tables(database: Path, count: int) -> list[dict[str, Any]]:
+    """Create ``count`` Asteroids tables with both seats taken in a new database (directly
+    through the store, as ``POST /api/tables`` and the join would, without their rate limit)."""
+    sys.path.insert(0, str(ROOT))
+    from companion import create_app
+
+    app = create_app({"DATABASE": str(database), "DURABILITY": "crash"})
+    service = app.extensions["tablesmith.tables"]
+    seats = []
+    for _ in range(count):
+        seat_a, join, _watch = service.create("asteroids")
+        seat_b = service.join(join)
+        seats.append({"id": seat_a.table_id, "A": seat_a.token, "B": seat_b.token})
+    service.store.close()
+    return seats
+
+
+def start_ours(
+    workdir: Path, tables: int, extra: list[str]
+) -> tuple[subprocess.Popen[str], str, list[Any]]:
+    """Start the default ``tablesmith serve`` (plus the ``extra`` options) on its own
+    database with ``tables`` tables."""
+    database = workdir / "companion.sqlite"
+    seats = make_tables(database, tables)
+    command = [sys.executable, str(ROOT / "tablesmith.py"), "serve", "--host", "127.0.0.1"]
+    command += ["--port", "0", "--db", str(database), "--no-qr", "--no-mdns", *extra]
+    server = subprocess.Popen(
+        command,
+        cwd=workdir,
         stdout=subprocess.PIPE,
+        stderr=(workdir / "server.log").open("w"),
         text=True,
     )
-    assert child.stdout is not None
-    base = f"http://127.0.0.1:{child.stdout.readline().strip()}"
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    if "open http://" not in line:
+        server.kill()
+        raise RuntimeError(f"tablesmith serve did not start: {line!r}; see {workdir}/server.log")
+    base = line.split("open ", 1)[1].split()[0].rstrip("/")
+    return server, base, seats
+
+
+def peer_missing() -> str | None:
+    """Why the boardgame.io peer cannot run here, or None when it can."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return "node/npm not found on PATH"
+    if not (PEER_DIR / "node_modules" / "boardgame.io").is_dir():
+        done = subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund"],
+            cwd=PEER_DIR,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            return f"npm install in {PEER_DIR} failed: {done.stderr.strip()[-300:]}"
+    return None
+
+
+async def make_matches(base: str, count: int) -> list[dict[str, Any]]:
+    """Create and fill ``count`` matches through boardgame.io's lobby API."""
+    import aiohttp
+
+    gate = asyncio.Semaphore(32)
+    async with aiohttp.ClientSession() as http:
+
+        async def one() -> dict[str, Any]:
+            async with gate:
+                games = f"{base}/games/{PEER_GAME}"
+                async with http.post(f"{games}/create", json={"numPlayers": 2}) as response:
+                    match = (await response.json())["matchID"]
+                credentials = {}
+                for seat in ("0", "1"):
+                    body = {"playerID": seat, "playerName": f"p{seat}"}
+                    async with http.post(f"{games}/{match}/join", json=body) as response:
+                        credentials[seat] = (await response.json())["playerCredentials"]
+                return {"id": match, "credentials": credentials}
+
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+def start_peer(
+    workdir: Path, tables: int, extra: list[str]
+) -> tuple[subprocess.Popen[str], str, list[Any]]:
+    """Start boardgame.io's server and create ``tables`` matches with both seats taken."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["node", str(PEER_DIR / "server.js"), str(port)],
+        cwd=PEER_DIR,
+        stdout=subprocess.PIPE,
+        stderr=(workdir / "peer.log").open("w"),
+        text=True,
+        env={**os.environ, "NODE_ENV": "production"},
+    )
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    if not line.startswith("listening"):
+        server.kill()
+        raise RuntimeError(f"the boardgame.io peer did not start: {line!r}; see {workdir}")
+    base = f"http://127.0.0.1:{port}"
+    return server, base, asyncio.run(make_matches(base, tables))
+
+
+# ---------------------------------------------------------------------------------- one run
+
+
+def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
+    """One measured run of ``kind`` ("ours" or "peer") with ``tables`` tables."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"tablesmith-load-{kind}-"))
+    start = start_ours if kind == "ours" else start_peer
+    server, base, seats = start(workdir, tables, options.serve_option)
+    clients: list[subprocess.Popen[str]] = []
     try:
         time.sleep(0.5)
-        rss_start = rss_kib(child.pid)
-        http = requests.Session()
-        seats = []
-        for _ in range(tables):
-            created = http.post(base + "/api/tables", json={"game": "asteroids"}).json()
-            joined = http.post(base + "/api/join/" + created["join_url"].rsplit("/", 1)[1]).json()
-            seats.append({"id": created["table_id"], "A": created["token"], "B": joined["token"]})
-        phones = {}
-        for table in seats:
-            for seat in ("A", "B"):
-                url = f"{base}/api/t/{table['id']}/events?since=1&token={table[seat]}"
-                phones[(table["id"], seat)] = Phone(url)
-        time.sleep(1.0)
-        latencies: list[float] = []
-        sends: list[tuple[str, str, int, float]] = []
-        lock = threading.Lock()
-        local = threading.local()
-
-        def post(table: dict[str, str], seat: str, body: dict[str, Any]) -> dict[str, Any]:
-            session = getattr(local, "session", None) or requests.Session()
-            local.session = session
-            start = time.perf_counter()
-            answer = session.post(
-                f"{base}/api/t/{table['id']}/actions",
-                json=body,
-                headers={"X-Seat-Token": table[seat]},
-                timeout=30,
+        rss_start = rss_mib(server.pid)
+        count = max(1, min(options.clients, tables))
+        for index in range(count):
+            config = {
+                "kind": kind,
+                "base": base,
+                "seats": seats[index::count],
+                "think": options.think,
+                "grace": options.grace,
+                "out": str(workdir / f"client-{index}.out.json"),
+            }
+            path = workdir / f"client-{index}.json"
+            path.write_text(json.dumps(config))
+            clients.append(
+                subprocess.Popen(
+                    [sys.executable, __file__, "--client-child", str(path)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
             )
-            took = time.perf_counter() - start
-            answer.raise_for_status()
-            data: dict[str, Any] = answer.json()
-            with lock:
-                latencies.append(took)
-                sends.append((table["id"], seat, data["revision"], start))
-            return data
-
-        def play(table: dict[str, str]) -> None:
-            rng = random.Random(table["id"])
-            # like a phone that has the table page open: connection up, state loaded
-            session = getattr(local, "session", None) or requests.Session()
-            local.session = session
-            session.get(
-                f"{base}/api/t/{table['id']}/state",
-                headers={"X-Seat-Token": table["A"]},
-                timeout=30,
-            ).raise_for_status()
-            ready.wait()
-            time.sleep(think * rng.uniform(0, 1))  # tables start at different moments
-            view = post(
-                table,
-                "A",
-                {
-                    "expected_revision": 1,
-                    "client_action_id": "setup",
-                    "action": {"type": "setup", "mode": "random"},
-                },
-            )["view"]
-            for number in range(turns * 3):
-                state = view["state"]
-                if state["phase"] == "over":
-                    break
-                action = rng.choice(view["legal"])
-                body = {
-                    "expected_revision": view["revision"],
-                    "client_action_id": f"a{number}",
-                    "action": action,
-                }
-                view = post(table, state["player"], body)["view"]
-                if think:
-                    time.sleep(think * rng.uniform(0.5, 1.5))
-
-        workers = drivers if think == 0 else tables
-        ready = threading.Barrier(min(workers, len(seats)))
-        started = time.perf_counter()
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(play, seats))
-        elapsed = time.perf_counter() - started
-        time.sleep(1.0)
-        rss_end = rss_kib(child.pid)
-        delays, missing = [], 0
-        for table_id, seat, seq, start in sends:
-            other = phones[(table_id, "B" if seat == "A" else "A")]
-            if seq in other.arrived:
-                delays.append(other.arrived[seq] - start)
-            else:
-                missing += 1
-        return {
-            "tables": tables,
-            "think_seconds": think,
-            "durability": durability,
-            "phones": 2 * tables,
-            "actions": len(latencies),
-            "seconds": round(elapsed, 2),
-            "actions_per_second": round(len(latencies) / elapsed, 1),
-            "action_ms_p50": round(1000 * statistics.median(latencies), 1),
-            "action_ms_p99": round(1000 * percentile(latencies, 0.99), 1),
-            "stream_delay_ms_p50": round(1000 * statistics.median(delays), 1),
-            "stream_delay_ms_p99": round(1000 * percentile(delays, 0.99), 1),
-            "stream_events_missing": missing,
-            "server_rss_mib_start": round(rss_start / 1024, 1),
-            "server_rss_mib_end": round(rss_end / 1024, 1),
-            "memory_kib_per_table": round((rss_end - rss_start) / tables, 1),
-        }
+        connected = 0
+        for client in clients:
+            assert client.stdout is not None
+            line = client.stdout.readline()
+            if not line:
+                raise RuntimeError(f"a load client ({kind}) died during the warm-up")
+            connected += json.loads(line)["ready"]
+        time.sleep(1.0)  # let the connection storm settle
+        go_at = time.monotonic() + 0.5
+        end_at = go_at + options.seconds
+        for client in clients:
+            assert client.stdin is not None
+            client.stdin.write(f"go {go_at} {end_at}\n")
+            client.stdin.flush()
+        time.sleep(max(0.0, go_at - time.monotonic()))
+        cpu_start, busy_start = cpu_seconds(server.pid), machine_busy_seconds()
+        time.sleep(max(0.0, end_at - time.monotonic()))
+        server_cpu = cpu_seconds(server.pid) - cpu_start
+        busy = machine_busy_seconds() - busy_start
+        load = float(Path("/proc/loadavg").read_text().split()[0])
+        rss_end = rss_mib(server.pid)
+        results = []
+        for index, client in enumerate(clients):
+            client.communicate(timeout=options.seconds + options.grace + 120)
+            out = workdir / f"client-{index}.out.json"
+            if not out.exists():
+                raise RuntimeError(f"load client {index} ({kind}) ended without its figures")
+            results.append(json.loads(out.read_text()))
     finally:
-        child.kill()
-        child.wait()
+        for client in clients:
+            if client.poll() is None:
+                client.kill()
+        server.kill()
+        server.wait()
+    latencies = [x for r in results for x in r["latencies"]]
+    delays = [x for r in results for x in r["delays"]]
+    return {
+        "server": "tablesmith serve" if kind == "ours" else "boardgame.io",
+        "tables": tables,
+        "phones": 2 * tables,
+        "streams": connected,
+        "actions": len(latencies),
+        "actions_per_s": round(len(latencies) / options.seconds, 1),
+        "action_ms_p50": round(1000 * percentile(latencies, 0.5), 1),
+        "action_ms_p99": round(1000 * percentile(latencies, 0.99), 1),
+        "stream_ms_p50": round(1000 * percentile(delays, 0.5), 1),
+        "stream_ms_p99": round(1000 * percentile(delays, 0.99), 1),
+        "missed": sum(r["missed"] for r in results),
+        "failed": sum(r["failed"] for r in results),
+        "server_cpu_pct": round(100 * server_cpu / options.seconds),
+        "client_cpu_pct": round(100 * sum(r["cpu"] for r in results) / options.seconds),
+        "other_cpu_pct": round(
+            100 * (busy - server_cpu - sum(r["cpu"] for r in results)) / options.seconds
+        ),
+        "load_1min": load,
+        "clients": len(clients),
+        "rss_mib_start": round(rss_start, 1),
+        "rss_mib_end": round(rss_end, 1),
+        "failures": [f for r in results for f in r["failures"]][:5],
+        "stream_errors": sorted({e for r in results for e in r["stream_errors"]})[:5],
+    }
+
+
+# ---------------------------------------------------------------------------------- report
+
+COLUMNS = [
+    ("server", "server", 16),
+    ("tables", "tables", 6),
+    ("streams", "streams", 11),
+    ("actions/s", "actions_per_s", 9),
+    ("act p50", "action_ms_p50", 7),
+    ("act p99", "action_ms_p99", 7),
+    ("str p50", "stream_ms_p50", 7),
+    ("str p99", "stream_ms_p99", 7),
+    ("missed", "missed", 6),
+    ("failed", "failed", 6),
+    ("srv CPU%", "server_cpu_pct", 8),
+    ("cli CPU%", "client_cpu_pct", 8),
+    ("oth CPU%", "other_cpu_pct", 8),
+    ("RSS MiB", "rss_mib_end", 7),
+]
+
+
+def row(result: dict[str, Any]) -> str:
+    """One line of the figures table."""
+    cells = []
+    for _, key, width in COLUMNS:
+        value = result[key]
+        if key == "streams":
+            value = f"{value}/{result['phones']}"
+        cells.append(str(value).rjust(width) if key != "server" else str(value).ljust(width))
+    return "  ".join(cells)
 
 
 def main() -> None:
-    """Parse the options, run, print the result as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--turns", type=int, default=4, help="turns per table (3 actions each)")
+    """Parse the options, run every size against both servers, print the tables."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000])
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured window")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between actions")
+    parser.add_argument("--grace", type=float, default=3.0, help="wait for late events")
+    parser.add_argument("--clients", type=int, default=2, help="load client processes")
+    parser.add_argument("--no-peer", action="store_true", help="only our server")
+    parser.add_argument("--only-peer", action="store_true", help="only boardgame.io")
     parser.add_argument(
-        "--think", type=float, default=1.0, help="seconds between a table's actions"
+        "--serve-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="pass this option to tablesmith serve too (repeatable), e.g. --serve-option=--no-fsync",
     )
-    parser.add_argument("--drivers", type=int, default=16, help="clients when --think is 0")
-    parser.add_argument("--threads", type=int, default=256, help="server worker threads")
-    parser.add_argument(
-        "--durability", choices=["power", "crash"], default="power", help="see companion.store"
-    )
-    parser.add_argument("--serve-child", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help="also write every result to this file")
+    parser.add_argument("--client-child", metavar="CONFIG", help=argparse.SUPPRESS)
     options = parser.parse_args()
-    if options.serve_child:
-        serve_child(options.serve_child, options.threads, options.durability)
+    if options.client_child:
+        client_child(options.client_child)
         return
-    result = run(
-        options.tables,
-        options.turns,
-        options.think,
-        options.drivers,
-        options.threads,
-        options.durability,
+    kinds = [] if options.only_peer else ["ours"]
+    if not options.no_peer:
+        why = peer_missing()
+        if why is None:
+            kinds.append("peer")
+        else:
+            print(f"boardgame.io peer skipped: {why}", file=sys.stderr)
+    print(
+        f"{os.cpu_count()} cores; {options.seconds:g} s window; think {options.think:g} s +-50 %;"
+        f" {options.clients} client processes"
     )
-    print(json.dumps(result, indent=2))
+    print(
+        "  ".join(name.rjust(w) if key != "server" else name.ljust(w) for name, key, w in COLUMNS)
+    )
+    results = []
+    for tables in options.tables:
+        for kind in kinds:
+            result = run(kind, tables, options)
+            results.append(result)
+            print(row(result), flush=True)
+            for text in result["failures"] + result["stream_errors"]:
+                print(f"    {text}", flush=True)
+    if "ours" in kinds and "peer" in kinds:
+        print("\nratio ours / boardgame.io (below 1: ours is faster)")
+        print("tables  action p99  stream p99")
+        for tables in options.tables:
+            ours, peer = (
+                next(r for r in results if r["tables"] == tables and r["server"] == name)
+                for name in ("tablesmith serve", "boardgame.io")
+            )
+            ratio_action = ours["action_ms_p99"] / peer["action_ms_p99"]
+            ratio_stream = ours["stream_ms_p99"] / peer["stream_ms_p99"]
+            print(f"{tables:6}  {ratio_action:10.2f}  {ratio_stream:10.2f}")
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

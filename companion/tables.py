@@ -898,32 +898,35 @@ class TableService:
             raise Rejected(422, "illegal", str(exc), table.view(seat.role)) from exc
         if expected != table.revision:
             raise self._stale(table, expected)
-        view = table.view(seat.role)
+
+        def view() -> dict[str, Any]:  # only for a refusal: a view costs as much as the action
+            return table.view(seat.role)
+
         if kind == "setup":
             if state is not None:
-                raise Rejected(422, "illegal", "the game is already set up", view)
+                raise Rejected(422, "illegal", "the game is already set up", view())
             dice, faces = self._rolls(table, seat, game.setup_dice(parsed))
             try:
                 payload = game.setup_event(parsed, faces)
             except IllegalAction as exc:
-                raise Rejected(422, "illegal", str(exc), view) from exc
+                raise Rejected(422, "illegal", str(exc), view()) from exc
             payload["request"] = game.setup_to_json(parsed)
             return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)]
         if state is None:
-            raise Rejected(422, "illegal", "set the game up first", view)
+            raise Rejected(422, "illegal", "set the game up first", view())
         if kind == "undo":
             if table.fold.undo_seat != seat.role:
                 raise Rejected(
-                    422, "illegal", "only your own actions of this turn can be undone", view
+                    422, "illegal", "only your own actions of this turn can be undone", view()
                 )
             return [self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)]
         try:
             dice, faces = self._rolls(table, seat, game.dice_for(state, seat.role, parsed))
             game.apply(state, seat.role, parsed, faces)
         except NotYourTurn as exc:
-            raise Rejected(422, "not_your_turn", str(exc), view) from exc
+            raise Rejected(422, "not_your_turn", str(exc), view()) from exc
         except IllegalAction as exc:
-            raise Rejected(422, "illegal", str(exc), view) from exc
+            raise Rejected(422, "illegal", str(exc), view()) from exc
         payload = {"action": game.action_to_json(parsed)}
         if faces:
             payload["faces"] = [list(f) for f in faces]

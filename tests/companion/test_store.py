@@ -1,9 +1,13 @@
-"""The SQLite event store: WAL, one transaction per append, stale appends and repeated ids."""
+"""The SQLite event store: WAL, atomic appends (several tables' appends share a commit when
+they wait together), stale appends and repeated ids."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +61,108 @@ def test_durability_levels_set_sqlite_synchronous(tmp_path: Path) -> None:
     assert power._writer.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with pytest.raises(StoreError, match=r"durability must be one of \['crash', 'power'\]"):
         EventStore(tmp_path / "c.sqlite", "paper")
+
+
+class SlowFirstCommit:
+    """The writer connection, counting COMMITs; the first one takes 0.3 s (a slow disk flush),
+    and with ``fail`` every COMMIT fails as on a full disk."""
+
+    def __init__(self, db: sqlite3.Connection, *, fail: bool = False) -> None:
+        self.db = db
+        self.fail = fail
+        self.commits = 0
+        self.committing = threading.Event()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.db.in_transaction
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self.commits += 1
+            if self.commits == 1:
+                self.committing.set()
+                time.sleep(0.3)
+            if self.fail:
+                raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        return self.db.executemany(sql, rows)
+
+
+def tables_store(tmp_path: Path, count: int) -> EventStore:
+    store = EventStore(tmp_path / "log.sqlite")
+    for number in range(count):
+        store.create_table(
+            table_id=f"t{number}",
+            game="asteroids",
+            join_token=f"j{number}",
+            watch_token=f"w{number}",
+        )
+    return store
+
+
+def append_while_committing(
+    store: EventStore, writer: SlowFirstCommit, appends: list[tuple[str, int, list[Event]]]
+) -> list[str]:
+    """Run the first append, and the others (in threads) while its COMMIT is under way; the
+    outcome of each: "ok" or the error's class and message."""
+    outcomes = [""] * len(appends)
+
+    def run(index: int) -> None:
+        table_id, expected, events = appends[index]
+        try:
+            store.append(table_id, expected, events)
+            outcomes[index] = "ok"
+        except Exception as exc:  # noqa: BLE001 - the outcome is what the test looks at
+            outcomes[index] = f"{type(exc).__name__}: {exc}"
+
+    first = threading.Thread(target=run, args=(0,))
+    first.start()
+    assert writer.committing.wait(5)
+    others = [threading.Thread(target=run, args=(i,)) for i in range(1, len(appends))]
+    for thread in others:
+        thread.start()
+    time.sleep(0.1)  # every other append is queued behind the slow commit
+    for thread in [first, *others]:
+        thread.join(10)
+    return outcomes
+
+
+def test_appends_waiting_together_share_one_commit_and_are_refused_alone(tmp_path: Path) -> None:
+    store = tables_store(tmp_path, 8)
+    writer = SlowFirstCommit(store._writer)
+    store._writer = writer  # type: ignore[assignment]
+    appends = [(f"t{n}", 0, [event(1, "c1"), event(2)]) for n in range(8)]
+    appends[5] = ("t5", 3, [event(4)])  # stale: the log of t5 is at 0
+    appends[6] = ("t6", 0, [event(1, "x"), event(2, "x")])  # a repeated client id
+    outcomes = append_while_committing(store, writer, appends)
+    assert outcomes[5] == "StoreError: log of t5 is at 0, expected 3"
+    assert outcomes[6].startswith("StoreError: append to t6 refused: UNIQUE constraint failed")
+    assert [o for n, o in enumerate(outcomes) if n not in (5, 6)] == ["ok"] * 6
+    assert writer.commits == 2  # the first append alone, then the seven queued behind it
+    store._writer = writer.db
+    for number in range(8):
+        expected = [] if number in (5, 6) else [1, 2]
+        assert [e.seq for e in store.events(f"t{number}")] == expected
+
+
+def test_a_failed_group_commit_refuses_every_append_in_it_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    store = tables_store(tmp_path, 4)
+    writer = SlowFirstCommit(store._writer, fail=True)
+    store._writer = writer  # type: ignore[assignment]
+    appends = [(f"t{n}", 0, [event(1)]) for n in range(4)]
+    outcomes = append_while_committing(store, writer, appends)
+    assert writer.commits == 2
+    assert (
+        outcomes
+        == ["StorageUnavailable: the database cannot be written: database or disk is full"] * 4
+    )
+    store._writer = writer.db
+    assert not writer.db.in_transaction
+    assert all(store.events(f"t{n}") == [] for n in range(4))
+    store.append("t0", 0, [event(1)])  # the store works again afterwards
+    assert [e.seq for e in store.events("t0")] == [1]
