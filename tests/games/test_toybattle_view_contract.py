@@ -18,7 +18,7 @@ JS = (VIEW / "view.js").read_text(encoding="utf-8")
 
 
 def test_the_terrain_menu_is_the_engines_terrains() -> None:
-    pairs = re.findall(r'\("(\w+)", "([^"]+)"\)', HTML.split("</select>")[0])
+    pairs = re.findall(r'\("(\w+)", _\("([^"]+)"\)\)', HTML.split("</select>")[0])
     assert pairs == [(t.slug, t.name) for t in TERRAINS.values()]
 
 
