@@ -327,3 +327,33 @@ def test_qr_base_needs_http_or_https_and_a_host(base: str) -> None:
         RenderOptions(qr_base=base)
     assert info.value.setting == "qr_base" and info.value.found == base
     assert RenderOptions(qr_base="https://cards.example:8443/app").qr_base.endswith("/app")
+
+
+def _graphics_states_resolve(stream: object, seen: set[int]) -> list[str]:
+    """Names used with ``gs`` in a page or form whose resources do not define them (and so on
+    down its forms)."""
+    obj = stream.get_object()  # type: ignore[attr-defined]
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    resources = (obj.get("/Resources") or {}).get_object() if obj.get("/Resources") else {}
+    if "/Contents" in obj:  # a page
+        data = obj.get_contents().get_data() if obj.get_contents() else b""
+    else:  # a form XObject
+        data = obj.get_data()
+    defined = set((resources.get("/ExtGState") or {}).keys())
+    used = {"/" + name.decode() for name in re.findall(rb"/(\w+)\s+gs\b", data)}
+    missing = sorted(used - defined)
+    for xobject in (resources.get("/XObject") or {}).values():
+        if xobject.get_object().get("/Subtype") == "/Form":
+            missing += _graphics_states_resolve(xobject, seen)
+    return missing
+
+
+@pytest.mark.parametrize("name", ["pocketmodel", "toy-battle", "transformers"])
+def test_every_graphics_state_a_page_or_form_uses_is_defined(name: str, tmp_path: Path) -> None:
+    # an alpha inside a form XObject left "ExtGState 'gRLs0' is unknown" in every viewer
+    out, _ = render(name, tmp_path)
+    seen: set[int] = set()
+    for page in pypdf.PdfReader(out).pages:
+        assert _graphics_states_resolve(page, seen) == []
