@@ -12,13 +12,22 @@ phones from 15-20 cm) with a quiet zone of ``QUIET_ZONE_MODULES`` (4, ISO/IEC 18
 Drawing: the dark modules are merged into few rectangles (:func:`dark_rectangles`) and written
 as one PDF path in module units under a scaling matrix; the operator text is cached per code,
 so copies of a card cost one string append.
+
+Speed: :class:`Prefetch` encodes a deck's codes ahead of the drawing in a background thread,
+in batches of one libqrencode call each (``QRcode_encodeInputStructured`` over inputs without
+structured-append headers: each is encoded exactly as ``QRcode_encodeData`` would). The
+batch call runs without Python's global interpreter lock, so on a machine with a free core
+the encoding (choosing the mask is about nine tenths of it) overlaps the drawing.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import threading
+from collections.abc import Iterable
 from functools import cache, lru_cache
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,6 +54,16 @@ class _QRcode(ctypes.Structure):
     ]
 
 
+class _QRcodeList(ctypes.Structure):
+    pass
+
+
+_QRcodeList._fields_ = [
+    ("code", ctypes.POINTER(_QRcode)),
+    ("next", ctypes.POINTER(_QRcodeList)),
+]
+
+
 @cache
 def libqrencode() -> ctypes.CDLL | None:
     """The system's libqrencode with its prototypes set, or None where it is not installed."""
@@ -65,6 +84,94 @@ def libqrencode() -> ctypes.CDLL | None:
     lib.QRcode_free.argtypes = [ctypes.POINTER(_QRcode)]
     lib.QRcode_free.restype = None
     return lib
+
+
+@cache
+def _batch_api() -> tuple[ctypes.CDLL, ctypes.PyDLL] | None:
+    """libqrencode for batches: the encoding call through a ``CDLL`` (releases the global
+    interpreter lock while it runs) and the quick set-up and free calls through a ``PyDLL``
+    (keep the lock, so a background thread does not wait for it between them); None where
+    the library or its structured-input functions are missing."""
+    lib = libqrencode()
+    if lib is None or lib._name is None:
+        return None
+    try:
+        quick = ctypes.PyDLL(lib._name)
+        lib.QRcode_encodeInputStructured.restype = ctypes.POINTER(_QRcodeList)
+        lib.QRcode_encodeInputStructured.argtypes = [ctypes.c_void_p]
+        quick.QRinput_new2.restype = ctypes.c_void_p
+        quick.QRinput_new2.argtypes = [ctypes.c_int, ctypes.c_int]
+        quick.QRinput_append.restype = ctypes.c_int
+        quick.QRinput_append.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_char_p,
+        ]
+        quick.QRinput_free.restype = None
+        quick.QRinput_free.argtypes = [ctypes.c_void_p]
+        quick.QRinput_Struct_new.restype = ctypes.c_void_p
+        quick.QRinput_Struct_new.argtypes = []
+        quick.QRinput_Struct_appendInput.restype = ctypes.c_int
+        quick.QRinput_Struct_appendInput.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        quick.QRinput_Struct_free.restype = None
+        quick.QRinput_Struct_free.argtypes = [ctypes.c_void_p]
+        quick.QRcode_List_free.restype = None
+        quick.QRcode_List_free.argtypes = [ctypes.POINTER(_QRcodeList)]
+    except (OSError, AttributeError):
+        return None
+    return lib, quick
+
+
+MODE_8 = 2
+"""libqrencode's ``QR_MODE_8`` (byte mode)."""
+
+
+def encode_batch(data: list[str]) -> list[Matrix] | None:
+    """The matrices of every item of ``data`` in one libqrencode call, each the same as
+    :func:`qr_matrix` gives (smallest version, level M, mask by the penalty rules).
+
+    Returns:
+        One matrix per item, in order; None where libqrencode (or its batch functions) is
+        missing or any item cannot be encoded (too long): :func:`qr_matrix` then encodes
+        them one by one and names the culprit.
+    """
+    api = _batch_api()
+    if api is None:
+        return None
+    lib, quick = api
+    batch = quick.QRinput_Struct_new()
+    if not batch:
+        return None
+    try:
+        for item in data:
+            raw = item.encode("utf-8")
+            entry = quick.QRinput_new2(0, ERROR_LEVEL_M)
+            if not entry:
+                return None
+            if (
+                quick.QRinput_append(entry, MODE_8, len(raw), raw) != 0
+                or quick.QRinput_Struct_appendInput(batch, entry) < 0
+            ):
+                quick.QRinput_free(entry)
+                return None
+        head = lib.QRcode_encodeInputStructured(batch)
+        if not head:
+            return None
+        matrices: list[Matrix] = []
+        try:
+            node = head
+            while node:
+                code = node.contents.code.contents
+                width = code.width
+                cells = ctypes.string_at(code.data, width * width).translate(_DARK)
+                matrices.append(tuple(cells[r * width : (r + 1) * width] for r in range(width)))
+                node = node.contents.next
+        finally:
+            quick.QRcode_List_free(head)
+        return matrices if len(matrices) == len(data) else None
+    finally:
+        quick.QRinput_Struct_free(batch)
 
 
 _DARK = bytes(b & 1 for b in range(256))
@@ -88,7 +195,13 @@ def _encode(lib: ctypes.CDLL, data: bytes, level: int) -> Matrix:
     return tuple(cells[r * width : (r + 1) * width] for r in range(width))
 
 
-@lru_cache(maxsize=4096)
+CACHE_SIZE = 4096
+"""Codes whose matrix and drawing operators are kept (the least recently used go first)."""
+_ready: dict[str, Matrix] = {}
+"""Matrices encoded ahead by :class:`Prefetch`, taken out by :func:`qr_matrix`."""
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def qr_matrix(data: str) -> Matrix:
     """The QR symbol of ``data`` (UTF-8 bytes, byte mode) without quiet zone: one ``bytes``
     per row, 1 for a dark module and 0 for a light one.
@@ -99,6 +212,9 @@ def qr_matrix(data: str) -> Matrix:
     Raises:
         ValueError: ``data`` is too long for a QR code.
     """
+    ready = _ready.pop(data, None)
+    if ready is not None:
+        return ready
     lib = libqrencode()
     if lib is None:
         import segno
@@ -166,9 +282,60 @@ def draw_qr(
     return size
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=CACHE_SIZE)
 def _module_path(data: str) -> str:
     """``re`` operators of the dark modules of ``data`` in module units, quiet zone offset."""
     runs = dark_runs(qr_matrix(data))
     runs[:, :2] += QUIET_ZONE_MODULES
     return ("%d %d %d 1 re " * len(runs)) % tuple(runs.ravel().tolist())
+
+
+class Prefetch:
+    """Encode QR codes in a background thread ahead of the drawing (a context manager).
+
+    The thread encodes ``data`` in order, in batches (:func:`encode_batch`) that grow from
+    8 to 256 codes, and leaves the matrices where :func:`qr_matrix` takes them; the drawing
+    encodes a code itself when the thread has not reached it yet (the result is the same).
+    It stays at most :data:`CACHE_SIZE` codes ahead of what it knows was used, so it never
+    fills memory with a huge deck. Leaving the ``with`` block stops the thread, waits for
+    it and drops what was not used. Nothing happens without libqrencode.
+
+    Args:
+        data: the codes' contents, in drawing order (duplicates are fine).
+    """
+
+    def __init__(self, data: Iterable[str]) -> None:
+        self._data = list(dict.fromkeys(data))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="qr-prefetch", daemon=True)
+
+    def _run(self) -> None:
+        start, size = 0, 8
+        while start < len(self._data) and not self._stop.is_set():
+            if len(_ready) >= CACHE_SIZE:  # far ahead of the drawing: let it catch up
+                self._stop.wait(0.005)
+                continue
+            chunk = [item for item in self._data[start : start + size] if item not in _ready]
+            matrices = encode_batch(chunk) if chunk else []
+            if matrices is None:
+                return
+            if not self._stop.is_set():
+                _ready.update(zip(chunk, matrices, strict=True))
+            start, size = start + size, min(size * 2, 256)
+
+    def __enter__(self) -> Prefetch:
+        if self._data and _batch_api() is not None:
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        for item in self._data:
+            _ready.pop(item, None)

@@ -55,6 +55,7 @@ from printables.layout import (
     mirrors_left_right,
 )
 from printables.outputs import atomic_outputs
+from printables.qr import Prefetch
 from printables.text import Overflow
 
 if TYPE_CHECKING:
@@ -487,7 +488,8 @@ def render_deck(
     cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
     paths = pdfs + cuts
     title = f"{deck.title} ({game_title(deck.game)})"
-    with atomic_outputs(paths) as temps:
+    codes = (job.url(item.card) for item in items)
+    with atomic_outputs(paths) as temps, Prefetch(url for url in codes if url):
         front = new_canvas(temps[0], title, options.duplex)
         back = new_canvas(temps[1], title + " - backs", options.duplex) if separate else front
         job.define_forms(back, items)

@@ -1,0 +1,56 @@
+"""QR encoding: the batch encoder and the background prefetch give exactly the codes that
+one-by-one encoding gives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.cards import card_url
+from printables import qr
+
+pytestmark = pytest.mark.skipif(
+    qr.libqrencode() is None, reason="needs libqrencode (Debian libqrencode4)"
+)
+
+
+def _one_by_one(data: str) -> qr.Matrix:
+    lib = qr.libqrencode()
+    assert lib is not None
+    return qr._encode(lib, data.encode("utf-8"), qr.ERROR_LEVEL_M)
+
+
+def test_batch_encoding_matches_one_by_one_for_every_length_and_script() -> None:
+    rng = random.Random(10)
+    alphabet = "abcXYZ019:/.-_ äöüß★→Жж漢"
+    data = [
+        card_url("http://tablesmith.local:8765", "pocketmodel", "bench", f"c{i:04d}")
+        for i in range(50)
+    ]
+    data += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 400))) for _ in range(250)]
+    batch = qr.encode_batch(data)
+    assert batch is not None and len(batch) == len(data)
+    assert batch == [_one_by_one(item) for item in data]
+    # Versions from 1 (21 modules) up to well beyond the card URLs' 4 (33 modules).
+    assert min(map(len, batch)) == 21 and max(map(len, batch)) >= 57
+
+
+def test_a_batch_with_an_item_too_long_gives_none_and_qr_matrix_names_it() -> None:
+    too_long = "x" * 3000
+    assert qr.encode_batch(["fine", too_long]) is None
+    with pytest.raises(ValueError, match="3000 bytes is too long"):
+        qr.qr_matrix(too_long)
+
+
+def test_prefetched_codes_are_the_ones_encoded_one_by_one_and_dropped_on_exit() -> None:
+    data = [card_url("http://10.9.8.7:8765", "toy-battle", "prefetch", f"t{i}") for i in range(40)]
+    with qr.Prefetch(data + data[:5]) as prefetch:
+        prefetch._thread.join(timeout=10)
+        assert not prefetch._thread.is_alive()
+        assert {item: qr._ready[item] for item in data} == {
+            item: _one_by_one(item) for item in data
+        }
+        assert qr.qr_matrix(data[0]) == _one_by_one(data[0])
+        assert data[0] not in qr._ready  # taken by qr_matrix
+    assert not any(item in qr._ready for item in data)
