@@ -267,11 +267,8 @@ class Painter:
     def image(self, path: Path, area: Rect) -> None:
         """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
         the overflow clipped. ReportLab embeds each distinct file once however often it is
-        drawn."""
-        from PIL import Image
-
-        with Image.open(path) as im:
-            iw, ih = im.size
+        drawn; its size is read once per document."""
+        iw, ih = _image_size(self.canvas, path)
         scale = max(area.width / iw, area.height / ih)
         w, h = iw * scale, ih * scale
         c = self.canvas
@@ -330,6 +327,21 @@ class Painter:
         c.doForm(form)
         c.restoreState()
         return height / MM
+
+
+def _image_size(c: Canvas, path: Path) -> tuple[int, int]:
+    """Width and height of image file ``path`` in pixels, read once per canvas (document)."""
+    sizes: dict[Path, tuple[int, int]] | None = getattr(c, "_tablesmith_image_sizes", None)
+    if sizes is None:
+        sizes = {}
+        c._tablesmith_image_sizes = sizes
+    size = sizes.get(path)
+    if size is None:
+        from PIL import Image
+
+        with Image.open(path) as im:
+            size = sizes[path] = im.size
+    return size
 
 
 @lru_cache(maxsize=2048)
