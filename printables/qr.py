@@ -11,7 +11,8 @@ phones from 15-20 cm) with a quiet zone of ``QUIET_ZONE_MODULES`` (4, ISO/IEC 18
 
 Drawing: the dark modules are merged into few rectangles (:func:`dark_rectangles`) and written
 as one PDF path in module units under a scaling matrix; the operator text is cached per code,
-so copies of a card cost one string append.
+so copies of a card cost one string append. The three finder patterns, the same in every
+symbol of a size, are one shared form XObject.
 
 Speed: :class:`Prefetch` encodes a deck's codes ahead of the drawing in a background thread,
 in batches of one libqrencode call each (``QRcode_encodeInputStructured`` over inputs without
@@ -229,20 +230,48 @@ def qr_size_mm(data: str, module_mm: float = MIN_MODULE_MM) -> float:
     return (len(qr_matrix(data)) + 2 * QUIET_ZONE_MODULES) * module_mm
 
 
-def dark_runs(matrix: Matrix) -> np.ndarray:
+FINDER_MODULES = 7
+"""Edge of a finder pattern, modules (ISO/IEC 18004, 6.3.3): the same in every symbol."""
+
+
+def dark_runs(matrix: Matrix, *, without_finders: bool = False) -> np.ndarray:
     """The horizontal runs of dark modules, row by row (numpy, no Python loop per module).
+
+    Args:
+        matrix: a symbol from :func:`qr_matrix`.
+        without_finders: leave out the three finder patterns (the 7 x 7 squares in the
+            top-left, top-right and bottom-left corners, :func:`finder_runs`).
 
     Returns:
         An ``(n, 3)`` integer array of ``(column, row, width)`` in modules, row 0 at the top;
-        the runs do not overlap and cover exactly the dark modules.
+        the runs do not overlap and cover exactly the dark modules (outside the finders).
     """
     width = len(matrix)
     padded = np.zeros((width, width + 2), dtype=np.int8)
     padded[:, 1:-1] = np.frombuffer(b"".join(matrix), dtype=np.int8).reshape(width, width)
+    if without_finders:
+        f = FINDER_MODULES
+        padded[:f, 1 : f + 1] = 0
+        padded[:f, width - f + 1 : width + 1] = 0
+        padded[width - f :, 1 : f + 1] = 0
     edges = padded[:, 1:] - padded[:, :-1]
     rows, starts = np.nonzero(edges == 1)
     _, ends = np.nonzero(edges == -1)
     return np.column_stack((starts, rows, ends - starts))
+
+
+def finder_runs(width: int) -> list[tuple[int, int, int]]:
+    """The dark runs ``(column, row, width)`` of the three finder patterns of a symbol
+    ``width`` modules wide (a dark 7 x 7 ring, a light ring, a dark 3 x 3 centre), the same
+    modules every symbol of that width has there."""
+    pattern = [(0, 7), (0, 1, 6, 1), (0, 1, 2, 3, 6, 1), (0, 1, 2, 3, 6, 1), (0, 1, 2, 3, 6, 1)]
+    pattern += [(0, 1, 6, 1), (0, 7)]
+    runs = []
+    for x0, y0 in ((0, 0), (width - FINDER_MODULES, 0), (0, width - FINDER_MODULES)):
+        for row, spans in enumerate(pattern):
+            for k in range(0, len(spans), 2):
+                runs.append((x0 + spans[k], y0 + row, spans[k + 1]))
+    return runs
 
 
 def dark_rectangles(matrix: Matrix) -> list[tuple[int, int, int, int]]:
@@ -258,8 +287,11 @@ def draw_qr(
 ) -> float:
     """Draw the QR of ``data`` with its bottom-left quiet-zone corner at (x_mm, y_mm).
 
-    The dark modules are drawn as the filled rectangles of :func:`dark_rectangles`, all in one
-    path, over a white square that includes the quiet zone.
+    Over a white square that includes the quiet zone, the dark modules are drawn as the
+    filled rectangles of :func:`dark_runs` (finder patterns left out), all in one path, and
+    the three finder patterns, the same in every symbol of a size, as one form XObject per
+    symbol size (:func:`finder_runs`); a finder touches only light modules around it, so the
+    two fills meet nowhere.
 
     Returns:
         The edge length drawn, mm (quiet zone included).
@@ -267,25 +299,41 @@ def draw_qr(
     Raises:
         ValueError: ``module_mm`` is below ``MIN_MODULE_MM``.
     """
+    from printables.icons import defined_forms
+
     if module_mm < MIN_MODULE_MM:
         raise ValueError(f"QR module must be >= {MIN_MODULE_MM} mm, got {module_mm} mm")
     size = qr_size_mm(data, module_mm)
     m = module_mm * MM
-    modules = size / module_mm
+    modules = round(size / module_mm)
+    finders = f"qrfinders{modules}"
+    forms = defined_forms(canvas)
+    if finders not in forms:
+        canvas.beginForm(finders, 0, 0, modules, modules)
+        runs = "".join(
+            f"{c + QUIET_ZONE_MODULES} {r + QUIET_ZONE_MODULES} {w} 1 re "
+            for c, r, w in finder_runs(modules - 2 * QUIET_ZONE_MODULES)
+        )
+        canvas.addLiteral(f"0 g {runs}f")
+        canvas.endForm()
+        forms.add(finders)
     # PDF operators, inside q ... Q so the canvas state is untouched: a white square with the
     # quiet zone, then the dark rectangles in module units (origin at the symbol's top-left
     # corner of the quiet zone, y down).
     canvas.addLiteral(
         f"q 1 0 0 1 {x_mm * MM:.3f} {(y_mm + size) * MM:.3f} cm {m:.5f} 0 0 {-m:.5f} 0 0 cm "
-        f"1 g 0 0 {modules:g} {modules:g} re f 0 g {_module_path(data)} f Q"
+        f"1 g 0 0 {modules} {modules} re f 0 g {_module_path(data)} f"
     )
+    canvas.doForm(finders)
+    canvas.addLiteral("Q")
     return size
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _module_path(data: str) -> str:
-    """``re`` operators of the dark modules of ``data`` in module units, quiet zone offset."""
-    runs = dark_runs(qr_matrix(data))
+    """``re`` operators of the dark modules of ``data`` outside its finder patterns, in
+    module units, quiet zone offset."""
+    runs = dark_runs(qr_matrix(data), without_finders=True)
     runs[:, :2] += QUIET_ZONE_MODULES
     return ("%d %d %d 1 re " * len(runs)) % tuple(runs.ravel().tolist())
 

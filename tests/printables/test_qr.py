@@ -54,3 +54,22 @@ def test_prefetched_codes_are_the_ones_encoded_one_by_one_and_dropped_on_exit() 
         assert qr.qr_matrix(data[0]) == _one_by_one(data[0])
         assert data[0] not in qr._ready  # taken by qr_matrix
     assert not any(item in qr._ready for item in data)
+
+
+def test_finder_form_and_runs_cover_exactly_the_dark_modules_of_every_size() -> None:
+    """The drawing splits a symbol into its three finder patterns (one shared form per
+    size) and the runs of the rest: together exactly the dark modules, no overlap."""
+    widths = set()
+    for length in (1, 20, 54, 100, 200, 400, 800, 1500):
+        matrix = qr.qr_matrix("q" * length)
+        width = len(matrix)
+        widths.add(width)
+        covered = [
+            (c + k, r)
+            for c, r, n in qr.dark_runs(matrix, without_finders=True).tolist()
+            for k in range(n)
+        ]
+        covered += [(c + k, r) for c, r, n in qr.finder_runs(width) for k in range(n)]
+        dark = [(c, r) for r, row in enumerate(matrix) for c, on in enumerate(row) if on]
+        assert sorted(covered) == sorted(dark), width
+    assert min(widths) == 21 and max(widths) > 100
