@@ -198,8 +198,9 @@ def _encode(lib: ctypes.CDLL, data: bytes, level: int) -> Matrix:
 
 CACHE_SIZE = 4096
 """Codes whose matrix and drawing operators are kept (the least recently used go first)."""
-_ready: dict[str, Matrix] = {}
-"""Matrices encoded ahead by :class:`Prefetch`, taken out by :func:`qr_matrix`."""
+_scheduled: dict[str, Prefetch] = {}
+"""Codes a running :class:`Prefetch` encodes, and which one: :func:`qr_matrix` takes them
+from it."""
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -213,9 +214,11 @@ def qr_matrix(data: str) -> Matrix:
     Raises:
         ValueError: ``data`` is too long for a QR code.
     """
-    ready = _ready.pop(data, None)
-    if ready is not None:
-        return ready
+    owner = _scheduled.get(data)
+    if owner is not None:
+        ready = owner.take(data)
+        if ready is not None:
+            return ready
     lib = libqrencode()
     if lib is None:
         import segno
@@ -341,39 +344,60 @@ def _module_path(data: str) -> str:
 class Prefetch:
     """Encode QR codes in a background thread ahead of the drawing (a context manager).
 
-    The thread encodes ``data`` in order, in batches (:func:`encode_batch`) that grow from
-    8 to 256 codes, and leaves the matrices where :func:`qr_matrix` takes them; the drawing
-    encodes a code itself when the thread has not reached it yet (the result is the same).
-    It stays at most :data:`CACHE_SIZE` codes ahead of what it knows was used, so it never
-    fills memory with a huge deck. Leaving the ``with`` block stops the thread, waits for
-    it and drops what was not used. Nothing happens without libqrencode.
+    The thread encodes the first :data:`CACHE_SIZE` distinct ``data`` in order, in batches
+    (:func:`encode_batch`) that grow from 8 to 256 codes. :func:`qr_matrix` takes a code
+    from it, waiting if its batch is still being encoded: with a free core the encoding
+    overlaps the drawing; without one the drawing waits as long as it would have taken to
+    encode the code itself, and no code is encoded twice. A code the thread could not
+    encode (too long) is encoded by :func:`qr_matrix`, which reports it. Leaving the
+    ``with`` block stops the thread after its current batch and waits for it. Nothing
+    happens without libqrencode's batch functions.
 
     Args:
         data: the codes' contents, in drawing order (duplicates are fine).
     """
 
     def __init__(self, data: Iterable[str]) -> None:
-        self._data = list(dict.fromkeys(data))
-        self._stop = threading.Event()
+        self._data = list(dict.fromkeys(data))[:CACHE_SIZE]
+        self._ready: dict[str, Matrix] = {}
+        self._pending = set(self._data)
+        self._changed = threading.Condition()
+        self._stop = False
         self._thread = threading.Thread(target=self._run, name="qr-prefetch", daemon=True)
 
     def _run(self) -> None:
-        start, size = 0, 8
-        while start < len(self._data) and not self._stop.is_set():
-            if len(_ready) >= CACHE_SIZE:  # far ahead of the drawing: let it catch up
-                self._stop.wait(0.005)
-                continue
-            chunk = [item for item in self._data[start : start + size] if item not in _ready]
-            matrices = encode_batch(chunk) if chunk else []
-            if matrices is None:
-                return
-            if not self._stop.is_set():
-                _ready.update(zip(chunk, matrices, strict=True))
-            start, size = start + size, min(size * 2, 256)
+        try:
+            start, size = 0, 8
+            while start < len(self._data) and not self._stop:
+                chunk = self._data[start : start + size]
+                matrices = encode_batch(chunk)
+                if matrices is None:
+                    return
+                with self._changed:
+                    self._ready.update(zip(chunk, matrices, strict=True))
+                    self._pending.difference_update(chunk)
+                    self._changed.notify_all()
+                start, size = start + size, min(size * 2, 256)
+        finally:
+            with self._changed:
+                self._pending.clear()
+                self._changed.notify_all()
+
+    def take(self, item: str) -> Matrix | None:
+        """The matrix of ``item`` once its batch is encoded (None if the thread did not
+        encode it); each matrix is handed out once."""
+        with self._changed:
+            while item in self._pending:
+                self._changed.wait()
+            return self._ready.pop(item, None)
 
     def __enter__(self) -> Prefetch:
         if self._data and _batch_api() is not None:
+            for item in self._data:
+                _scheduled[item] = self
             self._thread.start()
+        else:
+            self._pending.clear()
         return self
 
     def __exit__(
@@ -382,8 +406,9 @@ class Prefetch:
         value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        self._stop.set()
+        self._stop = True
         if self._thread.is_alive():
             self._thread.join()
         for item in self._data:
-            _ready.pop(item, None)
+            if _scheduled.get(item) is self:
+                del _scheduled[item]

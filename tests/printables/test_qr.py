@@ -43,17 +43,21 @@ def test_a_batch_with_an_item_too_long_gives_none_and_qr_matrix_names_it() -> No
         qr.qr_matrix(too_long)
 
 
-def test_prefetched_codes_are_the_ones_encoded_one_by_one_and_dropped_on_exit() -> None:
+def test_prefetched_codes_are_the_ones_encoded_one_by_one() -> None:
     data = [card_url("http://10.9.8.7:8765", "toy-battle", "prefetch", f"t{i}") for i in range(40)]
     with qr.Prefetch(data + data[:5]) as prefetch:
-        prefetch._thread.join(timeout=10)
-        assert not prefetch._thread.is_alive()
-        assert {item: qr._ready[item] for item in data} == {
-            item: _one_by_one(item) for item in data
-        }
-        assert qr.qr_matrix(data[0]) == _one_by_one(data[0])
-        assert data[0] not in qr._ready  # taken by qr_matrix
-    assert not any(item in qr._ready for item in data)
+        taken = {item: prefetch.take(item) for item in data}  # waits for each batch
+        assert taken == {item: _one_by_one(item) for item in data}
+        assert prefetch.take(data[0]) is None  # handed out once
+    assert not any(item in qr._scheduled for item in data)
+
+
+def test_qr_matrix_takes_a_prefetched_code_and_encodes_a_too_long_one_itself() -> None:
+    fine = card_url("http://10.9.8.8:8765", "toy-battle", "prefetch", "fine")
+    with qr.Prefetch([fine, "y" * 3000]):
+        assert qr.qr_matrix(fine) == _one_by_one(fine)
+        with pytest.raises(ValueError, match="3000 bytes is too long"):
+            qr.qr_matrix("y" * 3000)
 
 
 def test_finder_form_and_runs_cover_exactly_the_dark_modules_of_every_size() -> None:
