@@ -38,7 +38,7 @@ inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are gi
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -550,6 +550,13 @@ class _Design:
     problems: tuple[tuple[str, str], ...]
 
 
+_DESIGN_FIELDS = tuple(
+    f.name for f in fields(FaceContent) if f.name not in ("title", "qr_url", "art_key")
+)
+"""The fields of a face that make its design (:func:`standard_face`): all but the name,
+the QR code and the art key (which is part of the design only without an image)."""
+
+
 def _designs(c: Canvas) -> dict[tuple[Any, ...], _Design]:
     designs: dict[tuple[Any, ...], _Design] | None = getattr(c, "_tablesmith_designs", None)
     if designs is None:
@@ -570,16 +577,19 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     """
     c = p.canvas
     qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
-    design_face = replace(
-        face,
-        title="",
-        qr_url=None,
-        art_key="" if face.image is not None else (face.art_key or face.title),
+    art_key = "" if face.image is not None else (face.art_key or face.title)
+    key = (
+        *(getattr(face, name) for name in _DESIGN_FIELDS),
+        art_key,
+        qr_edge,
+        p.trim.width,
+        p.trim.height,
+        p.bleed,
     )
-    key = (design_face, qr_edge, p.trim.width, p.trim.height, p.bleed)
     designs = _designs(c)
     design = designs.get(key)
     if design is None:
+        design_face = replace(face, title="", qr_url=None, art_key=art_key)
         design = _define_design(p, design_face, qr_edge, f"face{len(designs)}")
         designs[key] = design
     for field_name, reason in design.problems:

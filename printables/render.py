@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -272,6 +273,7 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
     return items
 
 
+@lru_cache(maxsize=256)
 def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str:
     key = f"{back.colour}|{back.text}|{deck_title}|{size.width}|{size.height}|{bleed}"
     return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
