@@ -26,7 +26,9 @@ digests, and read at a glance at the size of a real card:
 Frames differ per kind: PocketModel units steel grey, combat cards crimson with cut corners,
 objectives teal with a double rule; Transformers characters in the faction colour (Autobot
 red, Decepticon purple) with a mode tab, actions orange, upgrades teal; Toy Battle troops
-in the troop colour. The static parts of a frame are one form XObject per kind and size.
+in the troop colour. The static parts of a frame are one form XObject per kind and size,
+and everything on a face but its name and QR code is one form XObject per card design
+(:func:`standard_face`), so copies and cards that differ only in name are drawn once.
 
 Coordinates inside a face are mm from the card's trim bottom-left corner; the content stays
 inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are given for a
@@ -36,7 +38,7 @@ inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are gi
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -268,8 +270,8 @@ class Painter:
     def image(self, path: Path, area: Rect) -> None:
         """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
         the overflow clipped. ReportLab embeds each distinct file once however often it is
-        drawn."""
-        art = prepare_image(path)  # upright (EXIF) and sRGB, once per file
+        drawn; the file is prepared (upright, sRGB) once per file and modification time."""
+        art = prepare_image(path)
         iw, ih = art.size
         scale = max(area.width / iw, area.height / ih)
         w, h = iw * scale, ih * scale
@@ -526,8 +528,103 @@ def _badge(
     c.restoreState()
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Design:
+    """A card design drawn once as a form XObject: everything on a face except its name and
+    QR code, with where those two go (face mm) and the text problems found drawing it."""
+
+    form: str
+    title: tuple[float, float, float]
+    qr_x: float
+    problems: tuple[tuple[str, str], ...]
+
+
+_DESIGN_FIELDS = tuple(
+    f.name for f in fields(FaceContent) if f.name not in ("title", "qr_url", "art_key")
+)
+"""The fields of a face that make its design (:func:`standard_face`): all but the name,
+the QR code and the art key (which is part of the design only without an image)."""
+
+
+def _designs(c: Canvas) -> dict[tuple[Any, ...], _Design]:
+    designs: dict[tuple[Any, ...], _Design] | None = getattr(c, "_tablesmith_designs", None)
+    if designs is None:
+        designs = {}
+        c._tablesmith_designs = designs
+    return designs
+
+
 def standard_face(p: Painter, face: FaceContent) -> None:
-    """Draw ``face`` on the painter's card (see the module docstring for the anatomy)."""
+    """Draw ``face`` on the painter's card (see the module docstring for the anatomy).
+
+    Everything but the name and the QR code is one form XObject per card design (the face
+    without its name and QR code, at this size and bleed; with an image the art is part of
+    it, without one the generated pattern is, which differs per card id), defined on first
+    use in the document: copies of a card, and cards that differ only in name, cost one
+    ``Do`` each. Text problems found while drawing the design are reported for every card
+    that uses it.
+    """
+    c = p.canvas
+    qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
+    art_key = "" if face.image is not None else (face.art_key or face.title)
+    key = (
+        *(getattr(face, name) for name in _DESIGN_FIELDS),
+        art_key,
+        qr_edge,
+        p.trim.width,
+        p.trim.height,
+        p.bleed,
+    )
+    designs = _designs(c)
+    design = designs.get(key)
+    if design is None:
+        design_face = replace(face, title="", qr_url=None, art_key=art_key)
+        design = _define_design(p, design_face, qr_edge, f"face{len(designs)}")
+        designs[key] = design
+    for field_name, reason in design.problems:
+        p.problems.append(Overflow(card=p.card_name, field=field_name, reason=reason))
+    c.saveState()
+    c.translate(*p.pt(0, 0))
+    c.doForm(design.form)
+    c.restoreState()
+    x, y, width = design.title
+    p.line(
+        face.title,
+        x,
+        y,
+        width,
+        max_pt=11.5 * p.unit,
+        min_pt=6.0,
+        field_name="name",
+        bold=True,
+        colour="#ffffff",
+    )
+    if face.qr_url:
+        draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
+
+
+def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> _Design:
+    """Draw the form XObject ``name`` of ``face`` (a face without name and QR code) at the
+    painter's card size and bleed; return where the name and QR code go."""
+    c = p.canvas
+    w, h, b = p.trim.width, p.trim.height, p.bleed
+    local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
+    c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
+    title = _design_upper(local, face)
+    qr_x = _lower_half(local, face, _band_box(w, h, local.unit).y - 1.0, qr_edge)
+    c.endForm()
+    defined_forms(c).add(name)
+    return _Design(
+        form=name,
+        title=title,
+        qr_x=qr_x,
+        problems=tuple((problem.field, problem.reason) for problem in local.problems),
+    )
+
+
+def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
+    """Frame, corner icons, mode tab, badge and type band of ``face``; returns where the
+    name goes: (x, baseline y, width), face mm."""
     w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
     c = p.canvas
     _frame_form(p, face.frame)
@@ -580,17 +677,7 @@ def standard_face(p: Painter, face: FaceContent) -> None:
         )
         right -= tab_w + 1.0
     name_left = bx + r + 1.6
-    p.line(
-        face.title,
-        name_left,
-        head.y + head.height / 2 - 1.45 * u,
-        right - name_left,
-        max_pt=11.5 * u,
-        min_pt=6.0,
-        field_name="name",
-        bold=True,
-        colour="#ffffff",
-    )
+    title = (name_left, head.y + head.height / 2 - 1.45 * u, right - name_left)
     _badge(p, face.badge, bx, by, r)
     # Type band: kind label + subtitle on the left, chips (icon + word) on the right.
     chip_h = band.height - 1.4
@@ -646,19 +733,22 @@ def standard_face(p: Painter, face: FaceContent) -> None:
                     reason=f"no room on the type band ({room:.1f} mm left)",
                 )
             )
-    _lower_half(p, face, band.y - 1.0)
+    return title
 
 
-def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
-    """Art, stats and the bottom zone below ``top`` (mm): the bottom zone holds the QR code
-    in one corner, the defense value (PM-3) or the mirrored index (troops) in the other, and
-    the rules text between them; the text box grows upwards (the art gives way) when the
-    text needs it."""
+def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> float:
+    """Art, stats and the bottom zone below ``top`` (mm): the bottom zone keeps one corner
+    free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense value (PM-3) or
+    the mirrored index (troops) in the other, and the rules text between them; the text box
+    grows upwards (the art gives way) when the text needs it.
+
+    Returns:
+        The x of the QR code's left edge, face mm (its bottom is at ``SAFE_MARGIN``).
+    """
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     c = p.canvas
     w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
-    qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
     qr_left = face.defense_corner is not None or face.mirror_index
     corner_w = (
         10.5 * u if face.defense_corner is not None else (8.8 * u if face.mirror_index else 0.0)
@@ -670,9 +760,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
         corner_w + (5.5 * u if face.stars and face.defense_corner is not None else 0.0),
         14.0 * u,
     )
-    if face.qr_url:
-        qx = s if qr_left else w - s - qr_edge
-        draw_qr(c, face.qr_url, p.trim.x + qx, p.trim.y + s, MIN_MODULE_MM)
+    qr_x = s if qr_left else w - s - qr_edge
     if face.defense_corner is not None:
         edge = corner_w
         x0 = w - s - edge
@@ -848,7 +936,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
                 card=p.card_name, field=field_name, reason="the text leaves no room for the art"
             )
         )
-        return
+        return qr_x
     if face.image is not None:
         p.image(face.image, art)
     else:
@@ -866,6 +954,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float) -> None:
     c.rect(*p.pt(art.x, art.y), art.width * MM, art.height * MM, stroke=1, fill=0)
     if face.frame == "unit" and face.chips and face.chips[-1].word == "GROUND":
         p.fill(Rect(x=art.x, y=art.y, width=art.width, height=2.2 * u), GROUND_BAR_COLOUR)
+    return qr_x
 
 
 BATTLE_ICONS_BY_COLOUR = {

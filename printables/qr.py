@@ -11,14 +11,24 @@ phones from 15-20 cm) with a quiet zone of ``QUIET_ZONE_MODULES`` (4, ISO/IEC 18
 
 Drawing: the dark modules are merged into few rectangles (:func:`dark_rectangles`) and written
 as one PDF path in module units under a scaling matrix; the operator text is cached per code,
-so copies of a card cost one string append.
+so copies of a card cost one string append. The three finder patterns, the same in every
+symbol of a size, are one shared form XObject.
+
+Speed: :class:`Prefetch` encodes a deck's codes ahead of the drawing in a background thread,
+in batches of one libqrencode call each (``QRcode_encodeInputStructured`` over inputs without
+structured-append headers: each is encoded exactly as ``QRcode_encodeData`` would). The
+batch call runs without Python's global interpreter lock, so on a machine with a free core
+the encoding (choosing the mask is about nine tenths of it) overlaps the drawing.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import threading
+from collections.abc import Iterable
 from functools import cache, lru_cache
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,6 +55,16 @@ class _QRcode(ctypes.Structure):
     ]
 
 
+class _QRcodeList(ctypes.Structure):
+    pass
+
+
+_QRcodeList._fields_ = [
+    ("code", ctypes.POINTER(_QRcode)),
+    ("next", ctypes.POINTER(_QRcodeList)),
+]
+
+
 @cache
 def libqrencode() -> ctypes.CDLL | None:
     """The system's libqrencode with its prototypes set, or None where it is not installed."""
@@ -65,6 +85,94 @@ def libqrencode() -> ctypes.CDLL | None:
     lib.QRcode_free.argtypes = [ctypes.POINTER(_QRcode)]
     lib.QRcode_free.restype = None
     return lib
+
+
+@cache
+def _batch_api() -> tuple[ctypes.CDLL, ctypes.PyDLL] | None:
+    """libqrencode for batches: the encoding call through a ``CDLL`` (releases the global
+    interpreter lock while it runs) and the quick set-up and free calls through a ``PyDLL``
+    (keep the lock, so a background thread does not wait for it between them); None where
+    the library or its structured-input functions are missing."""
+    lib = libqrencode()
+    if lib is None or lib._name is None:
+        return None
+    try:
+        quick = ctypes.PyDLL(lib._name)
+        lib.QRcode_encodeInputStructured.restype = ctypes.POINTER(_QRcodeList)
+        lib.QRcode_encodeInputStructured.argtypes = [ctypes.c_void_p]
+        quick.QRinput_new2.restype = ctypes.c_void_p
+        quick.QRinput_new2.argtypes = [ctypes.c_int, ctypes.c_int]
+        quick.QRinput_append.restype = ctypes.c_int
+        quick.QRinput_append.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_char_p,
+        ]
+        quick.QRinput_free.restype = None
+        quick.QRinput_free.argtypes = [ctypes.c_void_p]
+        quick.QRinput_Struct_new.restype = ctypes.c_void_p
+        quick.QRinput_Struct_new.argtypes = []
+        quick.QRinput_Struct_appendInput.restype = ctypes.c_int
+        quick.QRinput_Struct_appendInput.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        quick.QRinput_Struct_free.restype = None
+        quick.QRinput_Struct_free.argtypes = [ctypes.c_void_p]
+        quick.QRcode_List_free.restype = None
+        quick.QRcode_List_free.argtypes = [ctypes.POINTER(_QRcodeList)]
+    except (OSError, AttributeError):
+        return None
+    return lib, quick
+
+
+MODE_8 = 2
+"""libqrencode's ``QR_MODE_8`` (byte mode)."""
+
+
+def encode_batch(data: list[str]) -> list[Matrix] | None:
+    """The matrices of every item of ``data`` in one libqrencode call, each the same as
+    :func:`qr_matrix` gives (smallest version, level M, mask by the penalty rules).
+
+    Returns:
+        One matrix per item, in order; None where libqrencode (or its batch functions) is
+        missing or any item cannot be encoded (too long): :func:`qr_matrix` then encodes
+        them one by one and names the culprit.
+    """
+    api = _batch_api()
+    if api is None:
+        return None
+    lib, quick = api
+    batch = quick.QRinput_Struct_new()
+    if not batch:
+        return None
+    try:
+        for item in data:
+            raw = item.encode("utf-8")
+            entry = quick.QRinput_new2(0, ERROR_LEVEL_M)
+            if not entry:
+                return None
+            if (
+                quick.QRinput_append(entry, MODE_8, len(raw), raw) != 0
+                or quick.QRinput_Struct_appendInput(batch, entry) < 0
+            ):
+                quick.QRinput_free(entry)
+                return None
+        head = lib.QRcode_encodeInputStructured(batch)
+        if not head:
+            return None
+        matrices: list[Matrix] = []
+        try:
+            node = head
+            while node:
+                code = node.contents.code.contents
+                width = code.width
+                cells = ctypes.string_at(code.data, width * width).translate(_DARK)
+                matrices.append(tuple(cells[r * width : (r + 1) * width] for r in range(width)))
+                node = node.contents.next
+        finally:
+            quick.QRcode_List_free(head)
+        return matrices if len(matrices) == len(data) else None
+    finally:
+        quick.QRinput_Struct_free(batch)
 
 
 _DARK = bytes(b & 1 for b in range(256))
@@ -88,7 +196,14 @@ def _encode(lib: ctypes.CDLL, data: bytes, level: int) -> Matrix:
     return tuple(cells[r * width : (r + 1) * width] for r in range(width))
 
 
-@lru_cache(maxsize=4096)
+CACHE_SIZE = 4096
+"""Codes whose matrix and drawing operators are kept (the least recently used go first)."""
+_scheduled: dict[str, Prefetch] = {}
+"""Codes a running :class:`Prefetch` encodes, and which one: :func:`qr_matrix` takes them
+from it."""
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def qr_matrix(data: str) -> Matrix:
     """The QR symbol of ``data`` (UTF-8 bytes, byte mode) without quiet zone: one ``bytes``
     per row, 1 for a dark module and 0 for a light one.
@@ -99,6 +214,11 @@ def qr_matrix(data: str) -> Matrix:
     Raises:
         ValueError: ``data`` is too long for a QR code.
     """
+    owner = _scheduled.get(data)
+    if owner is not None:
+        ready = owner.take(data)
+        if ready is not None:
+            return ready
     lib = libqrencode()
     if lib is None:
         import segno
@@ -113,20 +233,48 @@ def qr_size_mm(data: str, module_mm: float = MIN_MODULE_MM) -> float:
     return (len(qr_matrix(data)) + 2 * QUIET_ZONE_MODULES) * module_mm
 
 
-def dark_runs(matrix: Matrix) -> np.ndarray:
+FINDER_MODULES = 7
+"""Edge of a finder pattern, modules (ISO/IEC 18004, 6.3.3): the same in every symbol."""
+
+
+def dark_runs(matrix: Matrix, *, without_finders: bool = False) -> np.ndarray:
     """The horizontal runs of dark modules, row by row (numpy, no Python loop per module).
+
+    Args:
+        matrix: a symbol from :func:`qr_matrix`.
+        without_finders: leave out the three finder patterns (the 7 x 7 squares in the
+            top-left, top-right and bottom-left corners, :func:`finder_runs`).
 
     Returns:
         An ``(n, 3)`` integer array of ``(column, row, width)`` in modules, row 0 at the top;
-        the runs do not overlap and cover exactly the dark modules.
+        the runs do not overlap and cover exactly the dark modules (outside the finders).
     """
     width = len(matrix)
     padded = np.zeros((width, width + 2), dtype=np.int8)
     padded[:, 1:-1] = np.frombuffer(b"".join(matrix), dtype=np.int8).reshape(width, width)
+    if without_finders:
+        f = FINDER_MODULES
+        padded[:f, 1 : f + 1] = 0
+        padded[:f, width - f + 1 : width + 1] = 0
+        padded[width - f :, 1 : f + 1] = 0
     edges = padded[:, 1:] - padded[:, :-1]
     rows, starts = np.nonzero(edges == 1)
     _, ends = np.nonzero(edges == -1)
     return np.column_stack((starts, rows, ends - starts))
+
+
+def finder_runs(width: int) -> list[tuple[int, int, int]]:
+    """The dark runs ``(column, row, width)`` of the three finder patterns of a symbol
+    ``width`` modules wide (a dark 7 x 7 ring, a light ring, a dark 3 x 3 centre), the same
+    modules every symbol of that width has there."""
+    pattern = [(0, 7), (0, 1, 6, 1), (0, 1, 2, 3, 6, 1), (0, 1, 2, 3, 6, 1), (0, 1, 2, 3, 6, 1)]
+    pattern += [(0, 1, 6, 1), (0, 7)]
+    runs = []
+    for x0, y0 in ((0, 0), (width - FINDER_MODULES, 0), (0, width - FINDER_MODULES)):
+        for row, spans in enumerate(pattern):
+            for k in range(0, len(spans), 2):
+                runs.append((x0 + spans[k], y0 + row, spans[k + 1]))
+    return runs
 
 
 def dark_rectangles(matrix: Matrix) -> list[tuple[int, int, int, int]]:
@@ -142,8 +290,11 @@ def draw_qr(
 ) -> float:
     """Draw the QR of ``data`` with its bottom-left quiet-zone corner at (x_mm, y_mm).
 
-    The dark modules are drawn as the filled rectangles of :func:`dark_rectangles`, all in one
-    path, over a white square that includes the quiet zone.
+    Over a white square that includes the quiet zone, the dark modules are drawn as the
+    filled rectangles of :func:`dark_runs` (finder patterns left out), all in one path, and
+    the three finder patterns, the same in every symbol of a size, as one form XObject per
+    symbol size (:func:`finder_runs`); a finder touches only light modules around it, so the
+    two fills meet nowhere.
 
     Returns:
         The edge length drawn, mm (quiet zone included).
@@ -151,24 +302,113 @@ def draw_qr(
     Raises:
         ValueError: ``module_mm`` is below ``MIN_MODULE_MM``.
     """
+    from printables.icons import defined_forms
+
     if module_mm < MIN_MODULE_MM:
         raise ValueError(f"QR module must be >= {MIN_MODULE_MM} mm, got {module_mm} mm")
     size = qr_size_mm(data, module_mm)
     m = module_mm * MM
-    modules = size / module_mm
+    modules = round(size / module_mm)
+    finders = f"qrfinders{modules}"
+    forms = defined_forms(canvas)
+    if finders not in forms:
+        canvas.beginForm(finders, 0, 0, modules, modules)
+        runs = "".join(
+            f"{c + QUIET_ZONE_MODULES} {r + QUIET_ZONE_MODULES} {w} 1 re "
+            for c, r, w in finder_runs(modules - 2 * QUIET_ZONE_MODULES)
+        )
+        canvas.addLiteral(f"0 g {runs}f")
+        canvas.endForm()
+        forms.add(finders)
     # PDF operators, inside q ... Q so the canvas state is untouched: a white square with the
     # quiet zone, then the dark rectangles in module units (origin at the symbol's top-left
     # corner of the quiet zone, y down).
     canvas.addLiteral(
         f"q 1 0 0 1 {x_mm * MM:.3f} {(y_mm + size) * MM:.3f} cm {m:.5f} 0 0 {-m:.5f} 0 0 cm "
-        f"1 g 0 0 {modules:g} {modules:g} re f 0 g {_module_path(data)} f Q"
+        f"1 g 0 0 {modules} {modules} re f 0 g {_module_path(data)} f"
     )
+    canvas.doForm(finders)
+    canvas.addLiteral("Q")
     return size
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=CACHE_SIZE)
 def _module_path(data: str) -> str:
-    """``re`` operators of the dark modules of ``data`` in module units, quiet zone offset."""
-    runs = dark_runs(qr_matrix(data))
+    """``re`` operators of the dark modules of ``data`` outside its finder patterns, in
+    module units, quiet zone offset."""
+    runs = dark_runs(qr_matrix(data), without_finders=True)
     runs[:, :2] += QUIET_ZONE_MODULES
     return ("%d %d %d 1 re " * len(runs)) % tuple(runs.ravel().tolist())
+
+
+class Prefetch:
+    """Encode QR codes in a background thread ahead of the drawing (a context manager).
+
+    The thread encodes the first :data:`CACHE_SIZE` distinct ``data`` in order, in batches
+    (:func:`encode_batch`) that grow from 8 to 256 codes. :func:`qr_matrix` takes a code
+    from it, waiting if its batch is still being encoded: with a free core the encoding
+    overlaps the drawing; without one the drawing waits as long as it would have taken to
+    encode the code itself, and no code is encoded twice. A code the thread could not
+    encode (too long) is encoded by :func:`qr_matrix`, which reports it. Leaving the
+    ``with`` block stops the thread after its current batch and waits for it. Nothing
+    happens without libqrencode's batch functions.
+
+    Args:
+        data: the codes' contents, in drawing order (duplicates are fine).
+    """
+
+    def __init__(self, data: Iterable[str]) -> None:
+        self._data = list(dict.fromkeys(data))[:CACHE_SIZE]
+        self._ready: dict[str, Matrix] = {}
+        self._pending = set(self._data)
+        self._changed = threading.Condition()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="qr-prefetch", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            start, size = 0, 8
+            while start < len(self._data) and not self._stop:
+                chunk = self._data[start : start + size]
+                matrices = encode_batch(chunk)
+                if matrices is None:
+                    return
+                with self._changed:
+                    self._ready.update(zip(chunk, matrices, strict=True))
+                    self._pending.difference_update(chunk)
+                    self._changed.notify_all()
+                start, size = start + size, min(size * 2, 256)
+        finally:
+            with self._changed:
+                self._pending.clear()
+                self._changed.notify_all()
+
+    def take(self, item: str) -> Matrix | None:
+        """The matrix of ``item`` once its batch is encoded (None if the thread did not
+        encode it); each matrix is handed out once."""
+        with self._changed:
+            while item in self._pending:
+                self._changed.wait()
+            return self._ready.pop(item, None)
+
+    def __enter__(self) -> Prefetch:
+        if self._data and _batch_api() is not None:
+            for item in self._data:
+                _scheduled[item] = self
+            self._thread.start()
+        else:
+            self._pending.clear()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stop = True
+        if self._thread.is_alive():
+            self._thread.join()
+        for item in self._data:
+            if _scheduled.get(item) is self:
+                del _scheduled[item]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -39,7 +40,7 @@ from printables.faces import (
     standard_face,
 )
 from printables.fonts import REGULAR, register_fonts
-from printables.icons import colour_of
+from printables.icons import colour_of, defined_forms
 from printables.images import prepare_image
 from printables.layout import (
     CARD_SIZES,
@@ -57,6 +58,7 @@ from printables.layout import (
     mirrors_left_right,
 )
 from printables.outputs import atomic_outputs
+from printables.qr import Prefetch
 from printables.text import Overflow
 
 if TYPE_CHECKING:
@@ -273,6 +275,7 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
     return items
 
 
+@lru_cache(maxsize=256)
 def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str:
     key = f"{back.colour}|{back.text}|{deck_title}|{size.width}|{size.height}|{bleed}"
     return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
@@ -297,19 +300,40 @@ def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
 
 def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
     """Crop marks (white halo under black, visible on white paper and dark bleed), the page
-    heading, the "print at 100 %" note and the 50 mm ruler."""
+    heading, the "print at 100 %" note, the 50 mm ruler and any registration marks.
+
+    Everything but the heading is one form XObject per layout, defined on the first page
+    that uses it (the heading names the sheet, so it differs per page)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    known: dict[int, tuple[SheetLayout, str]] | None = getattr(c, "_tablesmith_furniture", None)
+    if known is None:
+        known = {}
+        c._tablesmith_furniture = known
+    entry = known.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        name = f"furniture{len(known)}"
+        c.beginForm(name, 0, 0, layout.page_width * MM, layout.page_height * MM)
+        _draw_static_furniture(c, layout)
+        c.endForm()
+        defined_forms(c).add(name)
+        entry = known[id(layout)] = (layout, name)
+    c.doForm(entry[1])
     c.saveState()
+    c.setFillColor(colour_of("#444444"))
+    room = (layout.page_width - layout.spec.page_margin - layout.heading_origin[0]) * MM
+    c.setFont(REGULAR, min(6.5, room / max(stringWidth(heading, REGULAR, 1.0), 1.0)))
+    c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
+    c.restoreState()
+
+
+def _draw_static_furniture(c: Canvas, layout: SheetLayout) -> None:
+    """The parts of :func:`draw_furniture` that every page of ``layout`` shares."""
     for width, colour in ((1.4, "#ffffff"), (0.3, "#000000")):
         c.setLineWidth(width)
         c.setStrokeColor(colour_of(colour))
         for seg in layout.crop_marks:
             c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    c.setFillColor(colour_of("#444444"))
-    room = (layout.page_width - layout.spec.page_margin - layout.heading_origin[0]) * MM
-    c.setFont(REGULAR, min(6.5, room / max(stringWidth(heading, REGULAR, 1.0), 1.0)))
-    c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
     ruler = layout.ruler
     c.setStrokeColor(colour_of("#000000"))
     c.setLineWidth(0.35)
@@ -328,7 +352,6 @@ def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
         c.setFillColor(colour_of("#000000"))
         for mark in layout.registration:
             c.rect(mark.x * MM, mark.y * MM, mark.width * MM, mark.height * MM, stroke=0, fill=1)
-    c.restoreState()
 
 
 def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
@@ -463,7 +486,8 @@ def render_deck(
     cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
     paths = pdfs + cuts
     title = f"{deck.title} ({game_title(deck.game)})"
-    with atomic_outputs(paths) as temps:
+    codes = (job.url(item.card) for item in items)
+    with atomic_outputs(paths) as temps, Prefetch(url for url in codes if url):
         front = new_canvas(temps[0], title, options.duplex)
         back = new_canvas(temps[1], title + " - backs", options.duplex) if separate else front
         job.define_forms(back, items)

@@ -119,6 +119,9 @@ def fit_paragraph(
         return para, used, para.minWidth()
 
     steps = round((max_pt - min_pt) / STEP_PT)
+    para, used, widest = fits(max_pt)  # most texts fit at the largest size: one wrap
+    if used <= height_pt + 0.01 and widest <= width_pt + 0.01:
+        return para, max_pt, None
     low, high, best = 0, steps, None
     while low <= high:  # binary search over sizes: the largest that fits
         middle = (low + high) // 2

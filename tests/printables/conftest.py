@@ -27,31 +27,55 @@ def _apply(cm: list[float], x: float, y: float) -> tuple[float, float]:
     return cm[0] * x + cm[2] * y + cm[4], cm[1] * x + cm[3] * y + cm[5]
 
 
+def _then(inner: list[float], outer: list[float]) -> list[float]:
+    """The matrix that applies ``inner`` first, then ``outer`` (PDF row-vector order)."""
+    a, b, c, d, e, f = inner
+    return [
+        a * outer[0] + b * outer[2],
+        a * outer[1] + b * outer[3],
+        c * outer[0] + d * outer[2],
+        c * outer[1] + d * outer[3],
+        e * outer[0] + f * outer[2] + outer[4],
+        e * outer[1] + f * outer[3] + outer[5],
+    ]
+
+
 def read_page(page) -> PageContent:
-    """Walk a pypdf page's content stream, tracking the CTM."""
+    """Walk a pypdf page's content stream, tracking the CTM, into form XObjects as a viewer
+    does (pypdf reports a form's content in the form's own coordinates; the placement of
+    every ``Do`` is kept on a stack, so all positions are on the page)."""
     texts: list[tuple[str, float, float]] = []
     lines: list[tuple[float, float, float, float]] = []
     forms: list[tuple[str, float, float]] = []
     start: list[tuple[float, float]] = []
+    outer: list[list[float]] = [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]
 
     def before(op, args, cm, tm):
+        full = _then([float(v) for v in cm], outer[-1])
         if op == b"m":
-            start[:] = [_apply(cm, float(args[0]), float(args[1]))]
+            start[:] = [_apply(full, float(args[0]), float(args[1]))]
         elif op == b"l" and start:
-            x1, y1 = _apply(cm, float(args[0]), float(args[1]))
+            x1, y1 = _apply(full, float(args[0]), float(args[1]))
             x0, y0 = start[0]
             lines.append((x0 / MM, y0 / MM, x1 / MM, y1 / MM))
             start[:] = [(x1, y1)]
         elif op == b"Do":
-            x, y = _apply(cm, 0, 0)
+            x, y = _apply(full, 0, 0)
             forms.append((str(args[0]), x / MM, y / MM))
+            outer.append(full)
+
+    def after(op, args, cm, tm):
+        if op == b"Do":
+            outer.pop()
 
     def on_text(text, cm, tm, font, size):
         if text.strip():
-            x, y = _apply(cm, tm[4], tm[5])
+            x, y = _apply(_then([float(v) for v in cm], outer[-1]), tm[4], tm[5])
             texts.append((text.strip(), x / MM, y / MM))
 
-    page.extract_text(visitor_operand_before=before, visitor_text=on_text)
+    page.extract_text(
+        visitor_operand_before=before, visitor_operand_after=after, visitor_text=on_text
+    )
     return PageContent(texts=texts, lines=lines, forms=forms)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pypdf
@@ -140,13 +141,25 @@ def test_a_phone_photo_prints_upright_on_the_card(tmp_path: Path) -> None:
 
 
 def image_colour_spaces(pdf: Path) -> list[str]:
+    """The colour space of every image XObject, on the pages and inside their forms (a card
+    design is a form that holds its art), each image once."""
     reader = pypdf.PdfReader(pdf)
-    spaces = []
-    for page in reader.pages:
-        for obj in page["/Resources"]["/XObject"].values():
-            obj = obj.get_object()
+    spaces: list[str] = []
+    seen: set[int] = set()
+
+    def walk(resources: Any) -> None:
+        for ref in (resources.get("/XObject") or {}).values():
+            obj = ref.get_object()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
             if obj["/Subtype"] == "/Image":
                 spaces.append(str(obj["/ColorSpace"]))
+            elif obj["/Subtype"] == "/Form" and "/Resources" in obj:
+                walk(obj["/Resources"].get_object())
+
+    for page in reader.pages:
+        walk(page["/Resources"])
     return spaces
 
 

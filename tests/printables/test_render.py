@@ -247,6 +247,68 @@ def test_qr_rectangles_cover_exactly_the_dark_modules() -> None:
     assert len(dark_rectangles(matrix)) < sum(map(sum, matrix)) / 1.5  # one per row run
 
 
+def _xobjects(reader: pypdf.PdfReader) -> dict[int, tuple[str, str]]:
+    """Every XObject reachable from the pages (through forms too), by object number:
+    (name, subtype)."""
+    found: dict[int, tuple[str, str]] = {}
+
+    def visit(resources) -> None:
+        xobjects = resources.get("/XObject") if resources else None
+        for name, ref in (xobjects or {}).items():
+            if ref.idnum in found:
+                continue
+            xobject = ref.get_object()
+            found[ref.idnum] = (str(name), str(xobject["/Subtype"]))
+            visit(xobject.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+def test_shared_art_back_designs_and_card_designs_are_embedded_once(tmp_path: Path) -> None:
+    """Issue 10, point 5: 300 mixed cards from the three demo decks (Transformers characters
+    print on their own sheets and are left out), each with the same art file and its own
+    name and QR code: the art is one image XObject, each generated back design one form
+    (the deck's back and the two Toy Battle troop colours), and each card design one form
+    that every card with that design draws."""
+    from dataclasses import replace
+
+    from PIL import Image
+
+    from games.cards import BackSpec, Deck
+
+    Image.new("RGB", (600, 400), (40, 90, 160)).save(tmp_path / "art.png")
+    pool = [
+        card
+        for name in demo_names()
+        for card in read_deck(f"demo:{name}").deck.cards
+        if type(card).__name__ != "TransformersCharacter"
+    ]
+    cards = tuple(
+        replace(pool[i % len(pool)], id=f"c{i:03d}", name=f"Card {i}", copies=1, image="art.png")
+        for i in range(300)
+    )
+    deck = Deck(
+        game="pocketmodel", slug="mixed", title="Mixed", cards=cards, back=BackSpec(text="Back")
+    )
+    out = tmp_path / "mixed.pdf"
+    result = render_deck(deck, RenderOptions(), out, base_dir=tmp_path)
+    reader = pypdf.PdfReader(out)
+    assert len(reader.pages) == result.pages[0] == 68  # 34 sheets, fronts and backs
+    xobjects = _xobjects(reader).values()
+    assert sum(kind == "/Image" for _, kind in xobjects) == 1
+    backs = sorted(name for name, _ in xobjects if name.startswith("/FormXob.back"))
+    assert len(backs) == 3
+    designs = {name for name, _ in xobjects if name.startswith("/FormXob.face")}
+    assert len(designs) == len(pool)  # names and QR codes differ, the designs repeat
+    # Every back page draws only back designs; every card's name is on its front page.
+    for number in range(0, len(reader.pages), 2):
+        back_forms = {str(n) for n in reader.pages[number + 1]["/Resources"]["/XObject"]}
+        assert back_forms <= set(backs)
+    assert "Card 299" in reader.pages[-2].extract_text()
+
+
 UNICODE_DECK = """game: toy-battle
 deck: unicode
 cards:
