@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from importlib import resources
 from pathlib import Path
 
@@ -221,14 +220,19 @@ def test_invalid_utf8_names_the_line(tmp_path: Path) -> None:
     )
 
 
-def test_a_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) -> None:
+def test_a_file_over_the_size_limit_is_refused_before_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "big.yaml"
     with path.open("wb") as handle:  # 11 MB, the size that hung before
         handle.write(b"game: toy-battle\ncards:\n")
         handle.write(b"  - {troop: Star, name: a, colour: red}\n" * 280_000)
-    start = time.perf_counter()
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the deck was parsed")
+
+    monkeypatch.setattr("printables.deckfile.parse_deck_text", never)
     code, output = run_cards(tmp_path, str(path))
-    assert time.perf_counter() - start < 1.0
     line = assert_clean(code, output, tmp_path / "out.pdf")
     assert "it is 11.2 MB; the limit is 1.04858 MB" in line
 
@@ -241,18 +245,14 @@ def test_too_many_cards_stop_at_once(tmp_path: Path, suffix: str) -> None:
     else:
         text = "game,kind,name,troop,colour\n" + "toy-battle,troop,a,Star,red\n" * n
     assert len(text) < MAX_DECK_BYTES
-    start = time.perf_counter()
-    line = check(tmp_path, text, suffix)
-    assert time.perf_counter() - start < 1.0
+    line = check(tmp_path, text, suffix)  # times: benchmarks/deck_errors.py
     assert f"more than {MAX_CARD_ENTRIES} cards in one deck file" in line
 
 
-def test_a_big_csv_full_of_errors_is_reported_within_a_second(tmp_path: Path) -> None:
+def test_a_big_csv_full_of_errors_is_reported_in_one_line(tmp_path: Path) -> None:
     rows = "toy-battle,troop,N,Zap,green,0,\n" * (MAX_CARD_ENTRIES - 1)
     text = "game,kind,name,troop,colour,copies,text\n" + rows
-    start = time.perf_counter()
-    line = check(tmp_path, text, ".csv")
-    assert time.perf_counter() - start < 1.0
+    line = check(tmp_path, text, ".csv")  # its time: benchmarks/deck_errors.py
     assert line.startswith("Error: 7996 problems: deck.csv: line 2: field 'id'") or (
         "problems" in line and line.endswith("more")
     )
