@@ -3,7 +3,6 @@ rendered page's pixels with pypdfium2."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -238,15 +237,12 @@ def test_each_image_is_converted_once_and_cached_by_path_and_mtime(
         tmp_path / "a.jpg", quality=90, icc_profile=A98.read_bytes()
     )
     _prepare.cache_clear()
-    start = time.perf_counter()
     first = prepare_image(tmp_path / "a.jpg")
-    converting = time.perf_counter() - start
-    start = time.perf_counter()
     for _ in range(1000):
         again = prepare_image(tmp_path / "a.jpg")
-    cached = (time.perf_counter() - start) / 1000
+    # converted once: the 1,000 calls after it are a stat() and a cache hit each
     assert again is first and _prepare.cache_info().misses == 1
-    assert cached < converting / 10 and cached < 0.001  # a stat() call, not a conversion
+    assert _prepare.cache_info().hits == 1000
     assert [p.name for p in art_cache.glob("art/*")] == [Path(first.source).name]
     # a new file at the same path (new mtime) is prepared again
     Image.new("RGB", (60, 80), (60, 160, 60)).save(
