@@ -213,6 +213,8 @@ class CompanionASGI:
         try:
             loop = asyncio.get_running_loop()
             seat = await loop.run_in_executor(self.executor, service.authorise, table_id, token)
+            if service.shared:  # a phone resuming here after another process: our copy may lag
+                await loop.run_in_executor(self.executor, service.fresh, table_id)
             if not SEQUENCE.fullmatch(since_text):
                 raise Rejected(
                     400,

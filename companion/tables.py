@@ -973,7 +973,7 @@ class TableService:
         Raises:
             Rejected: see :meth:`open_stream`.
         """
-        table = self.table(seat.table_id)
+        table = self.fresh(seat.table_id)  # a phone resuming from another process's log
         slot = self.open_stream(seat)
         events = self._events(table, slot, since, heartbeat, time.monotonic() + lifetime)
         return Stream(events, slot.release)
