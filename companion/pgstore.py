@@ -32,7 +32,6 @@ streams the same bytes.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,9 +45,9 @@ from companion.store import (
     BUSY_SECONDS,
     DURABILITY,
     Event,
+    SqlStore,
     StorageUnavailable,
     StoreError,
-    TableRow,
     redact_url,
     token_hash,
     url_error,
@@ -100,7 +99,7 @@ SYNCHRONOUS_COMMIT = {"power": "on", "crash": "off"}
 T = TypeVar("T")
 
 
-class PgEventStore:
+class PgEventStore(SqlStore):
     """PostgreSQL-backed tables, seats and event logs (the interface of
     :class:`companion.store.EventStore`).
 
@@ -117,6 +116,8 @@ class PgEventStore:
             URL without its password).
     """
 
+    PLACEHOLDER = "%s"
+    integrity_error = psycopg.IntegrityError
     shared = True
     """Other processes may append to the same logs: :class:`~companion.tables.TableService`
     catches a table up before each write."""
@@ -247,6 +248,11 @@ class PgEventStore:
         except psycopg.Error as exc:
             raise StorageUnavailable(f"the database cannot be written: {self._clean(exc)}") from exc
 
+    def _executemany(self, db: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Run ``sql`` once per row (a psycopg connection runs many rows through a cursor)."""
+        with db.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
     @staticmethod
     def _lock_table(db: psycopg.Connection[Any], table_id: str) -> bool:
         """Lock a table's row until the transaction ends (its writers take turns across every
@@ -255,59 +261,6 @@ class PgEventStore:
         return row is not None
 
     # ----------------------------------------------------------------------------- the store
-
-    def create_table(
-        self,
-        *,
-        table_id: str,
-        game: str,
-        join_token: str,
-        watch_token: str,
-        colours: dict[str, str] | None = None,
-    ) -> None:
-        """Insert a new table with its join and watch tokens and its fleet colours.
-
-        Raises:
-            StoreError: the id or a token is taken already.
-        """
-        try:
-            with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO tables (id, game, join_token, watch_token, created_at, colours) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
-                    (
-                        table_id,
-                        game,
-                        join_token,
-                        watch_token,
-                        time.time(),
-                        None if colours is None else json.dumps(colours),
-                    ),
-                )
-        except psycopg.IntegrityError as exc:
-            raise StoreError(f"table {table_id} or one of its tokens exists already") from exc
-
-    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
-        """Give a seat a new token (the old one stops working), logging ``event`` (a
-        ``reclaim``) in the same transaction.
-
-        Raises:
-            StoreError: the seat is not taken, or the log moved on meanwhile.
-        """
-        try:
-            with self._transaction() as db:
-                self._lock_table(db, table_id)
-                changed = db.execute(
-                    "UPDATE seats SET token_hash = %s WHERE table_id = %s AND seat = %s",
-                    (token_hash(token), table_id, seat),
-                ).rowcount
-                if changed != 1:
-                    raise StoreError(f"seat {seat} of table {table_id} is not taken")
-                self._insert(db, table_id, event.seq - 1, [event])
-        except psycopg.IntegrityError as exc:
-            raise StoreError(
-                f"reclaim of seat {seat} of {table_id} refused: {self._clean(exc)}"
-            ) from exc
 
     def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
         """Remember a reclaim code (hashed) for a seat until ``expires_at`` (UNIX seconds);
@@ -344,57 +297,6 @@ class PgEventStore:
             return None
         return str(row[0]) if row[1] >= time.time() else None
 
-    def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
-        """Seat a phone, logging ``event`` (if any) in the same transaction.
-
-        Raises:
-            StoreError: the seat is taken (or the table is unknown).
-        """
-        try:
-            with self._transaction() as db:
-                if event is not None:
-                    self._lock_table(db, table_id)
-                db.execute(
-                    "INSERT INTO seats VALUES (%s, %s, %s)", (table_id, seat, token_hash(token))
-                )
-                if event is not None:
-                    self._insert(db, table_id, event.seq - 1, [event])
-        except psycopg.IntegrityError as exc:
-            raise StoreError(f"seat {seat} of table {table_id} is taken") from exc
-
-    def table(self, table_id: str) -> TableRow | None:
-        """The table with its tokens, or None."""
-
-        def query(db: psycopg.Connection[Any]) -> TableRow | None:
-            row = db.execute(
-                "SELECT game, join_token, watch_token, colours, created_at FROM tables "
-                "WHERE id = %s",
-                (table_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seats = db.execute(
-                "SELECT seat, token_hash FROM seats WHERE table_id = %s", (table_id,)
-            ).fetchall()
-            return TableRow(
-                id=table_id,
-                game=row[0],
-                join_token=row[1],
-                watch_token=row[2],
-                seat_hashes={str(s): str(h) for s, h in seats},
-                colours=None if row[3] is None else json.loads(row[3]),
-                created_at=float(row[4]),
-            )
-
-        return self._read(query)
-
-    def table_by_token(self, kind: str, token: str) -> str | None:
-        """The id of the table whose ``kind`` ("join" or "watch") token this is, or None."""
-        column = {"join": "join_token", "watch": "watch_token"}[kind]
-        query = f"SELECT id FROM tables WHERE {column} = %s"
-        row = self._read(lambda db: db.execute(query, (token,)).fetchone())
-        return None if row is None else str(row[0])
-
     def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
         """Append events in ONE transaction, committed durably before returning.
 
@@ -414,51 +316,3 @@ class PgEventStore:
                 self._insert(db, table_id, expected_seq, events)
         except psycopg.IntegrityError as exc:
             raise StoreError(f"append to {table_id} refused: {self._clean(exc)}") from exc
-
-    @staticmethod
-    def _insert(
-        db: psycopg.Connection[Any], table_id: str, expected_seq: int, events: Sequence[Event]
-    ) -> None:
-        row = db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s", (table_id,)
-        ).fetchone()
-        last = int(row[0]) if row is not None else 0
-        if last != expected_seq:
-            raise StoreError(f"log of {table_id} is at {last}, expected {expected_seq}")
-        with db.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        table_id,
-                        e.seq,
-                        e.kind,
-                        e.seat,
-                        e.client_action_id,
-                        json.dumps(e.payload, separators=(",", ":")),
-                        e.created_at,
-                    )
-                    for e in events
-                ],
-            )
-
-    def events(self, table_id: str, after: int = 0) -> list[Event]:
-        """The log of a table after seq ``after`` (default: all of it), in order."""
-        rows = self._read(
-            lambda db: db.execute(
-                "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
-                "WHERE table_id = %s AND seq > %s ORDER BY seq",
-                (table_id, after),
-            ).fetchall()
-        )
-        return [
-            Event(
-                seq=int(r[0]),
-                kind=r[1],
-                seat=r[2],
-                client_action_id=r[3],
-                payload=json.loads(r[4]),
-                created_at=float(r[5]),
-            )
-            for r in rows
-        ]
