@@ -158,3 +158,11 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
     server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
     server.close()
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """A headless chromium (:func:`tests.companion.phones.launch`)."""
+    from tests.companion.phones import launch
+
+    yield from launch()

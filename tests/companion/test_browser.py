@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,35 +12,7 @@ playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the 
 
 pytestmark = pytest.mark.both_servers  # a whole Asteroids game on both servers
 
-CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "en-GB",
-}
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(
-            f"chromium not found at {CHROMIUM} (Debian package chromium; .ci/run installs it)"
-        )
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+from tests.companion.phones import PHONE  # noqa: E402
 
 
 def tap_first(page: Any, selector: str) -> None:

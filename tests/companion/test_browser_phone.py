@@ -27,32 +27,18 @@ from waitress import wasyncore
 from companion import decks
 from games import registry
 from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
+from tests.companion.phones import PHONE, launch
 from tests.companion.test_full_game import greedy
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
 
-CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
 LAN_HOST = "tablesmith.test"
 """A name mapped to 127.0.0.1 in the browser: plain http there is not a secure context (as on a
 LAN address), unlike http://127.0.0.1."""
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
+EXTRA_ARGS = [
     "--autoplay-policy=user-gesture-required",
     f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
 ]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "en-GB",
-}
 SHOTS = Path(os.environ.get("TABLESMITH_SHOTS", "")) if os.environ.get("TABLESMITH_SHOTS") else None
 """Set TABLESMITH_SHOTS=<folder> to keep the screenshots (else they go to tmp_path)."""
 
@@ -61,14 +47,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(
-            f"chromium not found at {CHROMIUM} (Debian package chromium; .ci/run installs it)"
-        )
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+    """Chromium that blocks autoplay without a tap and maps :data:`LAN_HOST` to loopback."""
+    yield from launch(EXTRA_ARGS)
 
 
 @dataclass

@@ -5,29 +5,13 @@ change; one tap adds a counter, one removes one, and a unit knocked out is shown
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from tests.companion.test_browser import PHONE, browser  # noqa: F401  (the fixture)
-
-SHOTS = os.environ.get("TABLESMITH_SHOTS")
-"""A folder for the screenshots (default: the test's tmp_path)."""
-
-
-def shot(page: Any, folder: Path, name: str) -> None:
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
-
-def count_is(page: Any, unit: str, text: str) -> None:
-    """Wait (3 s at most) until the unit's counter reads ``text`` ("counters/shields")."""
-    page.wait_for_function(
-        f"(document.getElementById('count-{unit}') || {{}}).textContent === '{text}'",
-        timeout=3000,
-    )
+from tests.companion.phones import count_is, shot, shots_folder, two_phones
 
 
 def unit_of(state: dict[str, Any], unit: str) -> dict[str, Any]:
@@ -46,20 +30,13 @@ def move_to_contested(phone: Any, unit: str) -> None:
 
 @pytest.mark.slow
 def test_two_phones_fight_one_battle_and_see_each_others_counters(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: tuple[str, Flask],
     tmp_path: Path,
 ) -> None:
-    folder = Path(SHOTS) if SHOTS else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shots_folder(tmp_path)
     base, app = live_server
-    phone_a = browser.new_context(**PHONE).new_page()
-    phone_b = browser.new_context(**PHONE).new_page()
-    phone_a.goto(base + "/")
-    phone_a.click("#new-table-pocketmodel")
-    join_url = phone_a.locator("#join-link").get_attribute("href")
-    phone_b.goto(join_url)
-    phone_b.click("#take-seat")
+    phone_a, phone_b = two_phones(browser, base, "pocketmodel")
     phone_a.wait_for_selector("#pm-open")
     shot(phone_a, folder, "pm-01-open")
     phone_a.click("#pm-open")

@@ -4,7 +4,6 @@ region (TB-11, TB-12, TB-14, TB-32); screenshots of the board on every terrain."
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -12,28 +11,7 @@ import pytest
 from flask import Flask
 
 from games.toybattle.terrains import TERRAINS
-
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
-
-CHROMIUM = os.environ.get("TABLESMITH_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "en-GB",
-}
-SHOTS = os.environ.get("TABLESMITH_SHOTS")
-"""A folder to keep the screenshots in (else they go to the test's tmp_path)."""
+from tests.companion.phones import SHOTS, two_phones
 
 # the three bases around a one-medal region next to each colour's H.Q. on the City of Clouds
 # (blue 11/12/13 via H.Q. 1; red 22/23/24 via H.Q. 41), in an order that keeps the connection
@@ -41,24 +19,8 @@ CLOSE = {"A": [11, 12, 13], "B": [23, 24, 22]}
 OTHER_SIDE = {"A": 12, "B": 24}
 
 
-@pytest.fixture
-def browser() -> Any:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"chromium not found at {CHROMIUM} (Debian package chromium)")
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 def seat_two_phones(browser: Any, base: str, terrain: str) -> tuple[Any, Any]:
-    phone_a = browser.new_context(**PHONE).new_page()
-    phone_b = browser.new_context(**PHONE).new_page()
-    phone_a.goto(base + "/")
-    phone_a.click("#new-table-toy-battle")
-    join_url = phone_a.locator("#join-link").get_attribute("href")
-    phone_b.goto(join_url)
-    phone_b.click("#take-seat")
+    phone_a, phone_b = two_phones(browser, base, "toy-battle")
     phone_a.wait_for_selector("#tb-start")
     phone_a.select_option("#tb-terrain", terrain)
     phone_a.click("#tb-start")
@@ -209,13 +171,7 @@ def test_german_phone_terrain_names_roomy_troop_buttons_and_the_capn_prompt(
     """New-user findings: English terrain names on a German page, eight troop buttons of 46 px
     that broke "XB-42" over two lines, and a Cap'n prompt (TB-20) that said what, not how."""
     base, app = live_server
-    german = {**PHONE, "locale": "de-DE"}
-    phone_a = browser.new_context(**german).new_page()
-    phone_b = browser.new_context(**german).new_page()
-    phone_a.goto(base + "/")
-    phone_a.click("#new-table-toy-battle")
-    phone_b.goto(phone_a.locator("#join-link").get_attribute("href"))
-    phone_b.click("#take-seat")
+    phone_a, phone_b = two_phones(browser, base, "toy-battle", locale="de-DE")
     phone_a.wait_for_selector("#tb-start")
     names = phone_a.eval_on_selector_all("#tb-terrain option", "os => os.map(o => o.textContent)")
     assert names[:3] == ["Burgfeld", "Tropischer Pool", "Wolkenstadt"]

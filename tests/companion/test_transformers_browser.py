@@ -4,46 +4,24 @@ icons entered on both phones, and each sees the other's damage counters change."
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from tests.companion.test_browser import PHONE, browser  # noqa: F401  (the fixture)
-
-SHOTS = os.environ.get("TABLESMITH_SHOTS")
-"""A folder for the screenshots (default: the test's tmp_path)."""
-
-
-def shot(page: Any, folder: Path, name: str) -> None:
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
-
-def count_is(page: Any, character: str, text: str) -> None:
-    page.wait_for_function(
-        f"(document.getElementById('count-{character}') || {{}}).textContent === '{text}'",
-        timeout=3000,
-    )
+from tests.companion.phones import count_is, shot, shots_folder, two_phones
 
 
 @pytest.mark.slow
 def test_two_phones_fight_one_attack_and_see_each_others_counters(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: tuple[str, Flask],
     tmp_path: Path,
 ) -> None:
-    folder = Path(SHOTS) if SHOTS else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shots_folder(tmp_path)
     base, app = live_server
-    phone_a = browser.new_context(**PHONE).new_page()
-    phone_b = browser.new_context(**PHONE).new_page()
-    phone_a.goto(base + "/")
-    phone_a.click("#new-table-transformers")
-    join_url = phone_a.locator("#join-link").get_attribute("href")
-    phone_b.goto(join_url)
-    phone_b.click("#take-seat")
+    phone_a, phone_b = two_phones(browser, base, "transformers")
     phone_a.wait_for_selector("#tf-open")
     shot(phone_a, folder, "01-open")
     phone_a.click("#tf-open")
@@ -123,23 +101,16 @@ def test_two_phones_fight_one_attack_and_see_each_others_counters(
 
 @pytest.mark.slow
 def test_german_phone_fits_390_px_labels_the_stats_and_guides_every_tap(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: tuple[str, Flask],
     tmp_path: Path,
 ) -> None:
     """New-user findings: the German Flip/Tap buttons widened the page past 390 px, the three
     stat boxes had no labels, an Upgrade tap without a card did nothing visible, and the hint
     still asked for the attacker once it was chosen."""
-    folder = Path(SHOTS) if SHOTS else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shots_folder(tmp_path)
     base, app = live_server
-    german = {**PHONE, "locale": "de-DE"}
-    phone_a = browser.new_context(**german).new_page()
-    phone_b = browser.new_context(**german).new_page()
-    phone_a.goto(base + "/")
-    phone_a.click("#new-table-transformers")
-    phone_b.goto(phone_a.locator("#join-link").get_attribute("href"))
-    phone_b.click("#take-seat")
+    phone_a, phone_b = two_phones(browser, base, "transformers", locale="de-DE")
     phone_a.wait_for_selector("#tf-open")
     phone_a.click("#tf-open")
     for phone in (phone_a, phone_b):
