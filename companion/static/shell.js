@@ -62,6 +62,25 @@ const Tablesmith = (() => {
     return text.replace(/%\((\w+)\)s/g, (_, key) => values[key]);
   }
 
+  // Small DOM helpers the game views share: an element with a class and text, a button (type
+  // "button", a write control by default), and the other seat.
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function button(text, onclick, cls = "mid write", id) {
+    const node = el("button", cls, text);
+    node.type = "button";
+    if (id) node.id = id;
+    node.onclick = onclick;
+    return node;
+  }
+
+  const other = (seat) => (seat === "A" ? "B" : "A");
+
   function newId() {
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -820,7 +839,7 @@ const Tablesmith = (() => {
   }
 
   return {
-    register, start, fmt, newId, toast, role: ROLE, $,
+    register, start, fmt, newId, toast, role: ROLE, $, el, button, other,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     awake: () => keepAwake.mode(),

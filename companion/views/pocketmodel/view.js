@@ -14,20 +14,7 @@
   let picking = null; // {kind, units: [], pairs: [], attacker, carrier, slot}
   const quick = [{ name: "", stars: 2, attack: 2, damage: 1, defense: 7, shields: 2 }];
 
-  const other = (seat) => (seat === "A" ? "B" : "A");
-  const el = (tag, cls, text) => {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const button = (text, onclick, cls = "mid write", id) => {
-    const node = el("button", cls, text);
-    node.type = "button";
-    if (id) node.id = id;
-    node.onclick = onclick;
-    return node;
-  };
+  const { el, button, other } = Tablesmith;
   const unit = (id) => state.units.find((u) => u.id === id);
   const legal = () => (ctx.view.to_act === ROLE ? ctx.view.legal : []);
   const can = (type) => legal().some((a) => a.type === type);

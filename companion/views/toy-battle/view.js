@@ -19,23 +19,10 @@
   let troop = null; // the troop this phone is about to place
   let moving = null; // the node chosen first for a two-step effect (Volcanic Jungle)
 
-  const other = (seat) => (seat === "A" ? "B" : "A");
-  const el = (tag, cls, text) => {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
+  const { el, button, other } = Tablesmith;
   const svg = (tag, attrs) => {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    return node;
-  };
-  const button = (text, onclick, cls = "mid write", id) => {
-    const node = el("button", cls, text);
-    node.type = "button";
-    if (id) node.id = id;
-    node.onclick = onclick;
     return node;
   };
   const legal = () => (ctx.view.to_act === ROLE ? ctx.view.legal : []);

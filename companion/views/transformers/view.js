@@ -15,20 +15,7 @@
   let picking = null; // {kind: "attack" | "upgrade", attacker, card, slot, any}
   const quick = [{ name: "", stars: 8, health: 10, alt_attack: 2, alt_defense: 1, bot_attack: 3, bot_defense: 1 }];
 
-  const other = (seat) => (seat === "A" ? "B" : "A");
-  const el = (tag, cls, text) => {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const button = (text, onclick, cls = "mid write", id) => {
-    const node = el("button", cls, text);
-    node.type = "button";
-    if (id) node.id = id;
-    node.onclick = onclick;
-    return node;
-  };
+  const { el, button, other } = Tablesmith;
   const character = (id) => state.characters.find((c) => c.id === id);
   // The choice ends when it is sent: the answer's view is drawn without it (a refusal shows
   // its reason and the buttons to start again).
