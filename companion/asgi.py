@@ -170,31 +170,35 @@ class CompanionASGI:
                 return None
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.body_seconds
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                if remaining <= 0:
-                    raise TimeoutError
-                message = await asyncio.wait_for(receive(), remaining)
-            except TimeoutError:
-                status, body = _json_error(
-                    408,
-                    "request_timeout",
-                    f"the request body did not arrive within {self.body_seconds:g} s",
-                )
-                await _answer(send, status, body, close=True)
-                return None
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_REQUEST_BODY:
-                await _answer(send, *self._too_large(), close=True)
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks)
+        too_large = False
+        try:
+            # one deadline for the whole body (asyncio.timeout: no task per receive, unlike
+            # wait_for; the body of a small request is usually there already)
+            async with asyncio.timeout(self.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > MAX_REQUEST_BODY:
+                        too_large = True
+                        break
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            status, body = _json_error(
+                408,
+                "request_timeout",
+                f"the request body did not arrive within {self.body_seconds:g} s",
+            )
+            await _answer(send, status, body, close=True)
+            return None
+        if too_large:
+            await _answer(send, *self._too_large(), close=True)
+            return None
+        return b"".join(chunks)
 
     @staticmethod
     def _too_large() -> tuple[int, bytes]:
@@ -401,7 +405,8 @@ class CompanionASGI:
                 if remaining <= 0:
                     break
                 try:
-                    await asyncio.wait_for(wake.wait(), min(self.heartbeat, remaining))
+                    async with asyncio.timeout(min(self.heartbeat, remaining)):
+                        await wake.wait()  # no task per wait, unlike wait_for
                 except TimeoutError:
                     if time.monotonic() < deadline:
                         await send(
