@@ -16,6 +16,7 @@ What it reports, for each server and each ``--tables`` size:
 * ``missed``: events of the measured window that some phone's stream never had (counted per
   phone, after a grace of ``--grace`` seconds), and actions that failed;
 * ``srv CPU%`` (% of one core over the window) and ``RSS`` (MiB, at the end), from /proc;
+  ``ms/act``: the server's CPU time (all threads, user + system) per answered action, in ms;
   ``cli CPU%``: the load client processes' own CPU, summed, in % of one core, so a
   saturated client (100 % per process) is visible: raise ``--clients`` then; ``oth CPU%``:
   everything else the machine ran meanwhile (other jobs on a shared machine: the cores the
@@ -601,6 +602,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         "missed": sum(r["missed"] for r in results),
         "failed": sum(r["failed"] for r in results),
         "server_cpu_pct": round(100 * server_cpu / options.seconds),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, len(latencies)), 3),
         "client_cpu_pct": round(100 * sum(r["cpu"] for r in results) / options.seconds),
         "other_cpu_pct": round(
             100 * (busy - server_cpu - sum(r["cpu"] for r in results)) / options.seconds
@@ -628,6 +630,7 @@ COLUMNS = [
     ("missed", "missed", 6),
     ("failed", "failed", 6),
     ("srv CPU%", "server_cpu_pct", 8),
+    ("ms/act", "server_cpu_ms_per_action", 6),
     ("cli CPU%", "client_cpu_pct", 8),
     ("oth CPU%", "other_cpu_pct", 8),
     ("RSS MiB", "rss_mib_end", 7),

@@ -6,7 +6,9 @@ Routes (issue 4; URL scheme in docs/companion.md):
   -> 201 seat A's token and the links.
 * ``POST /api/join/<join_token>`` -> 201 seat B's token (rate-limited, 429).
 * ``GET /api/t/<table>/state`` -> the table view (seat or watch token).
-* ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``.
+* ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``
+  (:func:`post_action`; under ``tablesmith serve`` the event loop answers it without Flask
+  where Flask would accept the request as it is, :mod:`companion.asgi`).
 * ``POST /api/t/<table>/dice`` ``{client_action_id, count, sides, purpose}``; ``GET`` the
   history with frequencies.
 * ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
@@ -36,6 +38,7 @@ EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error",
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -55,7 +58,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import decks, join_limiter, lookup_limiter, tables
 from companion.security import token_from
 from companion.store import StorageUnavailable
-from companion.tables import Rejected, Seat, brief
+from companion.tables import Rejected, Seat, TableService, brief
 from games.protocol import SEATS, GameError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -230,11 +233,38 @@ def state(table_id: str) -> Response:
     return jsonify({**view, "you": seat.role})
 
 
+def post_action(
+    service: TableService, table_id: str, token: str | None, body: Callable[[], Any]
+) -> str:
+    """``POST /api/t/<table>/actions`` once the request passed the app's checks (cross-site,
+    body size, JSON): the token's seat (403/404 first), then the write
+    (:meth:`companion.tables.TableService.submit`: client_action_id, expected_revision, the
+    rules). The Flask route and the event loop's direct route (:mod:`companion.asgi`) both
+    answer through this function.
+
+    Args:
+        service: the app's tables.
+        table_id: the table of the URL.
+        token: the ``X-Seat-Token`` header (never ``?token=`` on a write), or None.
+        body: gives the JSON body (None when it is not JSON), called after the seat is known.
+
+    Returns:
+        JSON text ``{"revision", "duplicate", "view"}``.
+
+    Raises:
+        Rejected: 400/403/404/409/422 as :meth:`~companion.tables.TableService.authorise` and
+            :meth:`~companion.tables.TableService.submit` say.
+        StorageUnavailable: the database cannot be written now.
+    """
+    seat = service.authorise(table_id, token)
+    return service.submit(seat, body())
+
+
 @bp.post("/t/<table_id>/actions")
 def action(table_id: str) -> Response:
     """Apply an action (200), or refuse it (400/403/409/422)."""
-    seat = seat_for(table_id)
-    return Response(tables().submit(seat, json_body()), mimetype=JSON)
+    token = token_from(request, allow_query=False)
+    return Response(post_action(tables(), table_id, token, json_body), mimetype=JSON)
 
 
 @bp.post("/t/<table_id>/dice")

@@ -8,6 +8,11 @@ trickles its body holds no thread and is cut off after :data:`BODY_SECONDS` (slo
 header deadline is in :mod:`companion.evented`). Flask's answer is collected in the thread and
 sent from the event loop, so a slow reader holds no thread either.
 
+``POST /api/t/<table>/actions``, the request every tap makes, skips Flask where Flask would
+accept the request as it is (:meth:`CompanionASGI._action`): the same function answers it
+(:func:`companion.api.post_action`), the Flask app's error handlers answer its refusals, and
+anything unusual (cross-site, not JSON, too large, ambiguous headers) is left to Flask.
+
 The stream endpoint answers exactly like the Flask route it replaces (same tokens, same
 ``since`` rules, the same JSON errors ``{"error", "message"}``), plus the budgets of
 :meth:`companion.tables.TableService.open_stream` (429 ``watchers_full``, 503 ``server_full``).
@@ -18,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import re
 import sys
 import time
@@ -28,7 +34,11 @@ from urllib.parse import parse_qs
 
 from a2wsgi.wsgi import build_environ
 from flask import Flask
+from werkzeug.http import parse_options_header
+from werkzeug.sansio.utils import get_host
 
+from companion.api import post_action
+from companion.security import is_cross_site
 from companion.store import StorageUnavailable
 from companion.tables import Rejected, TableService, brief, frames
 
@@ -38,6 +48,30 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 STREAM_PATH = re.compile(r"/api/t/([^/]+)/events")
+ACTION_PATH = re.compile(r"/api/t/([A-Za-z0-9_-]{1,64})/actions")
+"""The actions route as the event loop answers it directly (table ids are URL-safe tokens)."""
+ACTION_HEADERS = {
+    "HTTP_HOST": "host",
+    "HTTP_ORIGIN": "origin",
+    "HTTP_SEC_FETCH_SITE": "sec_fetch_site",
+    "CONTENT_TYPE": "content_type",
+    "HTTP_X_SEAT_TOKEN": "token",
+}
+"""Headers the direct action route reads, by their WSGI environ name (:func:`wsgi_name`),
+and what it calls them."""
+
+
+def wsgi_name(name: bytes) -> str:
+    """A header's name in the WSGI environ, exactly as a2wsgi's ``build_environ`` makes it
+    (so ``X_Seat_Token`` is ``X-Seat-Token`` there, as Werkzeug then sees it)."""
+    text = name.decode("latin-1")
+    if text == "content-length":
+        return "CONTENT_LENGTH"
+    if text == "content-type":
+        return "CONTENT_TYPE"
+    return f"HTTP_{text}".upper().replace("-", "_")
+
+
 SEQUENCE = re.compile(r"[0-9]{1,15}")
 BODY_SECONDS = 10.0
 """A request body must arrive completely within this many seconds (else 408)."""
@@ -89,6 +123,9 @@ class CompanionASGI:
         self.body_seconds = body_seconds
         self.heartbeat = float(app.config["HEARTBEAT_SECONDS"])
         self.lifetime = float(app.config["STREAM_SECONDS"])
+        self.script_name = os.environ.get("SCRIPT_NAME", "")
+        """a2wsgi puts this before every path: then the direct action route stays off (as
+        with an ASGI ``root_path`` or Flask's ``TRUSTED_HOSTS``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Dispatch one ASGI connection scope (lifespan, http; websockets are refused)."""
@@ -96,8 +133,10 @@ class CompanionASGI:
         if kind == "lifespan":
             await self._lifespan(receive, send)
         elif kind == "http":
-            match = STREAM_PATH.fullmatch(scope["path"])
-            if match and scope["method"] == "GET":
+            method = scope["method"]
+            if method == "POST" and (match := ACTION_PATH.fullmatch(scope["path"])):
+                await self._action(scope, receive, send, match.group(1))
+            elif method == "GET" and (match := STREAM_PATH.fullmatch(scope["path"])):
                 await self._stream(scope, receive, send, match.group(1))
             else:
                 await self._wsgi(scope, receive, send)
@@ -131,31 +170,35 @@ class CompanionASGI:
                 return None
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.body_seconds
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                if remaining <= 0:
-                    raise TimeoutError
-                message = await asyncio.wait_for(receive(), remaining)
-            except TimeoutError:
-                status, body = _json_error(
-                    408,
-                    "request_timeout",
-                    f"the request body did not arrive within {self.body_seconds:g} s",
-                )
-                await _answer(send, status, body, close=True)
-                return None
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_REQUEST_BODY:
-                await _answer(send, *self._too_large(), close=True)
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks)
+        too_large = False
+        try:
+            # one deadline for the whole body (asyncio.timeout: no task per receive, unlike
+            # wait_for; the body of a small request is usually there already)
+            async with asyncio.timeout(self.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > MAX_REQUEST_BODY:
+                        too_large = True
+                        break
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            status, body = _json_error(
+                408,
+                "request_timeout",
+                f"the request body did not arrive within {self.body_seconds:g} s",
+            )
+            await _answer(send, status, body, close=True)
+            return None
+        if too_large:
+            await _answer(send, *self._too_large(), close=True)
+            return None
+        return b"".join(chunks)
 
     @staticmethod
     def _too_large() -> tuple[int, bytes]:
@@ -165,20 +208,120 @@ class CompanionASGI:
             f"request bodies are limited to {MAX_REQUEST_BODY} bytes",
         )
 
-    async def _wsgi(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = await self._read_body(scope, receive, send)
-        if body is None:
-            return
+    @staticmethod
+    def _environ(scope: Scope, body: bytes) -> dict[str, Any]:
+        """The WSGI environ of a request whose whole body has arrived."""
         environ: dict[str, Any] = dict(build_environ(scope, io.BytesIO(body)))  # type: ignore[arg-type]
         environ["wsgi.errors"] = sys.stderr
         environ["CONTENT_LENGTH"] = str(len(body))
+        return environ
+
+    async def _wsgi(
+        self, scope: Scope, receive: Receive, send: Send, body: bytes | None = None
+    ) -> None:
+        if body is None:
+            body = await self._read_body(scope, receive, send)
+            if body is None:
+                return
+        environ = self._environ(scope, body)
         loop = asyncio.get_running_loop()
         status, headers, content = await loop.run_in_executor(self.executor, self._call, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
-    def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        """Run the Flask app in a worker thread and collect its whole answer."""
+    # ------------------------------------------------------------------ direct action route
+
+    async def _action(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
+        """``POST /api/t/<table>/actions`` without Flask where Flask would accept the request
+        as it is (issue 9, point 1: Flask and its WSGI environ cost a third of an action).
+
+        The request goes to the Flask app unchanged (and is answered there, refusals
+        included) unless: its headers are unambiguous (``Host``, ``Origin``,
+        ``Sec-Fetch-Site``, ``Content-Type`` and ``X-Seat-Token`` at most once each, a
+        ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
+        test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
+        is ``application/json`` that parses. Then :func:`companion.api.post_action` (the
+        Flask route's own function) runs in one worker thread; a refusal is answered by the
+        Flask app's error handlers (:meth:`_flask_error`), so the shapes are the same.
+        """
+        body = await self._read_body(scope, receive, send)
+        if body is None:
+            return
+        direct = self._direct_request(scope, body)
+        if direct is None:
+            await self._wsgi(scope, receive, send, body)
+            return
+        token, parsed = direct
+        loop = asyncio.get_running_loop()
+        status, headers, content = await loop.run_in_executor(
+            self.executor, self._direct_action, scope, body, table_id, token, parsed
+        )
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+    def _direct_request(self, scope: Scope, body: bytes) -> tuple[str | None, Any] | None:
+        """(token, parsed JSON body) of an action request the Flask app would accept as it
+        is, else None (Flask answers it)."""
+        if scope.get("root_path") or self.script_name or self.flask.config.get("TRUSTED_HOSTS"):
+            return None
+        seen: dict[str, str] = {}
+        for name, value in scope["headers"]:
+            field = ACTION_HEADERS.get(wsgi_name(name))
+            if field is not None:
+                if field in seen:
+                    return None  # Werkzeug would see both, joined
+                seen[field] = value.decode("latin-1")
+        host_header = seen.get("host")
+        if host_header is None:
+            return None
+        host = get_host(scope.get("scheme", "http"), host_header)
+        if is_cross_site("POST", host, seen.get("sec_fetch_site"), seen.get("origin")):
+            return None
+        limit = self.flask.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and len(body) > limit:
+            return None
+        mimetype = parse_options_header(seen.get("content_type", ""))[0].lower()
+        if mimetype != "application/json":
+            return None
+        try:
+            parsed = json.loads(body)
+        except Exception:  # noqa: BLE001 - whatever fails, Flask answers it its own way
+            return None
+        return seen.get("token"), parsed
+
+    def _direct_action(
+        self, scope: Scope, body: bytes, table_id: str, token: str | None, parsed: Any
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Worker thread: :func:`companion.api.post_action`, answered like the Flask route."""
+        try:
+            text = post_action(self.service, table_id, token, lambda: parsed)
+        except Exception as exc:  # noqa: BLE001 - answered by the app's error handlers
+            return self._flask_error(self._environ(scope, body), exc)
+        content = text.encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(content)).encode()),
+        ]
+        return 200, headers, content
+
+    def _flask_error(
+        self, environ: dict[str, Any], error: Exception
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The Flask app's answer to ``error`` raised by its view for this request: its
+        registered error handler (JSON under ``/api/``), as ``full_dispatch_request`` does."""
+        app = self.flask
+        with app.request_context(environ):
+            try:
+                response = app.finalize_request(app.handle_user_exception(error))
+            except Exception as unhandled:  # noqa: BLE001 - as Flask's wsgi_app does
+                response = app.handle_exception(unhandled)
+            return self._call(environ, response)
+
+    def _call(
+        self, environ: dict[str, Any], wsgi: Callable[..., Any] | None = None
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Run the Flask app (or another WSGI callable) in a worker thread and collect its
+        whole answer."""
         started: list[Any] = []
         written: list[bytes] = []
 
@@ -188,7 +331,7 @@ class CompanionASGI:
             started[:] = [status, headers]
             return written.append
 
-        result = self.flask(environ, start_response)
+        result = (wsgi or self.flask)(environ, start_response)
         try:
             for chunk in result:
                 written.append(chunk)
@@ -264,7 +407,8 @@ class CompanionASGI:
                 if remaining <= 0:
                     break
                 try:
-                    await asyncio.wait_for(wake.wait(), min(self.heartbeat, remaining))
+                    async with asyncio.timeout(min(self.heartbeat, remaining)):
+                        await wake.wait()  # no task per wait, unlike wait_for
                 except TimeoutError:
                     if time.monotonic() < deadline:
                         await send(

@@ -32,21 +32,33 @@ def token_from(request: Request, *, allow_query: bool) -> str | None:
     return token
 
 
+def is_cross_site(method: str, host: str, sec_fetch_site: str | None, origin: str | None) -> bool:
+    """True for a state-changing request that comes from another site: ``Sec-Fetch-Site:
+    cross-site``, ``Origin: null``, or an ``Origin`` whose host is not ``host`` (the request's
+    ``host[:port]``, as :attr:`werkzeug.Request.host` gives it). GET, HEAD and OPTIONS never are.
+
+    The one test for every route: :func:`refuse_cross_site` (Flask) and the event loop's
+    direct action route (:mod:`companion.asgi`), which hands such a request to Flask.
+    """
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return False
+    if (sec_fetch_site or "").lower() == "cross-site":
+        return True
+    return origin == "null" or bool(origin and urlsplit(origin).netloc != host)
+
+
 def refuse_cross_site(request: Request) -> None:
     """Refuse (403 ``cross_site``) a state-changing request that comes from another site.
 
     Raises:
         Rejected: ``Sec-Fetch-Site: cross-site``, ``Origin: null``, or an ``Origin`` whose
-            host is not this server's.
+            host is not this server's (:func:`is_cross_site`).
     """
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        return
-    refused = Rejected(403, "cross_site", "cross-site request refused")
-    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
-        raise refused
-    origin = request.headers.get("Origin")
-    if origin == "null" or (origin and urlsplit(origin).netloc != request.host):
-        raise refused
+    headers = request.headers
+    if is_cross_site(
+        request.method, request.host, headers.get("Sec-Fetch-Site"), headers.get("Origin")
+    ):
+        raise Rejected(403, "cross_site", "cross-site request refused")
 
 
 class RateLimiter:

@@ -127,8 +127,16 @@ class Fold:
     turn_start: Any = None
     undoable: list[tuple[int, str, Any]] = field(default_factory=list)
 
-    def add(self, event: Event) -> None:
-        """Fold one event in (the event was validated before it was logged)."""
+    def add(self, event: Event, applied: Applied | None = None) -> None:
+        """Fold one event in (the event was validated before it was logged).
+
+        Args:
+            event: the event.
+            applied: for an ``action`` event just checked by the server: the parsed action
+                and the state the check computed with the same pure reducer from the same
+                state, so the action is applied once, not again (issue 9, point 1). None:
+                parse the logged action and apply it (loading a log, catching up).
+        """
         payload = event.payload
         game = self.game
         if event.kind == "setup":
@@ -138,9 +146,13 @@ class Fold:
             self._barrier()
         elif event.kind == "action":
             assert self.state is not None and event.seat is not None
-            before, action = self.state, game.parse_action(payload["action"])
+            before = self.state
             faces = _faces(payload.get("faces", ()))
-            self.state = game.apply(before, event.seat, action, faces)
+            if applied is None:
+                action = game.parse_action(payload["action"])
+                self.state = game.apply(before, event.seat, action, faces)
+            else:
+                action, self.state = applied
             if faces or game.turn(self.state) != game.turn(before) or game.outcome(self.state):
                 self._barrier()
             else:
@@ -160,6 +172,10 @@ class Fold:
     def undo_seat(self) -> str | None:
         """The seat that may undo now (its action is the most recent undoable), or None."""
         return self.undoable[-1][1] if self.undoable else None
+
+
+Applied = tuple[Any, Any]
+"""An action as checked by the server: (the parsed action, the state after it)."""
 
 
 def _faces(data: Any) -> Faces:
@@ -215,9 +231,10 @@ class Table:
         """The seq of the last event (0 for an empty log)."""
         return len(self.messages)
 
-    def add(self, event: Event) -> None:
-        """Fold an event into the cache (log text, client ids, rolls, state)."""
-        self.fold.add(event)  # "join" events only wake the streams
+    def add(self, event: Event, applied: Applied | None = None) -> None:
+        """Fold an event into the cache (log text, client ids, rolls, state); ``applied``:
+        see :meth:`Fold.add`."""
+        self.fold.add(event, applied)  # "join" events only wake the streams
         self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
         if event.client_action_id:
             self.client_ids[event.client_action_id] = event_request_key(event)
@@ -762,11 +779,14 @@ class TableService:
             seat,
             client_id,
             key,
-            lambda table: [
-                self._roll_event(
-                    table, seat, request.purpose.strip(), request.count, request.sides, 1
-                )
-            ],
+            lambda table: (
+                [
+                    self._roll_event(
+                        table, seat, request.purpose.strip(), request.count, request.sides, 1
+                    )
+                ],
+                None,
+            ),
         )
 
     @staticmethod
@@ -818,7 +838,7 @@ class TableService:
                                 table.view(),
                             )
                         if not duplicate:
-                            events: list[Event] = make(table)
+                            events, applied = make(table)
                             events[-1] = replace(events[-1], client_action_id=client_id)
                             self.store.append(table.id, table.revision, events)
                 except StoreError:
@@ -826,8 +846,9 @@ class TableService:
                         continue  # another process appended first: decide again
                     raise
                 if not duplicate:
-                    for event in events:
+                    for event in events[:-1]:
                         table.add(event)
+                    table.add(events[-1], applied)
                     self._publish(table)
                 published = table.published
                 revision, view_json = published[0], table.view_json(seat.role, published)
@@ -877,8 +898,10 @@ class TableService:
 
     def _events_for(
         self, table: Table, seat: Seat, expected: int, action: dict[str, Any]
-    ) -> list[Event]:
-        """The events a write adds (rolls first, then the setup, action or undo).
+    ) -> tuple[list[Event], Applied | None]:
+        """The events a write adds (rolls first, then the setup, action or undo), and for an
+        action the parsed action with the state after it (:meth:`Fold.add` takes it, so the
+        rules run once per action).
 
         Order of the checks: malformed (400), stale (409), then the rules (422).
         """
@@ -911,7 +934,7 @@ class TableService:
             except IllegalAction as exc:
                 raise Rejected(422, "illegal", str(exc), view()) from exc
             payload["request"] = game.setup_to_json(parsed)
-            return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)]
+            return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)], None
         if state is None:
             raise Rejected(422, "illegal", "set the game up first", view())
         if kind == "undo":
@@ -919,10 +942,11 @@ class TableService:
                 raise Rejected(
                     422, "illegal", "only your own actions of this turn can be undone", view()
                 )
-            return [self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)]
+            undo = self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)
+            return [undo], None
         try:
             dice, faces = self._rolls(table, seat, game.dice_for(state, seat.role, parsed))
-            game.apply(state, seat.role, parsed, faces)
+            after = game.apply(state, seat.role, parsed, faces)
         except NotYourTurn as exc:
             raise Rejected(422, "not_your_turn", str(exc), view()) from exc
         except IllegalAction as exc:
@@ -930,7 +954,7 @@ class TableService:
         payload = {"action": game.action_to_json(parsed)}
         if faces:
             payload["faces"] = [list(f) for f in faces]
-        return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)]
+        return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)], (parsed, after)
 
     @staticmethod
     def _stale(table: Table, expected: int) -> Rejected:

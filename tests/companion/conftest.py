@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -10,11 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import waitress
 from flask import Flask
+from flask import request as flask_request
 from flask.testing import FlaskClient
 
 from companion import create_app
+from companion.evented import serve_in_thread
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -34,9 +38,63 @@ def app(tmp_path: Path) -> Flask:
     return make_app(tmp_path)
 
 
+class LiveResponse:
+    """A ``requests`` answer with the parts of Flask's test response the API tests read."""
+
+    def __init__(self, response: requests.Response) -> None:
+        self.status_code = response.status_code
+        self.headers = response.headers
+        self.data = response.content
+
+    def get_json(self) -> Any:
+        if not self.headers.get("Content-Type", "").startswith("application/json"):
+            return None
+        return json.loads(self.data)
+
+
+class LiveClient:
+    """Flask's test client's ``get``/``post`` against the app served by uvicorn
+    (:func:`companion.evented.serve_in_thread`): what a phone's requests go through.
+
+    ``actions`` counts the action POSTs sent, ``via_flask`` the paths the Flask app itself
+    dispatched (the rest of the action POSTs took the event loop's direct route; requests of
+    Flask's test client on the same app are counted there too).
+    """
+
+    def __init__(self, app: Flask) -> None:
+        self.via_flask: list[str] = []
+        app.before_request_funcs.setdefault(None, []).insert(
+            0, lambda: self.via_flask.append(flask_request.path)
+        )
+        self.base, self.stop = serve_in_thread(app)
+        self.session = requests.Session()
+        self.actions = 0
+
+    def get(self, path: str, **kw: Any) -> LiveResponse:
+        return LiveResponse(self.session.get(self.base + path, timeout=10, **kw))
+
+    def post(self, path: str, **kw: Any) -> LiveResponse:
+        if path.split("?")[0].endswith("/actions"):
+            self.actions += 1
+        return LiveResponse(self.session.post(self.base + path, timeout=10, **kw))
+
+    @property
+    def direct_actions(self) -> int:
+        """Action POSTs answered without the Flask app."""
+        return self.actions - sum(p.endswith("/actions") for p in self.via_flask)
+
+
 @pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def client(app: Flask, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Flask's test client; parametrised indirectly with ``"uvicorn"``, a :class:`LiveClient`
+    (the API through the default server, the direct action route included)."""
+    if getattr(request, "param", "flask") != "uvicorn":
+        yield app.test_client()
+        return
+    live = LiveClient(app)
+    yield live
+    live.stop()
+    assert live.actions == 0 or live.direct_actions > 0, "no action took the direct route"
 
 
 @dataclass
@@ -137,8 +195,6 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
     which one is chosen by :func:`pytest_generate_tests`."""
     app = make_app(tmp_path)
     if request.param == "uvicorn":
-        from companion.evented import serve_in_thread
-
         base, stop = serve_in_thread(app)
         yield base, app
         stop()

@@ -41,6 +41,7 @@ def test_create_and_join_gives_two_seats_and_a_third_phone_is_refused(
     assert client.post("/api/join/not-a-token").status_code == 404
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_every_channel_needs_a_token(client: FlaskClient, seats: Seats) -> None:
     assert client.get(seats.api + "/state").status_code == 403
     assert client.get(seats.api + "/events").status_code == 403
@@ -56,6 +57,7 @@ def test_every_channel_needs_a_token(client: FlaskClient, seats: Seats) -> None:
     assert client.get("/api/t/unknown/state", headers=seats.headers("A")).status_code == 404
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_watchers_read_but_cannot_write(client: FlaskClient, seats: Seats) -> None:
     watch = {"X-Seat-Token": seats.watch_url.rsplit("/", 1)[1]}
     view = client.get(seats.api + "/state", headers=watch).get_json()
@@ -69,6 +71,7 @@ def test_watchers_read_but_cannot_write(client: FlaskClient, seats: Seats) -> No
     assert response.status_code == 403
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -112,6 +115,7 @@ def test_random_setup_logs_its_dice_and_starts_the_game(
     assert again.status_code == 422
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_manual_setup_checks_AST_3(client: FlaskClient, seats: Seats) -> None:
     bad = [["HA", "HA", "AH", "HA"]] + [["HH", "HH", "HA", "AH"]] * 5
     response = act(client, seats, "B", {"type": "setup", "mode": "manual", "rifts": bad})
@@ -128,6 +132,7 @@ def test_manual_setup_checks_AST_3(client: FlaskClient, seats: Seats) -> None:
     assert [[t[1] for t in r] for r in state["rifts"]] == good
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_stale_revision_is_409_with_the_current_state(
     client: FlaskClient, seats: Seats, set_up: dict[str, Any]
 ) -> None:
@@ -140,6 +145,7 @@ def test_stale_revision_is_409_with_the_current_state(
     assert body["view"]["state"] == set_up["state"]  # nothing was applied
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_retry_with_the_same_client_action_id_applies_once(
     client: FlaskClient, seats: Seats, set_up: dict[str, Any]
 ) -> None:
@@ -153,6 +159,7 @@ def test_retry_with_the_same_client_action_id_applies_once(
     assert two.get_json()["view"]["state"]["ply"] == 1
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_the_other_seat_and_illegal_moves_get_422(
     client: FlaskClient, seats: Seats, set_up: dict[str, Any]
 ) -> None:
@@ -167,6 +174,7 @@ def test_the_other_seat_and_illegal_moves_get_422(
     assert illegal.get_json()["view"]["revision"] == set_up["revision"]
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_undo_own_steps_of_this_turn_only(
     client: FlaskClient, seats: Seats, set_up: dict[str, Any]
 ) -> None:
