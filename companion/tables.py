@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from companion.dice import DiceService, RollError, RollRequest, frequencies
 from companion.hub import LocalHub
 from companion.store import Event, Store, StoreError, token_hash
@@ -231,13 +233,14 @@ class Table:
         """The seq of the last event (0 for an empty log)."""
         return len(self.messages)
 
-    def add(self, event: Event, applied: Applied | None = None) -> None:
+    def add(self, event: Event, applied: Applied | None = None, key: str | None = None) -> None:
         """Fold an event into the cache (log text, client ids, rolls, state); ``applied``:
-        see :meth:`Fold.add`."""
+        see :meth:`Fold.add`; ``key``: the event's :func:`event_request_key` where the caller
+        has it already (the write that made the event: the request's own key)."""
         self.fold.add(event, applied)  # "join" events only wake the streams
         self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
         if event.client_action_id:
-            self.client_ids[event.client_action_id] = event_request_key(event)
+            self.client_ids[event.client_action_id] = key or event_request_key(event)
         if event.kind == "roll":
             self.rolls.append(
                 {
@@ -317,7 +320,15 @@ def parse_colours(data: Any) -> dict[str, str] | None:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    """Compact JSON text of a view sent to the phones (never of a stored event: the log keeps
+    :func:`json.dumps`' exact bytes). orjson writes it several times faster than the standard
+    library; the text differs only where both are valid JSON of the same content (non-ASCII
+    characters as UTF-8 instead of ``\\u`` escapes). What orjson cannot write (an integer
+    beyond 64 bits, say) falls back to :func:`json.dumps`."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(data, separators=(",", ":"))
 
 
 def _key(*parts: Any) -> str:
@@ -848,7 +859,7 @@ class TableService:
                 if not duplicate:
                     for event in events[:-1]:
                         table.add(event)
-                    table.add(events[-1], applied)
+                    table.add(events[-1], applied, key)  # the request's key is the event's
                     self._publish(table)
                 published = table.published
                 revision, view_json = published[0], table.view_json(seat.role, published)
