@@ -239,8 +239,9 @@ def post_action(
     """``POST /api/t/<table>/actions`` once the request passed the app's checks (cross-site,
     body size, JSON): the token's seat (403/404 first), then the write
     (:meth:`companion.tables.TableService.submit`: client_action_id, expected_revision, the
-    rules). The Flask route and the event loop's direct route (:mod:`companion.asgi`) both
-    answer through this function.
+    rules). The Flask route answers through this function, and so does the event loop's
+    direct route (:mod:`companion.asgi`) where it cannot decide the action on the loop itself
+    (:meth:`companion.tables.TableService.submit_soon`, the same checks in the same order).
 
     Args:
         service: the app's tables.

@@ -9,9 +9,14 @@ header deadline is in :mod:`companion.evented`). Flask's answer is collected in 
 sent from the event loop, so a slow reader holds no thread either.
 
 ``POST /api/t/<table>/actions``, the request every tap makes, skips Flask where Flask would
-accept the request as it is (:meth:`CompanionASGI._action`): the same function answers it
-(:func:`companion.api.post_action`), the Flask app's error handlers answer its refusals, and
-anything unusual (cross-site, not JSON, too large, ambiguous headers) is left to Flask.
+accept the request as it is (:meth:`CompanionASGI._action`): it is decided on the event loop
+(:meth:`companion.tables.TableService.submit_soon`: the checks and rules of
+:func:`companion.api.post_action`) and answered once the store's committer thread has made it
+durable, so no worker thread is involved; where that cannot be done without waiting (the
+table's lock is taken, the table is not loaded, other processes share the log)
+:func:`companion.api.post_action` runs in a worker thread as before. The Flask app's error
+handlers answer its refusals, and anything unusual (cross-site, not JSON, too large,
+ambiguous headers) is left to Flask.
 
 The stream endpoint answers exactly like the Flask route it replaces (same tokens, same
 ``since`` rules, the same JSON errors ``{"error", "message"}``), plus the budgets of
@@ -240,9 +245,11 @@ class CompanionASGI:
         ``Sec-Fetch-Site``, ``Content-Type`` and ``X-Seat-Token`` at most once each, a
         ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
         test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
-        is ``application/json`` that parses. Then :func:`companion.api.post_action` (the
-        Flask route's own function) runs in one worker thread; a refusal is answered by the
-        Flask app's error handlers (:meth:`_flask_error`), so the shapes are the same.
+        is ``application/json`` that parses. Then the action is decided on the event loop
+        (:meth:`companion.tables.TableService.submit_soon`), or, where it cannot be there,
+        by :func:`companion.api.post_action` (the Flask route's own function) in one worker
+        thread; a refusal is answered by the Flask app's error handlers
+        (:meth:`_flask_error`), so the shapes are the same.
         """
         body = await self._read_body(scope, receive, send)
         if body is None:
@@ -253,9 +260,19 @@ class CompanionASGI:
             return
         token, parsed = direct
         loop = asyncio.get_running_loop()
-        status, headers, content = await loop.run_in_executor(
-            self.executor, self._direct_action, scope, body, table_id, token, parsed
-        )
+        try:
+            text = await self.service.submit_soon(table_id, token, parsed)
+        except Exception as exc:  # noqa: BLE001 - answered by the app's error handlers
+            status, headers, content = await loop.run_in_executor(
+                self.executor, self._flask_error, self._environ(scope, body), exc
+            )
+        else:
+            if text is None:  # not on the loop now: the whole action in a worker thread
+                status, headers, content = await loop.run_in_executor(
+                    self.executor, self._direct_action, scope, body, table_id, token, parsed
+                )
+            else:
+                status, headers, content = self._ok(text)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
@@ -297,6 +314,11 @@ class CompanionASGI:
             text = post_action(self.service, table_id, token, lambda: parsed)
         except Exception as exc:  # noqa: BLE001 - answered by the app's error handlers
             return self._flask_error(self._environ(scope, body), exc)
+        return self._ok(text)
+
+    @staticmethod
+    def _ok(text: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The 200 answer of an action, as the Flask route sends it."""
         content = text.encode()
         headers = [
             (b"content-type", b"application/json"),

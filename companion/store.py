@@ -37,6 +37,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,16 +157,24 @@ class Event:
 
 
 class _Append:
-    """One queued :meth:`EventStore.append`: its rows, and its outcome once ``done``."""
+    """One queued :meth:`EventStore.append` (or :meth:`EventStore.append_soon`): its rows, its
+    outcome once ``done``, and whom to tell then (``callback``, for ``append_soon``)."""
 
-    __slots__ = ("table_id", "expected_seq", "events", "done", "error")
+    __slots__ = ("table_id", "expected_seq", "events", "done", "error", "callback")
 
-    def __init__(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        expected_seq: int,
+        events: Sequence[Event],
+        callback: Callable[[Exception | None], None] | None = None,
+    ) -> None:
         self.table_id = table_id
         self.expected_seq = expected_seq
         self.events = events
         self.done = threading.Event()
         self.error: Exception | None = None
+        self.callback = callback
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -494,6 +503,8 @@ class EventStore(SqlStore):
         self._write_lock = threading.Lock()  # one writer at a time: no SQLite busy-wait sleeps
         self._pending_lock = threading.Lock()
         self._pending: list[_Append] = []  # appends waiting for the writer (group commit)
+        self._committing = False  # the committer thread is draining _pending (append_soon)
+        self._committer: ThreadPoolExecutor | None = None
         self._readers = threading.BoundedSemaphore(READERS)
         self._pool_lock = threading.Lock()
         self._idle: list[sqlite3.Connection] = []
@@ -533,6 +544,8 @@ class EventStore(SqlStore):
 
     def close(self) -> None:
         """Close every connection (the store cannot be used afterwards)."""
+        if self._committer is not None:
+            self._committer.shutdown(wait=False)
         with self._write_lock, self._pool_lock:
             for db in self._all:
                 db.close()
@@ -675,6 +688,69 @@ class EventStore(SqlStore):
         if request.error is not None:
             raise request.error
 
+    def append_soon(
+        self,
+        table_id: str,
+        expected_seq: int,
+        events: Sequence[Event],
+        done: Callable[[Exception | None], None],
+    ) -> None:
+        """:meth:`append` without waiting: the append is queued for one committer thread and
+        ``done(error)`` is called from that thread (or from the writer that committed it with
+        its own) once it is committed durably (``error`` None) or refused (the
+        :class:`StoreError` or :class:`StorageUnavailable` :meth:`append` would raise; nothing
+        of it is in).
+
+        For the event loop (:mod:`companion.asgi`): an action waits for its commit without a
+        thread of its own, and appends queued while a commit runs share the next one (the same
+        group commit as :meth:`append`, one hand-off to the committer per batch, not per
+        action).
+        """
+        request = _Append(table_id, expected_seq, tuple(events), done)
+        with self._pending_lock:
+            self._pending.append(request)
+            start = not self._committing
+            self._committing = True
+            if start and self._committer is None:
+                self._committer = ThreadPoolExecutor(1, thread_name_prefix="commit")
+        if start:
+            assert self._committer is not None
+            self._committer.submit(self._commit_pending)
+
+    def _commit_pending(self) -> None:
+        """Committer thread: commit what is queued, batch after batch, until nothing is."""
+        try:
+            self._drain()
+        except BaseException:
+            with self._pending_lock:  # the next append_soon starts a committer again
+                self._committing = False
+            raise
+
+    def _drain(self) -> None:
+        while True:
+            with self._pending_lock:
+                if not self._pending:
+                    self._committing = False
+                    return
+            if not self._write_lock.acquire(timeout=self.busy_seconds):
+                with self._pending_lock:  # append() callers time out on their own
+                    mine = [item for item in self._pending if item.callback is not None]
+                    self._pending = [item for item in self._pending if item.callback is None]
+                for item in mine:
+                    item.error = StorageUnavailable(
+                        f"the database stayed busy for {self.busy_seconds:g} s"
+                    )
+                    item.done.set()
+                    _tell(item)
+                continue
+            try:
+                with self._pending_lock:
+                    batch, self._pending = self._pending, []
+                if batch:
+                    self._commit(batch)
+            finally:
+                self._write_lock.release()
+
     def _commit(self, batch: list[_Append]) -> None:
         """Commit queued appends in one transaction (write lock held); every append's outcome
         is in its ``error`` (None: committed) when its ``done`` is set."""
@@ -701,3 +777,11 @@ class EventStore(SqlStore):
         finally:
             for item in batch:
                 item.done.set()
+                _tell(item)
+
+
+def _tell(item: _Append) -> None:
+    """Call an :meth:`EventStore.append_soon` caller back with the outcome (never raises)."""
+    if item.callback is not None:
+        with suppress(Exception):
+            item.callback(item.error)

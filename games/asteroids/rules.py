@@ -136,6 +136,18 @@ class Spot:
 
 BASE = MappingProxyType({c: Spot(rift=r, place=0) for c, r in BASE_RIFT.items()})
 """Each player's home base as a :class:`Spot`."""
+SPOTS: Mapping[tuple[int, int], Spot] = MappingProxyType(
+    {
+        **{
+            (rift, place): Spot(rift=rift, place=place)
+            for rift in range(1, RIFTS + 1)
+            for place in range(1, PLACES + 1)
+        },
+        **{(spot.rift, 0): spot for spot in BASE.values()},
+    }
+)
+"""Every spot of the board by ``(rift, place)``, made (and checked) once: the move search
+looks spots up here instead of building and checking a new :class:`Spot` per candidate."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -646,12 +658,12 @@ def _destination(origin: Spot, drift: int, dplace: int, distance: int) -> Spot |
     """
     if dplace:
         place = origin.place + dplace * distance
-        return Spot(rift=origin.rift, place=place) if 1 <= place <= PLACES else None
+        return SPOTS[origin.rift, place] if 1 <= place <= PLACES else None
     for k in range(1, distance + 1):
         rift = origin.rift + drift * k
         if rift in (0, RIFTS + 1):
-            return Spot(rift=rift, place=0)
-    return Spot(rift=origin.rift + drift * distance, place=origin.place)
+            return SPOTS[rift, 0]
+    return SPOTS[origin.rift + drift * distance, origin.place]
 
 
 def _origins(state: State) -> list[Spot]:
@@ -672,7 +684,7 @@ def _targets(state: State, origin: Spot) -> list[Spot | None]:
     if origin.is_base:
         rift = 1 if origin.rift == 0 else RIFTS
         for place in range(1, PLACES + 1):
-            spot = Spot(rift=rift, place=place)
+            spot = SPOTS[rift, place]
             if _can_land(state, spot, me):
                 found.append(spot)
         return found
@@ -688,11 +700,26 @@ def _targets(state: State, origin: Spot) -> list[Spot | None]:
     return found
 
 
+def _legal_targets(state: State) -> Mapping[Spot, list[Spot | None]]:
+    """Origin -> the ends of its legal steps or jumps, for every origin of the player to move
+    (AST-10..AST-16, D5); empty outside the step phases.
+
+    Computed once per state and kept on it (a state never changes): the view's legal actions
+    and the check of the next move read the same search.
+    """
+    memo: Mapping[Spot, list[Spot | None]] | None = state.__dict__.get("_legal_targets")
+    if memo is None:
+        if state.phase in ("step1", "step2"):
+            memo = {origin: _targets(state, origin) for origin in _origins(state)}
+        else:
+            memo = {}
+        object.__setattr__(state, "_legal_targets", memo)
+    return memo
+
+
 def legal_moves(state: State) -> list[Move]:
     """Every legal :class:`Move` of the player to move (empty outside the step phases)."""
-    if state.phase not in ("step1", "step2"):
-        return []
-    return [Move(origin=o, target=t) for o in _origins(state) for t in _targets(state, o)]
+    return [Move(origin=o, target=t) for o, ends in _legal_targets(state).items() for t in ends]
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -747,7 +774,7 @@ def apply(state: State, action: Action) -> State:
     if state.phase == "push":
         raise IllegalAction("after two steps the turn must push (AST-20)")
     if isinstance(action, Skip):
-        if legal_moves(state):
+        if any(_legal_targets(state).values()):
             raise IllegalAction("a step is possible, so it may not be skipped (AST-24)")
         return _after_step(state, end=None, returned=(), skipped=True, **_unchanged(state))
     return _apply_move(state, action)
@@ -760,7 +787,8 @@ def _unchanged(state: State) -> dict[str, Any]:
 def _apply_move(state: State, move: Move) -> State:
     me = state.player
     origin, target = move.origin, move.target
-    if origin not in _origins(state):
+    ends = _legal_targets(state).get(origin)
+    if ends is None:
         if not origin.is_base and origin in state.stacks:
             raise IllegalAction(
                 f"only the top ship of a stack moves, and only your own ({me}) (AST-12)"
@@ -768,7 +796,7 @@ def _apply_move(state: State, move: Move) -> State:
         if origin == BASE[other(me)] and state.scored[me]:
             raise IllegalAction("scored ships stay in the opposing base (AST-18)")
         raise IllegalAction(f"no ship of {me} can move from {origin.to_json()}")
-    if target not in _targets(state, origin):
+    if target not in ends:
         raise IllegalAction(
             f"{origin.to_json()} -> {target.to_json() if target else 'off'} is not a legal step "
             "or jump (AST-10, AST-11, AST-12, AST-14, AST-15)"
@@ -871,7 +899,7 @@ def _apply_push(state: State, push: Push) -> State:
                 home[colour] += 1
                 returned.append(colour)
         else:
-            stacks[Spot(rift=spot.rift, place=spot.place + shift)] = stack
+            stacks[SPOTS[spot.rift, spot.place + shift]] = stack
     rifts = list(state.rifts)
     rifts[push.rift - 1] = tuple(tiles)
     supply = tuple(sorted([f for f in state.supply if f != push.fragment] + [out.fragment]))

@@ -9,6 +9,8 @@ too, so a route that silently always handed over would fail.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.companion.conftest import LiveClient, Seats, flask_post, make_app, seat_both
+from tests.companion.conftest import (
+    LiveClient,
+    LiveResponse,
+    Seats,
+    flask_post,
+    make_app,
+    seat_both,
+)
 
 
 @pytest.fixture
@@ -162,3 +171,56 @@ def test_an_action_is_applied_once_and_answered_like_flask(
     expected = 200 if me == "A" else 422
     assert moved.status_code == expected
     assert app.extensions["tablesmith.tables"].table(seats.table_id).revision == 4 + (me == "A")
+
+
+def test_an_action_is_decided_on_the_event_loop_and_answered_after_its_commit(
+    both: tuple[LiveClient, FlaskClient, Seats, Flask],
+) -> None:
+    live, _test, seats, app = both
+    service = app.extensions["tablesmith.tables"]
+    store = service.store
+    threads: list[str] = []
+    append, append_soon = store.append, store.append_soon
+
+    def watched_append(*args: Any) -> None:
+        threads.append("worker")
+        append(*args)
+
+    def watched_append_soon(table_id: str, expected: int, events: Any, done: Any) -> None:
+        threads.append(threading.current_thread().name)
+
+        def tell(error: Exception | None) -> None:  # the commit is in the file by now
+            logged = [e.seq for e in store.events(table_id)]
+            threads.append(f"committed {logged[-1]}")
+            done(error)
+
+        append_soon(table_id, expected, events, tell)
+
+    store.append, store.append_soon = watched_append, watched_append_soon
+    setup = {"expected_revision": 1, "client_action_id": "s1", "action": {"type": "setup"}}
+    setup["action"]["mode"] = "random"
+    answer = live.post(seats.api + "/actions", json=setup, headers={"X-Seat-Token": seats.a})
+    assert answer.status_code == 200 and answer.get_json()["revision"] == 4
+    assert threads[1:] == ["committed 4"]
+    assert not threads[0].startswith("companion")  # not a worker thread: the event loop's
+    # the table's lock is taken (another write under way): the action waits in a worker
+    # thread instead of blocking the loop, and is applied after it
+    table = service.table(seats.table_id)
+    view = answer.get_json()["view"]
+    move = {"expected_revision": 4, "client_action_id": "m1", "action": view["legal"][0]}
+    token = seats.a if view["to_act"] == "A" else seats.b
+    result: list[LiveResponse] = []
+    with table.lock:
+        sender = threading.Thread(
+            target=lambda: result.append(
+                live.post(seats.api + "/actions", json=move, headers={"X-Seat-Token": token})
+            )
+        )
+        sender.start()
+        time.sleep(0.3)
+        assert not result  # waiting for the lock, and the loop still answers others:
+        assert live.get(seats.api + "/state", headers={"X-Seat-Token": seats.a}).status_code == 200
+    sender.join(10)
+    assert result[0].status_code == 200 and result[0].get_json()["revision"] == 5
+    assert threads[-1] == "worker"
+    assert [e.seq for e in store.events(seats.table_id)][-1] == 5

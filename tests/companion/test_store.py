@@ -166,3 +166,40 @@ def test_a_failed_group_commit_refuses_every_append_in_it_and_leaves_nothing(
     assert all(store.events(f"t{n}") == [] for n in range(4))
     store.append("t0", 0, [event(1)])  # the store works again afterwards
     assert [e.seq for e in store.events("t0")] == [1]
+
+
+def test_append_soon_queues_behind_a_commit_shares_the_next_and_calls_back_once(
+    tmp_path: Path,
+) -> None:
+    store = tables_store(tmp_path, 6)
+    writer = SlowFirstCommit(store._writer)
+    store._writer = writer  # type: ignore[assignment]
+    told: dict[str, list[str]] = {}
+    done = threading.Semaphore(0)
+
+    def callback(table_id: str) -> Any:
+        def tell(error: Exception | None) -> None:
+            outcome = "ok" if error is None else f"{type(error).__name__}: {error}"
+            told.setdefault(table_id, []).append(outcome)
+            assert [e.seq for e in store.events(table_id)] == ([1, 2] if error is None else [])
+            done.release()
+
+        return tell
+
+    store.append_soon("t0", 0, [event(1), event(2)], callback("t0"))
+    assert writer.committing.wait(5)  # the committer is in the slow COMMIT of t0
+    for number in range(1, 6):
+        expected = 3 if number == 4 else 0  # t4 is stale
+        store.append_soon(f"t{number}", expected, [event(1), event(2)], callback(f"t{number}"))
+    for _ in range(6):
+        assert done.acquire(timeout=10)
+    assert told == {
+        **{f"t{n}": ["ok"] for n in (0, 1, 2, 3, 5)},
+        "t4": ["StoreError: log of t4 is at 0, expected 3"],
+    }
+    assert writer.commits == 2  # t0 alone, then the five queued meanwhile in one commit
+    store._writer = writer.db
+    store.append_soon("t4", 0, [event(1), event(2)], callback("t4"))  # the committer restarts
+    assert done.acquire(timeout=10)
+    assert told["t4"][-1] == "ok"
+    store.close()
