@@ -946,6 +946,9 @@ def serve(
         threading.Thread(
             target=_announce, args=(host, actual_port, base_url, announced), daemon=True
         ).start()
+    from companion.evented import tune_gc
+
+    tune_gc()  # collector pauses out of the answers (both servers)
     if evented:
         try:
             server.run(sockets=[listener])  # SIGINT/SIGTERM: streams end, then a clean stop

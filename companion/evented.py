@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import socket
 import sys
 from collections.abc import Callable
@@ -50,6 +51,23 @@ MAX_CONNECTIONS = 20_000
 """Client connections at most, whatever the descriptor limit."""
 ACTION_CONNECTIONS = 256
 """Connections kept free of live streams, for actions and page loads."""
+GC_THRESHOLDS = (50_000, 20, 100)
+"""Python's cyclic garbage collector thresholds while serving (default 700, 10, 10)."""
+
+
+def tune_gc() -> None:
+    """Keep the cyclic garbage collector's pauses out of the phones' answers (issue 9, point 1).
+
+    With the default thresholds a full collection ran every few seconds under load and walked
+    every object of every table and stream: at 1,000 tables the action p99 was 95-160 ms while
+    the p50 was 4 ms. Here what exists at start is frozen (:func:`gc.freeze`: never scanned
+    again) and collections run less often (:data:`GC_THRESHOLDS`); measured at 1,000 tables:
+    action p99 18-20 ms, the same memory (108 MiB RSS). Called by ``tablesmith serve`` only
+    (not by tests that run a server inside their own process).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def raise_fd_limit() -> int:

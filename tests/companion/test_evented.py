@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,8 @@ from flask import Flask
 from companion import evented
 from companion.evented import serve_in_thread, tune_socket
 from tests.companion.conftest import Seats, make_app, seat_both
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -176,3 +180,18 @@ def test_caps_follow_the_descriptor_limit() -> None:
     assert evented.connection_cap(1_048_576) == evented.MAX_CONNECTIONS
     assert evented.stream_cap(768) == 512  # 256 connections stay free for actions
     assert evented.stream_cap(100) == 50
+
+
+def test_serving_freezes_what_exists_and_collects_garbage_less_often() -> None:
+    # in a child process: the test process's own collector stays as it is
+    code = (
+        "import gc\n"
+        "from companion.evented import GC_THRESHOLDS, tune_gc\n"
+        "before = gc.get_freeze_count()\n"
+        "tune_gc()\n"
+        "print(gc.get_threshold() == GC_THRESHOLDS, before == 0, gc.get_freeze_count() > 10000)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.split() == ["True", "True", "True"]
