@@ -21,7 +21,8 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
@@ -192,10 +193,35 @@ def run_plate(job: PlateJob) -> str:
     return job.file.name
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back for the block; one that came meanwhile is delivered right
+    after it, where Python raises it normally (a no-op where the system has no signal masks).
+
+    For steps an interrupt must not cut in half: loading the CAD kernel (an interrupt in OCP's
+    initialisation can crash the interpreter) and starting the helper process (an interrupt
+    while the pickled start-up data is written to its pipe left it printing "EOFError: Ran out
+    of input" after the run had said it was interrupted).
+    """
+    held = {signal.SIGINT, signal.SIGTERM}
+    blocked = (
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        if hasattr(signal, "pthread_sigmask")
+        else None
+    )
+    try:
+        yield
+    finally:
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _start_helper() -> None:
     """Initialise the helper process: leave Ctrl-C to the main process (which stops us),
     and load the libraries now, while the main process loads the CAD kernel."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # started under interrupts_held(): the mask is inherited
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     from cad import preview, threemf  # noqa: F401
 
 
@@ -211,9 +237,10 @@ class Helpers:
 
     def __init__(self, progress: Callable[[str], None]) -> None:
         self.progress = progress
-        self._pool: Pool | None = multiprocessing.get_context("spawn").Pool(
-            1, initializer=_start_helper
-        )
+        with interrupts_held():  # the helper's start-up data goes down its pipe whole
+            self._pool: Pool | None = multiprocessing.get_context("spawn").Pool(
+                1, initializer=_start_helper
+            )
         self._waiting: deque[tuple[str, str, Callable[[Any], Any], Any]] = deque()
         self._running: list[tuple[str, AsyncResult[Any]]] = []
         self.results: dict[str, Any] = {}

@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Callable
@@ -29,7 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
-from cad.jobs import Helpers, PartJob, PartResult, PlateItem, PlateJob, run_part, run_plate
+from cad.jobs import (
+    Helpers,
+    PartJob,
+    PartResult,
+    PlateItem,
+    PlateJob,
+    interrupts_held,
+    run_part,
+    run_plate,
+)
 from cad.notes import print_notes
 from cad.outdir import check_target, replacing
 from cad.plates import Footprint, PlateError, arrange, fits_bed, pack_box
@@ -226,17 +234,8 @@ def _import_geometry() -> None:
     catches ``BaseException`` around its optional imports, which swallows a Ctrl-C; held back,
     the interrupt is delivered right after the imports, where Python raises it normally.
     """
-    held = {signal.SIGINT, signal.SIGTERM}
-    blocked = (
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
-        if hasattr(signal, "pthread_sigmask")
-        else None
-    )
-    try:
+    with interrupts_held():
         from cad import fits, occ, parts  # noqa: F401  (OpenCASCADE: about a second)
-    finally:
-        if blocked is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _store_in_cache(staging: Path, cached: Path) -> None:
