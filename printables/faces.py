@@ -43,15 +43,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import Color
-
 from games.cards import GAMES
 from games.cards.fields import ValidatedCard
 from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, PocketModelUnit
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from printables.fonts import BOLD, REGULAR, missing_glyphs
-from printables.icons import colour_of, defined_forms, draw_icon
+from printables.icons import colour_of, defined_forms, draw_icon, mix
 from printables.images import prepare_image
 from printables.layout import Rect
 from printables.patterns import draw_pattern
@@ -1130,12 +1128,6 @@ def face_content(
     raise TypeError(f"no face for {type(card).__name__}")
 
 
-def _over_white(colour: str, alpha: float) -> Color:
-    """White laid over ``colour`` (``#RRGGBB``) at ``alpha`` (0..1), as one opaque colour."""
-    base = colour_of(colour)
-    return Color(*(v + (1.0 - v) * alpha for v in (base.red, base.green, base.blue)))
-
-
 def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
     """A generated back: ``colour`` over the bleed, a fine diagonal lattice, a double frame,
     an emblem and centred words."""
@@ -1147,7 +1139,7 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
     # and ReportLab does not give a form the ExtGState an alpha needs (viewers then report
     # "ExtGState 'gRLs0' is unknown" and may draw the lattice opaque).
     c.saveState()
-    c.setStrokeColor(_over_white(colour, 0.12))
+    c.setStrokeColor(mix(colour, "#ffffff", 0.12))
     c.setLineWidth(0.5)
     step = 4.0
     k = -box.height
@@ -1165,7 +1157,7 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
         )
     mid = h / 2
     r = min(w, h) * 0.16
-    c.setFillColor(_over_white(colour, 0.15))
+    c.setFillColor(mix(colour, "#ffffff", 0.15))
     c.circle(*p.pt(w / 2, mid + r * 0.9), r * MM, stroke=0, fill=1)
     p.icon("star", w / 2 - r * 0.55, mid + r * 0.35, r * 1.1, "#ffffff")
     p.line(

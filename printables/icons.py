@@ -46,6 +46,18 @@ def colour_of(colour: str | Color) -> Color:
     return _hex(colour) if isinstance(colour, str) else colour
 
 
+def mix(colour: str | Color, other: str | Color, t: float) -> Color:
+    """``colour`` moved toward ``other`` by ``t`` (0..1) in RGB: ``other`` laid over
+    ``colour`` at opacity ``t``, as one opaque colour (an alpha inside a form XObject has no
+    ExtGState in ReportLab, so translucency is drawn this way)."""
+    a, b = colour_of(colour), colour_of(other)
+    return Color(
+        a.red + (b.red - a.red) * t,
+        a.green + (b.green - a.green) * t,
+        a.blue + (b.blue - a.blue) * t,
+    )
+
+
 FORM_SIZE = 20.0
 """Edge of an icon's form XObject, pt (icons are scaled from it)."""
 

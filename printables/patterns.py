@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor
 
-from printables.icons import defined_forms
+from printables.icons import defined_forms, mix
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -28,15 +28,6 @@ VARIANTS = 4
 def variant_of(key: str) -> int:
     """A stable variant number 0..VARIANTS-1 for a card id."""
     return hashlib.sha1(key.encode()).digest()[0] % VARIANTS
-
-
-def _mix(colour: str, other: str, t: float) -> Color:
-    a, b = HexColor(colour), HexColor(other)
-    return Color(
-        a.red + (b.red - a.red) * t,
-        a.green + (b.green - a.green) * t,
-        a.blue + (b.blue - a.blue) * t,
-    )
 
 
 def _gradient(
@@ -63,7 +54,7 @@ def _gradient(
 
 
 def _space(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None:
-    _gradient(c, w, h, (_mix("#0b1026", tint, 0.15), _mix("#2a1f5c", tint, 0.25)))
+    _gradient(c, w, h, (mix("#0b1026", tint, 0.15), mix("#2a1f5c", tint, 0.25)))
     for _ in range(int(w * h / 90)):
         shade = rnd.uniform(0.55, 1.0)
         c.setFillColorRGB(shade, shade, min(1.0, shade + 0.05))
@@ -80,17 +71,17 @@ def _space(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None
     p.circle(cx, cy, r)
     c.clipPath(p, stroke=0, fill=0)
     c.translate(cx - r, cy - r)
-    _gradient(c, 2 * r, 2 * r, (_mix(tint, "#ffffff", 0.45), _mix(tint, "#000000", 0.55)))
+    _gradient(c, 2 * r, 2 * r, (mix(tint, "#ffffff", 0.45), mix(tint, "#000000", 0.55)))
     c.restoreState()
-    c.setStrokeColor(_mix(tint, "#ffffff", 0.6))
+    c.setStrokeColor(mix(tint, "#ffffff", 0.6))
     c.setLineWidth(0.8)
     c.ellipse(cx - 1.5 * r, cy - 0.25 * r, cx + 1.5 * r, cy + 0.25 * r, stroke=1, fill=0)
 
 
 def _rays(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None:
-    _gradient(c, w, h, (_mix(tint, "#ffb74d", 0.35), _mix(tint, "#000000", 0.45)))
+    _gradient(c, w, h, (mix(tint, "#ffb74d", 0.35), mix(tint, "#000000", 0.45)))
     cx, cy = rnd.uniform(0.3, 0.7) * w, rnd.uniform(0.3, 0.6) * h
-    c.setFillColor(_mix(tint, "#ffe082", 0.55))
+    c.setFillColor(mix(tint, "#ffe082", 0.55))
     n = 18
     p = c.beginPath()
     for k in range(n):
@@ -101,20 +92,20 @@ def _rays(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None:
         p.lineTo(cx + 2 * w * math.cos(a1), cy + 2 * w * math.sin(a1))
         p.close()
     c.drawPath(p, stroke=0, fill=1)
-    c.setFillColor(_mix(tint, "#fff8e1", 0.8))
+    c.setFillColor(mix(tint, "#fff8e1", 0.8))
     c.circle(cx, cy, 0.12 * min(w, h), stroke=0, fill=1)
 
 
 def _radar(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None:
-    _gradient(c, w, h, (_mix(tint, "#000000", 0.55), _mix(tint, "#000000", 0.2)))
+    _gradient(c, w, h, (mix(tint, "#000000", 0.55), mix(tint, "#000000", 0.2)))
     cx, cy = rnd.uniform(0.35, 0.65) * w, rnd.uniform(0.35, 0.65) * h
-    c.setStrokeColor(_mix(tint, "#b2ebf2", 0.6))
+    c.setStrokeColor(mix(tint, "#b2ebf2", 0.6))
     c.setLineWidth(0.7)
     for k in range(1, 9):
         c.circle(cx, cy, k * 0.11 * max(w, h), stroke=1, fill=0)
     c.line(cx, 0, cx, h)
     c.line(0, cy, w, cy)
-    c.setFillColor(_mix(tint, "#e0f7fa", 0.8))
+    c.setFillColor(mix(tint, "#e0f7fa", 0.8))
     for _ in range(4):
         c.circle(rnd.uniform(0, w), rnd.uniform(0, h), 1.4, stroke=0, fill=1)
 
@@ -123,7 +114,7 @@ def _circuit(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> No
     _gradient(
         c, w, h, (HexColor("#37474f"), HexColor("#78909c"), HexColor("#263238")), vertical=False
     )
-    c.setStrokeColor(_mix("#cfd8dc", tint, 0.25))
+    c.setStrokeColor(mix("#cfd8dc", tint, 0.25))
     c.setLineWidth(0.35)
     size = 7.0
     for row in range(int(h / (size * 0.87)) + 2):
@@ -139,8 +130,8 @@ def _circuit(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> No
                 else:
                     p.lineTo(px, py)
             c.drawPath(p, stroke=1, fill=0)
-    c.setStrokeColor(_mix(tint, "#ffffff", 0.35))
-    c.setFillColor(_mix(tint, "#ffffff", 0.35))
+    c.setStrokeColor(mix(tint, "#ffffff", 0.35))
+    c.setFillColor(mix(tint, "#ffffff", 0.35))
     c.setLineWidth(1.2)
     for _ in range(3):
         x, y = rnd.uniform(0, w), rnd.uniform(0, h)
@@ -155,8 +146,8 @@ def _circuit(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> No
 
 
 def _toy(c: Canvas, rnd: random.Random, w: float, h: float, tint: str) -> None:
-    _gradient(c, w, h, (_mix(tint, "#ffffff", 0.55), _mix(tint, "#ffffff", 0.25)))
-    c.setFillColor(_mix(tint, "#ffffff", 0.7))
+    _gradient(c, w, h, (mix(tint, "#ffffff", 0.55), mix(tint, "#ffffff", 0.25)))
+    c.setFillColor(mix(tint, "#ffffff", 0.7))
     step = 9.0
     p = c.beginPath()
     for k in range(-int(h / step) - 2, int(w / step) + 2):
