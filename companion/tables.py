@@ -29,6 +29,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -523,9 +524,7 @@ class TableService:
         token = secrets.token_urlsafe(24)
         table = self.table(table_id)
         with table.lock:
-            with self.store.locked(table_id):  # committed before the streams are told
-                if self.shared:
-                    self._catch_up(table)
+            with self._writing(table):
                 event = Event(
                     seq=table.revision + 1,
                     kind="join",
@@ -605,6 +604,16 @@ class TableService:
             with table.lock:
                 self._catch_up(table)
         return table
+
+    @contextmanager
+    def _writing(self, table: Table) -> Iterator[None]:
+        """The table's write lock across processes (:meth:`Store.locked`; the caller holds
+        ``table.lock``), with the table caught up from the shared log first; committed before
+        the streams are told."""
+        with self.store.locked(table.id):
+            if self.shared:
+                self._catch_up(table)
+            yield
 
     def _catch_up(self, table: Table, *, roles: bool = False) -> bool:
         """Fold in what other processes appended (caller holds ``table.lock``); True if any.
@@ -721,9 +730,7 @@ class TableService:
         for _ in range(3):
             with table.lock:
                 try:
-                    with self.store.locked(table_id):  # committed before the streams are told
-                        if self.shared:
-                            self._catch_up(table)
+                    with self._writing(table):
                         event = Event(
                             seq=table.revision + 1,
                             kind="reclaim",
@@ -761,15 +768,20 @@ class TableService:
         Raises:
             Rejected: 400 malformed, 403 watcher, 409 stale revision, 422 illegal.
         """
+        return self._write(seat, *self._action_request(seat, body))
+
+    def _action_request(self, seat: Seat, body: Any) -> tuple[str, str, Any]:
+        """A phone's action write, checked: (client action id, request key, the function that
+        makes its events from the table); :meth:`submit` and :meth:`submit_soon`.
+
+        Raises:
+            Rejected: 400 malformed envelope or action.
+        """
         expected, client_id, action = self._envelope(body, need_revision=True)
         if not isinstance(action, dict):
             raise Rejected(400, "malformed", "action must be a JSON object")
-        return self._write(
-            seat,
-            client_id,
-            action_request_key(self.table(seat.table_id).fold.game, seat.role, action),
-            lambda table: self._events_for(table, seat, expected, action),
-        )
+        key = action_request_key(self.table(seat.table_id).fold.game, seat.role, action)
+        return client_id, key, lambda table: self._events_for(table, seat, expected, action)
 
     def roll(self, seat: Seat, body: Any) -> str:
         """Roll dice for a purpose: ``{client_action_id, count, sides, purpose}``.
@@ -837,9 +849,7 @@ class TableService:
         for attempt in range(attempts):
             with table.lock:
                 try:
-                    with self.store.locked(table.id):  # committed before the streams are told
-                        if self.shared:
-                            self._catch_up(table)
+                    with self._writing(table):
                         duplicate, events, applied = self._decide(table, client_id, key, make)
                         if not duplicate:
                             self.store.append(table.id, table.revision, events)
@@ -938,15 +948,10 @@ class TableService:
         queued = False
         try:
             seat = self.authorise(table_id, token)
-            expected, client_id, action = self._envelope(body, need_revision=True)
-            if not isinstance(action, dict):
-                raise Rejected(400, "malformed", "action must be a JSON object")
-            key = action_request_key(table.fold.game, seat.role, action)
+            client_id, key, make = self._action_request(seat, body)
             if seat.role not in SEATS:
                 raise Rejected(403, "forbidden", "watchers cannot write")
-            duplicate, events, applied = self._decide(
-                table, client_id, key, lambda t: self._events_for(t, seat, expected, action)
-            )
+            duplicate, events, applied = self._decide(table, client_id, key, make)
             if duplicate:
                 return self._written(table, seat, True, events, applied, key)
             append_soon(table.id, table.revision, events, told)
