@@ -221,7 +221,8 @@ _RUN_DIR: list[Path] = []
 
 def _cache_dir() -> Path:
     """The art cache folder (created); a temporary folder removed at exit if the user cache
-    cannot be written."""
+    cannot be written. Its root is the kit cache's (``cad.kit.default_cache_dir``, the same
+    rule: printables may not import cad, ARCHITECTURE.md's arrows)."""
     configured = os.environ.get("TABLESMITH_CACHE")
     base = (
         Path(configured)

@@ -532,9 +532,9 @@ const Tablesmith = (() => {
 
   const HEX = /^#[0-9a-fA-F]{6}$/;
 
-  function mix(hex, other, share) {
+  function mix(hex, toward, share) {
     const parts = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-    const target = [1, 3, 5].map((i) => parseInt(other.slice(i, i + 2), 16));
+    const target = [1, 3, 5].map((i) => parseInt(toward.slice(i, i + 2), 16));
     return "#" + parts.map((v, i) => Math.round(v + (target[i] - v) * share)
       .toString(16).padStart(2, "0")).join("");
   }
