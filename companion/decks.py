@@ -24,20 +24,39 @@ MAX_NAME_CHARS = 120
 
 @functools.cache
 def demo_decks() -> dict[str, Deck]:
-    """The shipped demo decks by their demo name (``pocketmodel``, ``toy-battle``, ...)."""
+    """The shipped demo decks by their demo name (``pocketmodel``, ``pocketmodel-corsairs``,
+    ``toy-battle``, ...), sorted by name: a game's first demo (``<game>``) is seat A's side,
+    the next one (``<game>-<side>``) the side opposing it, seat B's default
+    (:func:`default_demo`)."""
     folder = resources.files("games.cards") / "demo"
     decks = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            name = entry.name.rsplit(".", 1)[0]
-            text = entry.read_text(encoding="utf-8")
-            decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
+    entries = [e for e in folder.iterdir() if e.name.endswith(".yaml")]
+    for entry in sorted(entries, key=lambda e: e.name.rsplit(".", 1)[0]):
+        name = entry.name.rsplit(".", 1)[0]
+        text = entry.read_text(encoding="utf-8")
+        decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
     return decks
 
 
 def demos_for(deck_game: str) -> dict[str, Deck]:
     """The demo decks of one deck game (``game:`` of the file), by demo name."""
     return {name: deck for name, deck in demo_decks().items() if deck.game == deck_game}
+
+
+def default_demo(deck_game: str, seat: str) -> str | None:
+    """The demo deck a seat's picker offers first: seat A the game's first demo, seat B the
+    next one (the opposing side: another fleet, the Decepticons against the Autobots), so two
+    new players never bring the same deck without choosing to. None for a watcher or a game
+    without demo decks.
+
+    Args:
+        deck_game: the deck-file ``game:`` value of the table's game.
+        seat: ``"A"``, ``"B"`` or ``"watch"``.
+    """
+    names = list(demos_for(deck_game))
+    if not names or seat not in ("A", "B"):
+        return None
+    return names[min(("A", "B").index(seat), len(names) - 1)]
 
 
 def parse_upload(body: Any) -> Deck:

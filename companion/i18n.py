@@ -87,6 +87,7 @@ def js_strings() -> dict[str, Any]:
         "player_a": gettext("Player A"),
         "player_b": gettext("Player B"),
         "you": gettext("you"),
+        "piece_of": gettext("%(piece)s (%(player)s)"),
         "server": gettext("Server"),
         "stale": gettext("The table moved on; showing the latest state."),
         "offline": gettext("Reconnecting..."),

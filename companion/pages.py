@@ -92,6 +92,7 @@ def render_table(seat: Seat) -> str:
     """The table page for a seat or a watcher."""
     table = tables().table(seat.table_id)
     urls = links(seat.table_id)
+    deck_game = table.fold.game.deck_game or ""
     context: dict[str, Any] = {
         "seat": seat,
         "table": table,
@@ -99,8 +100,13 @@ def render_table(seat: Seat) -> str:
         "view_template": views.template(table.game),
         "view_css": views.stylesheet(table.game),
         "demo_decks": [
-            {"name": name, "title": deck.title, "cards": deck.card_count}
-            for name, deck in decks.demos_for(table.fold.game.deck_game or "").items()
+            {
+                "name": name,
+                "title": deck.title,
+                "cards": deck.card_count,
+                "default": name == decks.default_demo(deck_game, seat.role),
+            }
+            for name, deck in decks.demos_for(deck_game).items()
         ],
         "urls": urls,
         "strings": i18n.js_strings(),

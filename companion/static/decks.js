@@ -1,7 +1,8 @@
 // Tablesmith companion: the deck picker for games played with decks (loaded after shell.js).
 // A seat brings the deck that printed its cards: a shipped demo deck or its own deck file
 // (.yaml/.csv, read on the phone and sent as text); the server checks it with the same reader
-// as the card sheets and answers problems with the file, line and field.
+// as the card sheets and answers problems with the file, line and field. Seat B's picker starts
+// on the side opposing seat A's (companion/decks.py, default_demo).
 "use strict";
 
 Tablesmith.deckPicker = (() => {
@@ -30,7 +31,8 @@ Tablesmith.deckPicker = (() => {
       const option = document.createElement("option");
       option.value = entry.name;
       option.textContent = `${entry.title} (${T.demo}, ${entry.cards})`;
-      option.selected = entry.name === wanted;
+      // a deck asked for in the link (a card's "start a table"), else this seat's side
+      option.selected = DEMOS.some((d) => d.name === wanted) ? entry.name === wanted : entry.default;
       demo.append(option);
     }
     const own = document.createElement("option");

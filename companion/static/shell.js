@@ -6,7 +6,7 @@
 //
 // The contract with a game view: Tablesmith.register({render(ctx, previous), status(ctx),
 // describe(event, ctx), purposes}); ctx = {view, role, send(action), write(path, fields), fmt,
-// toast, T, playerName, myTurn, busy}; send and write return a promise of {status, data} once
+// toast, T, playerName, whose(name, seat), myTurn, busy}; send and write return a promise of {status, data} once
 // the server answered, or of null when nothing was answered now (a double tap, a write while
 // another is on its way, or a tap kept in the outbox until the connection returns).
 // Games played with decks get Tablesmith.deckPicker (decks.js).
@@ -428,12 +428,18 @@ const Tablesmith = (() => {
     return seat === ROLE ? name + " (" + T.you + ")" : name;
   }
 
+  // A piece with its owner, for log lines: "Halo Frigate (Player B)". Both players may field
+  // the same unit, so a name alone does not say whose it is.
+  function whose(name, seat) {
+    return seat ? fmt(T.piece_of, { piece: name, player: seat === "A" ? T.player_a : T.player_b }) : name;
+  }
+
   function myTurn() {
     return !!view && view.to_act === ROLE;
   }
 
   function context() {
-    return { view, role: ROLE, send, write, fmt, toast, T, playerName, myTurn: myTurn(), busy };
+    return { view, role: ROLE, send, write, fmt, toast, T, playerName, whose, myTurn: myTurn(), busy };
   }
 
   function render(next) {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -72,3 +74,44 @@ def test_a_deck_for_another_game_or_a_broken_file_is_refused_with_the_reason(
     assert client.post(url, json=too_long, headers=seats.headers("A")).status_code == 400
     state = client.get(seats.api + "/state", headers=seats.headers("A")).get_json()
     assert state["revision"] == 1  # nothing was applied
+
+
+@pytest.mark.parametrize(
+    ("deck_game", "sides"),
+    [
+        ("pocketmodel", {"A": "pocketmodel", "B": "pocketmodel-corsairs"}),
+        ("transformers", {"A": "transformers", "B": "transformers-decepticons"}),
+    ],
+)
+def test_each_card_game_ships_two_opposing_demo_decks_legal_for_play(
+    deck_game: str, sides: dict[str, str]
+) -> None:
+    assert {seat: decks.default_demo(deck_game, seat) for seat in "AB"} == sides
+    assert decks.default_demo(deck_game, "watch") is None
+    game = registry.for_deck(deck_game)
+    assert game is not None
+    first, second = (decks.demo_decks()[sides[seat]] for seat in "AB")
+    assert first.slug != second.slug and first.title != second.title
+    names = [{c.name for c in deck.cards} for deck in (first, second)]
+    assert not names[0] & names[1]  # no card of one side in the other's deck
+    for seat, deck in zip("AB", (first, second)):
+        assert deck.legality_problems() == []
+        assert game.setup_from_deck(deck, seat)["type"] in ("fleet", "team")
+    if deck_game == "transformers":
+        factions = [{c.faction for c in d.cards if hasattr(c, "faction")} for d in (first, second)]
+        assert factions == [{"Autobot"}, {"Decepticon"}]
+
+
+def test_seat_b_s_picker_starts_on_the_opposing_deck(client: FlaskClient) -> None:
+    created = client.post("/api/tables", json={"game": "pocketmodel"}).get_json()
+    joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1], json={}).get_json()
+    for token, default in (
+        (created["token"], "pocketmodel"),
+        (joined["token"], "pocketmodel-corsairs"),
+    ):
+        client.set_cookie("ts_seat_" + created["table_id"], token)
+        page = client.get("/t/" + created["table_id"]).get_data(as_text=True)
+        listed = json.loads(
+            page.split('<script id="demo-decks" type="application/json">')[1].split("</script>")[0]
+        )
+        assert [d["name"] for d in listed if d["default"]] == [default]

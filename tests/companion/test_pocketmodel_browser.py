@@ -1,7 +1,8 @@
 """Real browser (Debian chromium via Playwright, phone viewport 390x844): two phones open a
-PocketModel table, bring the demo fleet each, move a unit each into the contested zone, fight
-one battle with 2d6 rolled on the server, confirm it, and each sees the other's damage counters
-change; one tap adds a counter, one removes one, and a unit knocked out is shown destroyed."""
+PocketModel table, bring the same demo fleet (B picks it over the opposing one), move a unit
+each into the contested zone, fight one battle with 2d6 rolled on the server, confirm it, and
+each sees the other's damage counters change; one tap adds a counter, one removes one, and a
+unit knocked out is shown destroyed."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     shot(phone_b, folder, "pm-02-fleets")
     phone_a.click("#deck-bring")
     phone_a.wait_for_selector("#pm-fleet-wait:not([hidden])")
+    phone_b.select_option("#deck-demo", "pocketmodel")  # B's default is the opposing fleet
     phone_b.click("#deck-bring")
     for phone in (phone_a, phone_b):
         phone.wait_for_selector("#zone-home_A #unit-A1")
@@ -177,12 +179,14 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     other.click("#log summary")
     other.wait_for_selector("#log-list li")
     log = other.inner_text("#log-list")
-    assert "Move: Rook Shuttle → Contested zone" in log
-    assert "Combat: Rook Shuttle → Rook Shuttle" in log and "Pass" in log
+    # both fleets have a Rook Shuttle: every unit is named with its owner (the seat)
+    mine, theirs = f"Rook Shuttle (Player {me})", f"Rook Shuttle (Player {foe})"
+    assert f"Move: {mine} → Contested zone" in log and f"Move: {theirs} → Contested zone" in log
+    assert f"Combat: {mine} → {theirs}" in log and "Pass" in log
     assert "combat card: Steady Aim" in log
     assert "2d6 " + "+".join(map(str, attacker["faces"])) in log
-    assert log.count("damage counter +1 on Comet Lancer") == 3
-    assert "damage counter −1 on Halo Frigate" in log
+    assert log.count(f"damage counter +1 on Comet Lancer (Player {foe})") == 3
+    assert f"damage counter −1 on Halo Frigate (Player {me})" in log
     shot(other, folder, "pm-09-log-other")
 
     # the same table in German
@@ -194,5 +198,5 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     assert "zerstört" in mover.inner_text(f"#unit-{lancer}")
     mover.click("#log summary")
     mover.wait_for_selector("#log-list li")
-    assert "Schadensmarker +1 auf Comet Lancer" in mover.inner_text("#log-list")
+    assert f"Schadensmarker +1 auf Comet Lancer (Spieler {foe})" in mover.inner_text("#log-list")
     shot(mover, folder, "pm-10-german")

@@ -59,7 +59,8 @@ def test_default_output_name_and_no_qr(run, tmp_path: Path) -> None:
             ["demo:nope"],
             (
                 "Error: demo:nope: deck: field 'demo': allowed one of pocketmodel, "
-                "toy-battle, transformers; found 'nope'"
+                "pocketmodel-corsairs, toy-battle, transformers, transformers-decepticons; "
+                "found 'nope'"
             ),
         ),
         (

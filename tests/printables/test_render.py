@@ -26,13 +26,25 @@ def render(name: str, tmp_path: Path, **options) -> tuple[Path, object]:
 
 
 def test_demo_decks_are_legal_pm5_tf3_tb1() -> None:
-    assert demo_names() == ["pocketmodel", "toy-battle", "transformers"]
+    assert demo_names() == [
+        "pocketmodel",
+        "pocketmodel-corsairs",
+        "toy-battle",
+        "transformers",
+        "transformers-decepticons",
+    ]
     counts = {}
     for name in demo_names():
         deck = read_deck(f"demo:{name}").deck
         assert deck.legality_problems() == [], name
         counts[name] = deck.card_count
-    assert counts == {"pocketmodel": 39, "toy-battle": 48, "transformers": 45}
+    assert counts == {
+        "pocketmodel": 39,
+        "pocketmodel-corsairs": 41,
+        "toy-battle": 48,
+        "transformers": 45,
+        "transformers-decepticons": 45,
+    }
 
 
 @pytest.mark.parametrize(

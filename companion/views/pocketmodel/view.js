@@ -620,7 +620,7 @@
     const name = (id) => {
       const s = context.view.state;
       const u = s && s.units.find((x) => x.id === id);
-      return u ? u.name : id;
+      return u ? context.whose(u.name, u.seat) : id;
     };
     if (a.type === "fleet") return G.log_fleet;
     if (a.type === "counter") return fmt(G.log_counter, { delta: a.delta > 0 ? "+1" : "−1", unit: name(a.unit) });

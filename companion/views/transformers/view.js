@@ -476,7 +476,7 @@
     const s = context.view.state;
     const name = (id) => {
       const c = s && s.characters.find((x) => x.id === id);
-      return c ? c.name : id;
+      return c ? context.whose(c.name, c.seat) : id;
     };
     if (a.type === "team") return G.log_team;
     if (a.type === "draw") return G.log_draw;
