@@ -198,6 +198,9 @@ class Table:
     watch_token: str
     fold: Fold
     messages: list[str] = field(default_factory=list)
+    private: dict[int, dict[str, str]] = field(default_factory=dict)
+    """seq -> role -> the event's text as that role may see it, where it differs from the
+    logged one (games with hidden information: :meth:`games.protocol.Game.event_view`)."""
     client_ids: dict[str, str] = field(default_factory=dict)
     """client_action_id -> the request it answered (:func:`event_request_key`)."""
     rolls: list[dict[str, Any]] = field(default_factory=list)
@@ -239,8 +242,12 @@ class Table:
         """Fold an event into the cache (log text, client ids, rolls, state); ``applied``:
         see :meth:`Fold.add`; ``key``: the event's :func:`event_request_key` where the caller
         has it already (the write that made the event: the request's own key)."""
+        before = self.fold.state
         self.fold.add(event, applied)  # "join" events only wake the streams
-        self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
+        logged = event.to_json()
+        self.messages.append(json.dumps(logged, separators=(",", ":")))
+        if self.fold.game.hidden_information:
+            self._hide(event, logged, before)
         if event.client_action_id:
             self.client_ids[event.client_action_id] = key or event_request_key(event)
         if event.kind == "roll":
@@ -252,6 +259,25 @@ class Table:
                     "created_at": event.created_at,
                 }
             )
+
+    def _hide(self, event: Event, logged: dict[str, Any], before: Any) -> None:
+        """Keep the event's text for each role that may not see all of it (a deck list)."""
+        game = self.fold.game
+        for role in ROLES:
+            seat = role if role in SEATS else None
+            shown = game.event_view(event.kind, event.payload, event.seat, seat, before)
+            if shown is not None:
+                text = json.dumps({**logged, "payload": shown}, separators=(",", ":"))
+                self.private.setdefault(event.seq, {})[role] = text
+
+    def message(self, seq: int, role: str) -> str:
+        """The JSON text of event ``seq`` as ``role`` (``"A"``, ``"B"``, ``"watch"``) may see
+        it: the logged event, or where the game hides part of it from that role, the part on
+        the table only (:meth:`games.protocol.Game.event_view`)."""
+        hidden = self.private.get(seq)
+        if hidden is not None and role in hidden:
+            return hidden[role]
+        return self.messages[seq - 1]
 
     def publish(self) -> None:
         """Compute the views the phones get at this revision (one per role where the game
@@ -850,7 +876,9 @@ class TableService:
             with table.lock:
                 try:
                     with self._writing(table):
-                        duplicate, events, applied = self._decide(table, client_id, key, make)
+                        duplicate, events, applied = self._decide(
+                            table, seat.role, client_id, key, make
+                        )
                         if not duplicate:
                             self.store.append(table.id, table.revision, events)
                 except StoreError:
@@ -862,7 +890,7 @@ class TableService:
 
     @staticmethod
     def _decide(
-        table: Table, client_id: str, key: str, make: Any
+        table: Table, role: str, client_id: str, key: str, make: Any
     ) -> tuple[bool, list[Event], Applied | None]:
         """Under the table's lock: (duplicate, the events to append, the applied action) of a
         write; a ``client_action_id`` already used for another request is refused (409)."""
@@ -873,7 +901,7 @@ class TableService:
                 "client_action_id_reused",
                 f"client_action_id {client_id} was already used for a different "
                 "request; nothing was applied",
-                table.view(),
+                table.view(role),
             )
         if duplicate:
             return True, [], None
@@ -951,7 +979,7 @@ class TableService:
             client_id, key, make = self._action_request(seat, body)
             if seat.role not in SEATS:
                 raise Rejected(403, "forbidden", "watchers cannot write")
-            duplicate, events, applied = self._decide(table, client_id, key, make)
+            duplicate, events, applied = self._decide(table, seat.role, client_id, key, make)
             if duplicate:
                 return self._written(table, seat, True, events, applied, key)
             append_soon(table.id, table.revision, events, told)
@@ -1022,10 +1050,10 @@ class TableService:
             raise Rejected(400, "malformed", str(exc)) from exc
         except IllegalAction as exc:
             if expected != table.revision:
-                raise self._stale(table, expected) from exc
+                raise self._stale(table, seat.role, expected) from exc
             raise Rejected(422, "illegal", str(exc), table.view(seat.role)) from exc
         if expected != table.revision:
-            raise self._stale(table, expected)
+            raise self._stale(table, seat.role, expected)
 
         def view() -> dict[str, Any]:  # only for a refusal: a view costs as much as the action
             return table.view(seat.role)
@@ -1062,12 +1090,12 @@ class TableService:
         return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)], (parsed, after)
 
     @staticmethod
-    def _stale(table: Table, expected: int) -> Rejected:
+    def _stale(table: Table, role: str, expected: int) -> Rejected:
         return Rejected(
             409,
             "stale",
             f"the table is at revision {table.revision}, the action was based on {expected}",
-            table.view(),
+            table.view(role),
         )
 
     # ----------------------------------------------------------------------------------- read
@@ -1077,8 +1105,10 @@ class TableService:
         (each event with ``seq``, ``kind``, ``seat``, ``payload``, ``created_at``)."""
         table = self.table(seat.table_id)
         with table.lock:
-            newest = table.messages[-limit:]
             total = len(table.messages)
+            newest = [
+                table.message(seq, seat.role) for seq in range(max(1, total - limit + 1), total + 1)
+            ]
         return {"events": [json.loads(m) for m in newest], "total": total}
 
     def dice_history(self, seat: Seat) -> dict[str, Any]:
@@ -1232,6 +1262,6 @@ def frames(table: Table, role: str, sent: int) -> tuple[str, int]:
     chunks = []
     for seq in range(sent + 1, revision + 1):
         view = view_json if seq == revision else "null"
-        message = table.messages[seq - 1]
+        message = table.message(seq, role)
         chunks.append(f'id: {seq}\ndata: {{"event":{message},"view":{view}}}\n\n')
     return "".join(chunks), revision

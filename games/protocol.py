@@ -288,6 +288,33 @@ class Game(abc.ABC, Generic[S, A, T]):
             "legal": [self.action_to_json(a) for a in legal],
         }
 
+    def event_view(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        actor: str | None,
+        seat: str | None,
+        before: S | None,
+    ) -> dict[str, Any] | None:
+        """A logged event's payload as ``seat`` (None: a watcher) may see it, or None when it
+        may see the payload as logged.
+
+        The log is sent to every phone of a table (the live stream and ``/log``), so an event
+        that carries what lies in a player's hand or deck box (a deck list brought with a
+        fleet) must show other seats and watchers only what lies on the table
+        (ARCHITECTURE.md: a player's deck list and hand stay on that player's phone). Only
+        called for games with :attr:`hidden_information`.
+
+        Args:
+            kind: the event kind (``"setup"``, ``"action"``, ...).
+            payload: the payload as logged (not to be changed).
+            actor: the seat that wrote the event, or None (the server).
+            seat: the viewer: ``"A"``, ``"B"`` or None for a watcher.
+            before: the state before the event (None before the setup), to name a card
+                played from the deck list the viewer does not see.
+        """
+        return None
+
     # ------------------------------------------------------------------------------ decks
 
     def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:

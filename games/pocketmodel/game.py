@@ -26,6 +26,7 @@ from games.pocketmodel.actions import (
 )
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
 from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
+from games.pocketmodel.view import event_view, view_state
 from games.protocol import (
     SEATS,
     DiceRequest,
@@ -80,6 +81,8 @@ class PocketModelGame(Game[State, Action, Setup]):
     title = "PocketModel TCG"
     rule_prefix = "PM"
     deck_game = "pocketmodel"
+    hidden_information = True
+    """A player's deck list reaches only that player's phone (:mod:`games.pocketmodel.view`)."""
 
     def parse_setup(self, data: Any) -> Setup:
         """Parse ``{"type": "setup", "variant"?, "fleets"?}``.
@@ -212,6 +215,24 @@ class PocketModelGame(Game[State, Action, Setup]):
             StateError: not a consistent PocketModel state.
         """
         return state_from_json(data)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """The table with only ``seat``'s own deck list (:func:`view.view_state`), and the
+        legal actions for the seat to act only (they name its deck's cards)."""
+        actor = self.to_act(state)
+        legal = [] if actor is None or actor != seat else rules.legal_actions(state, actor)
+        return {"state": view_state(state, seat), "legal": [action_to_json(a) for a in legal]}
+
+    def event_view(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        actor: str | None,
+        seat: str | None,
+        before: State | None,
+    ) -> dict[str, Any] | None:
+        """:func:`view.event_view`: a deck list in the log only for its owner."""
+        return event_view(kind, payload, actor, seat, before)
 
     def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:
         """The ``fleet`` action for a deck file: units (each copy) with the first 20 stars

@@ -29,7 +29,7 @@ from games.transformers import actions, codec, team
 from games.transformers.actions import Action
 from games.transformers.codec import Invalid
 from games.transformers.state import State, Variant
-from games.transformers.view import view_state
+from games.transformers.view import event_view, view_state
 
 FIRST_PLAYER = DiceRequest(count=1, sides=2, purpose=team.PURPOSE_FIRST_PLAYER)
 """The server's roll for the starting player (TF-5)."""
@@ -49,6 +49,8 @@ class TransformersGame(Game[State, Action, Setup]):
     title = "Transformers TCG"
     rule_prefix = "TF"
     deck_game = "transformers"
+    hidden_information = True
+    """A team's deck list reaches only its owner's phone (:mod:`games.transformers.view`)."""
 
     # ----------------------------------------------------------------------------- setup
 
@@ -172,10 +174,25 @@ class TransformersGame(Game[State, Action, Setup]):
             raise StateError(str(exc)) from exc
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        """The open table (:func:`view_state`) and the legal actions of the seat to act."""
+        """The table with only ``seat``'s own deck list (:func:`view_state`), and the legal
+        actions for the seat to act only (they name its deck's cards)."""
         actor = self.to_act(state)
-        legal = [] if actor is None else actions.legal_actions(state, actor)
-        return {"state": view_state(state), "legal": [actions.action_to_json(a) for a in legal]}
+        legal = [] if actor is None or actor != seat else actions.legal_actions(state, actor)
+        return {
+            "state": view_state(state, seat),
+            "legal": [actions.action_to_json(a) for a in legal],
+        }
+
+    def event_view(
+        self,
+        kind: str,
+        payload: Mapping[str, Any],
+        actor: str | None,
+        seat: str | None,
+        before: State | None,
+    ) -> dict[str, Any] | None:
+        """:func:`view.event_view`: a deck list in the log only for its owner."""
+        return event_view(kind, payload, actor, seat, before)
 
     # ------------------------------------------------------------------------------ decks
 

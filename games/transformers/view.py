@@ -11,11 +11,18 @@ state of :func:`games.transformers.codec.state_to_json` with
   defender), ``bonus``, ``total`` (TF-22) and ``pending`` (``"first"``, ``"extra"`` or
   None, TF-21); and ``damage`` (TF-23) and ``ready`` (every flip entered).
 
-The table is open (the companion holds no hands), so every seat sees the same.
+Hidden information (ARCHITECTURE.md: a player's deck list and hand stay on that player's
+phone): the characters, their modes, counters and upgrades lie on the table for everybody;
+a team's deck list (``teams.<seat>.battle_cards``) reaches only its owner's phone. The other
+seat and watchers get the deck's slug and title, no cards, and ``hidden``: how many (copies
+counted). In the log (:func:`event_view`) the ``team`` action's deck list is hidden the same
+way, and an Action or Upgrade played from it carries its ``name`` for the others (a played
+card lies on the table).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -24,10 +31,59 @@ from games.transformers import attack as fight
 from games.transformers.codec import state_to_json
 from games.transformers.state import FIGHTER_SIDES, State
 
+_PLAYED = ("play_action", "play_upgrade")
+"""Actions that put a battle card of the deck list on the table (TF-12, TF-13)."""
 
-def view_state(state: State) -> dict[str, Any]:
-    """The state JSON for the phones with the derived values (module docstring)."""
+
+def hidden_team(team: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A team's JSON (``{"deck", "title", "battle_cards"}``) as the other seat sees it: no
+    battle cards, ``hidden`` their number (copies counted)."""
+    if team is None:
+        return None
+    count = sum(int(c.get("copies", 1)) for c in team.get("battle_cards", ()))
+    return {**team, "battle_cards": [], "hidden": count}
+
+
+def event_view(
+    kind: str,
+    payload: Mapping[str, Any],
+    actor: str | None,
+    seat: str | None,
+    before: State | None,
+) -> dict[str, Any] | None:
+    """A logged payload as ``seat`` (None: a watcher) may see it, or None when unchanged
+    (module docstring).
+
+    Args:
+        kind: the event kind; only ``action`` events carry deck lists.
+        payload: the logged payload.
+        actor: the seat that wrote the event.
+        seat: the viewer.
+        before: the state before the event (names a played card for the other seats).
+    """
+    if kind != "action" or actor == seat:
+        return None
+    action = payload.get("action") or {}
+    if action.get("type") == "team":
+        shown = hidden_team(action)
+        assert shown is not None
+        return {**payload, "action": shown}
+    if action.get("type") in _PLAYED and action.get("card") and before is not None and actor:
+        team = before.team(actor)
+        card = None if team is None else team.battle_card(action["card"])
+        if card is not None:
+            return {**payload, "action": {**action, "name": card.name}}
+    return None
+
+
+def view_state(state: State, seat: str | None = None) -> dict[str, Any]:
+    """The state JSON for the phones with the derived values (module docstring), the deck
+    lists of every seat but ``seat`` hidden (:func:`hidden_team`; a watcher, None, sees
+    none)."""
     data = state_to_json(state)
+    for owner, team in data["teams"].items():
+        if owner != seat:
+            data["teams"][owner] = hidden_team(team)
     data["allowed"] = actions.allowed(state)
     drawn = replace(state, this_turn=replace(state.this_turn, drawn=True))
     once = actions.allowed(drawn) if state.phase == "main" else {}

@@ -73,9 +73,11 @@ def test_a_table_from_the_demo_deck_and_quick_entry(
     assert playing["to_act"] == state["player"] == state["first_player"]
     assert state["teams"]["A"]["deck"] == "demo-team"
     assert state["teams"]["A"]["title"] == "Harbour Watch"
-    assert (
-        len(state["teams"]["A"]["battle_cards"]) == 14 and state["teams"]["B"]["battle_cards"] == []
-    )
+    # B's phone (this answer) never gets A's deck list, only its size; A's own phone does
+    assert state["teams"]["A"]["battle_cards"] == [] and state["teams"]["A"]["hidden"] == 42
+    assert state["teams"]["B"]["battle_cards"] == []
+    own = client.get(tf_seats.api + "/state", headers=tf_seats.headers("A")).get_json()
+    assert len(own["state"]["teams"]["A"]["battle_cards"]) == 14
     assert [
         (c["id"], c["name"], c["mode"], c["attack"], c["damage"]) for c in state["characters"]
     ] == [

@@ -636,11 +636,13 @@
     }
     const bonus = (b) => [["attack", b.attack], ["damage", b.damage], ["defense", b.defense]]
       .filter(([, v]) => v).map(([k, v]) => (v > 0 ? "+" : "") + v + " " + G[k]).join(" ");
+    // a card played from a deck list: the own list names it; the other phones never get that
+    // list (hidden information), their log event carries the played card's name
     const card = (id) => {
       const s = context.view.state;
       const deck = s && s.players[event.seat] && s.players[event.seat].deck;
       const found = deck && deck.cards.find((c) => c.id === id);
-      return found ? found.name : id;
+      return found ? found.name : a.name || id;
     };
     if (a.type === "play") return G.log_play + ": " + (a.card ? card(a.card) : bonus(a));
     if (a.type === "pass") return G.pass;
