@@ -72,4 +72,9 @@ Decisions where the digest is unclear (cited as Dn in the code and the tests):
   mid-attack; the other seat wins. The outcome's score counts the KO'd enemies per seat.
 * D22 A tap to the state the character is in already, or any change to a KO'd character, is
   refused (nothing to do); the platform's undo takes back a mistaken action.
+* D23 (TF-21, TF-2) A flip's icons may also be entered card by card (``card_icons``, 0..2 icons
+  of one card: the phone's icon buttons); each card counts in the totals as soon as it is
+  entered, so both phones see them grow, and the second card completes the flip (a white
+  icon on either card brings the 2 extra cards). A whole flip typed at once (``icons``) is
+  refused while its first card is entered; undo takes back a mis-tapped card.
 """

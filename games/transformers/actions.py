@@ -13,6 +13,8 @@ Source: shared/rules/transformers.md TF-3..TF-40; decisions D1..D22 in
 * ``{"type": "play_upgrade", "character", "card"? | "slot"?, "name"?}`` (TF-11..TF-13, D17)
 * ``{"type": "attack", "attacker", "defender", "any_defender"?}`` (TF-20, D10)
 * ``{"type": "icons", "side", "orange", "blue", "white", "black", "green"}`` (TF-21, D11)
+* ``{"type": "card_icons", "side", "orange", "blue", "white", "black", "green"}``: one flipped
+  card's icons, 0..2 (TF-21, TF-2, D23; the phone's icon buttons)
 * ``{"type": "bonus", "side", "value", "source"?}`` (TF-22, D12)
 * ``{"type": "resolve"}`` (TF-23, TF-30, TF-24, TF-25, TF-40)
 * ``{"type": "end_turn"}`` (TF-26)
@@ -114,6 +116,14 @@ class EnterIcons:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EnterCard:
+    """TF-21, D23: the icons one flipped card of ``side`` showed (the flip's cards one by one)."""
+
+    side: str
+    icons: Icons
+
+
+@dataclass(frozen=True, kw_only=True)
 class AddBonus:
     """D12: a card effect on ``side``'s total."""
 
@@ -141,6 +151,7 @@ Action = (
     | PlayUpgrade
     | StartAttack
     | EnterIcons
+    | EnterCard
     | AddBonus
     | Resolve
     | EndTurn
@@ -157,6 +168,7 @@ TYPES: tuple[str, ...] = (
     "play_upgrade",
     "attack",
     "icons",
+    "card_icons",
     "bonus",
     "resolve",
     "end_turn",
@@ -272,6 +284,14 @@ def _parse_icons(data: dict[str, Any]) -> EnterIcons:
     )
 
 
+def _parse_card(data: dict[str, Any]) -> EnterCard:
+    found = codec.obj(data, "card_icons", {"type", "side"}, set(ICONS))
+    return EnterCard(
+        side=codec.choice(found["side"], "side", FIGHTER_SIDES),
+        icons=codec.icons_from_json(found, "card_icons"),
+    )
+
+
 def _parse_bonus(data: dict[str, Any]) -> AddBonus:
     found = codec.obj(data, "bonus", {"type", "side", "value"}, {"source"})
     return AddBonus(
@@ -293,6 +313,7 @@ _PARSERS: dict[str, Any] = {
     "play_upgrade": _parse_play_upgrade,
     "attack": _parse_attack,
     "icons": _parse_icons,
+    "card_icons": _parse_card,
     "bonus": _parse_bonus,
     "resolve": _simple(Resolve),
     "end_turn": _simple(EndTurn),
@@ -337,6 +358,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         }
     if isinstance(action, EnterIcons):
         return {"type": "icons", "side": action.side, **codec.icons_to_json(action.icons)}
+    if isinstance(action, EnterCard):
+        return {"type": "card_icons", "side": action.side, **codec.icons_to_json(action.icons)}
     if isinstance(action, AddBonus):
         return {
             "type": "bonus",
@@ -407,8 +430,22 @@ ICON_CHOICES = _icon_choices()
 """The icon entries :func:`legal_actions` lists per pending flip (35)."""
 
 
+def _card_choices() -> tuple[Icons, ...]:
+    """One card's icons: none, one, or two of the five colours (TF-2)."""
+    shown: list[tuple[str, ...]] = [(), *((c,) for c in ICONS)]
+    shown += [(a, b) for i, a in enumerate(ICONS) for b in ICONS[i:]]
+    return tuple(Icons(**{c: pair.count(c) for c in set(pair)}) for pair in shown)
+
+
+CARD_CHOICES = _card_choices()
+"""The one-card entries :func:`legal_actions` lists per pending flip (21)."""
+
+_CARD_ACTIONS = {
+    side: tuple(EnterCard(side=side, icons=i) for i in CARD_CHOICES) for side in FIGHTER_SIDES
+}
 _ICON_ACTIONS = {
-    side: tuple(EnterIcons(side=side, icons=i) for i in ICON_CHOICES) for side in FIGHTER_SIDES
+    side: tuple(EnterIcons(side=side, icons=i) for i in ICON_CHOICES) + _CARD_ACTIONS[side]
+    for side in FIGHTER_SIDES
 }
 
 
@@ -431,8 +468,8 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         sides = FIGHTER_SIDES if seat == state.player else ("defender",)
         for side in sides:
             fighter = state.attack.side(side)
-            if fighter.pending is not None:
-                found.extend(_ICON_ACTIONS[side])
+            if fighter.pending is not None:  # a flip half entered goes on card by card (D23)
+                found.extend(_CARD_ACTIONS[side] if fighter.cards else _ICON_ACTIONS[side])
             if len(fighter.bonuses) < MAX_BONUSES:
                 found.extend(AddBonus(side=side, bonus=Bonus(value=v)) for v in (1, -1))
         if seat == state.player and fight.ready(state):
@@ -529,7 +566,7 @@ def check_seat(state: State, seat: str, action: Action) -> None:
         raise IllegalAction("both players bring their teams first (TF-3)")
     if isinstance(action, Counters):
         return
-    if isinstance(action, EnterIcons | AddBonus) and state.phase == "attack":
+    if isinstance(action, EnterIcons | EnterCard | AddBonus) and state.phase == "attack":
         if seat == state.player or action.side == "defender":
             return
         raise NotYourTurn(
@@ -563,6 +600,8 @@ def apply(state: State, seat: str, action: Action, first_face: int | None = None
         return fight.add_counters(state, target, action.delta)[0]
     if isinstance(action, EnterIcons):
         return fight.enter_icons(state, action.side, action.icons)
+    if isinstance(action, EnterCard):
+        return fight.enter_card(state, action.side, action.icons)
     if isinstance(action, AddBonus):
         return fight.add_bonus(state, action.side, action.bonus)
     if isinstance(action, StartAttack):

@@ -12,7 +12,10 @@ from dataclasses import dataclass, replace
 
 from games.protocol import IllegalAction
 from games.transformers.state import (
+    CARDS_PER_FLIP,
+    ICONS,
     MAX_BONUSES,
+    MAX_ICONS_PER_CARD,
     MAX_ICONS_PER_FLIP,
     Attack,
     AttackResult,
@@ -59,15 +62,16 @@ def totals(state: State, side: str) -> Totals:
     fighter = attack.side(side)
     character = state.character(fighter.character)
     assert character is not None
+    shown = (*fighter.flips, *fighter.cards)  # a flip's first card counts as it is entered
     if side == "attacker":
         return Totals(
             base=character.current.attack,
-            icons=sum(f.orange for f in fighter.flips),
+            icons=sum(f.orange for f in shown),
             bonus=fighter.bonus,
         )
     return Totals(
         base=character.current.defense,
-        icons=sum(f.blue for f in fighter.flips),
+        icons=sum(f.blue for f in shown),
         bonus=fighter.bonus,
     )
 
@@ -154,11 +158,11 @@ def enter_icons(state: State, side: str, icons: Icons) -> State:
             white icon once per attack), or more than 4 icons on 2 cards (TF-2, D11).
     """
     attack = _running(state)
-    fighter = attack.side(side)
-    if fighter.pending is None:
+    fighter = _pending_fighter(attack, side)
+    if fighter.cards:
         raise IllegalAction(
-            f"the {side}'s flips are all entered: 2 cards, and 2 more only after a white "
-            "icon, once per attack (TF-21)"
+            f"the {side}'s first card of this flip is entered already: enter the second card "
+            "(or undo the first) (TF-21)"
         )
     if icons.total > MAX_ICONS_PER_FLIP:
         raise IllegalAction(
@@ -166,6 +170,39 @@ def enter_icons(state: State, side: str, icons: Icons) -> State:
             f"{MAX_ICONS_PER_FLIP} (TF-21)"
         )
     return _with_side(state, side, replace(fighter, flips=(*fighter.flips, icons)))
+
+
+def enter_card(state: State, side: str, icons: Icons) -> State:
+    """TF-21: the icons of one flipped card of ``side``, tapped in card by card (D23). The
+    card counts in the totals at once; the flip's second card completes the flip (a white
+    icon on either card then asks for 2 more cards, once per attack).
+
+    Raises:
+        IllegalAction: no attack, no flip pending for that side, or more than 2 icons on the
+            card (TF-2).
+    """
+    attack = _running(state)
+    fighter = _pending_fighter(attack, side)
+    if icons.total > MAX_ICONS_PER_CARD:
+        raise IllegalAction(
+            f"{icons.total} icons on one battle card; a battle card shows 0..{MAX_ICONS_PER_CARD} "
+            "(TF-2)"
+        )
+    cards = (*fighter.cards, icons)
+    if len(cards) < CARDS_PER_FLIP:
+        return _with_side(state, side, replace(fighter, cards=cards))
+    flip = Icons(**{colour: sum(getattr(c, colour) for c in cards) for colour in ICONS})
+    return _with_side(state, side, replace(fighter, flips=(*fighter.flips, flip), cards=()))
+
+
+def _pending_fighter(attack: Attack, side: str) -> Fighter:
+    fighter = attack.side(side)
+    if fighter.pending is None:
+        raise IllegalAction(
+            f"the {side}'s flips are all entered: 2 cards, and 2 more only after a white "
+            "icon, once per attack (TF-21)"
+        )
+    return fighter
 
 
 def add_bonus(state: State, side: str, bonus: Bonus) -> State:

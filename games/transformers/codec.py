@@ -388,15 +388,18 @@ def _fighter_to_json(fighter: Fighter) -> dict[str, Any]:
     return {
         "character": fighter.character,
         "flips": [icons_to_json(f) for f in fighter.flips],
+        "cards": [icons_to_json(c) for c in fighter.cards],
         "bonuses": [bonus_to_json(b) for b in fighter.bonuses],
     }
 
 
 def _fighter_from_json(data: Any, where: str) -> Fighter:
-    found = obj(data, where, {"character", "flips", "bonuses"})
-    flips, bonuses = found["flips"], found["bonuses"]
+    found = obj(data, where, {"character", "flips", "bonuses"}, {"cards"})
+    flips, bonuses, cards = found["flips"], found["bonuses"], found.get("cards", [])
     if not isinstance(flips, list) or len(flips) > 2:
         raise Invalid(f"{where}.flips must be a list of 0..2 flips")
+    if not isinstance(cards, list) or len(cards) > 1:
+        raise Invalid(f"{where}.cards must be a list of 0..1 cards (the second ends the flip)")
     if not isinstance(bonuses, list):
         raise Invalid(f"{where}.bonuses must be a list")
     return Fighter(
@@ -404,6 +407,10 @@ def _fighter_from_json(data: Any, where: str) -> Fighter:
         flips=tuple(
             icons_from_json(obj(f, f"{where}.flips", set(), set(ICONS)), f"{where}.flips")
             for f in flips
+        ),
+        cards=tuple(
+            icons_from_json(obj(c, f"{where}.cards", set(), set(ICONS)), f"{where}.cards")
+            for c in cards
         ),
         bonuses=tuple(
             Bonus(

@@ -39,6 +39,10 @@ DECK_MAX_COPIES = 3
 """TF-3: at most 3 copies of a battle card."""
 MAX_ICONS_PER_FLIP = 4
 """TF-21 with TF-2: a flip shows 2 cards of 0..2 icons each (D11)."""
+MAX_ICONS_PER_CARD = 2
+"""TF-2: a battle card shows 0..2 battle icons."""
+CARDS_PER_FLIP = 2
+"""TF-21: a flip turns up the top 2 cards."""
 MAX_BONUSES = 20
 """Bonuses one side of an attack may collect (D12)."""
 
@@ -266,11 +270,14 @@ class Fighter:
     Attributes:
         character: the character's id.
         flips: the icons of each flip entered so far (1 or 2 flips, TF-21).
+        cards: the cards of the pending flip entered one by one so far (0 or 1: the second
+            card completes the flip, which then joins ``flips``; D23).
         bonuses: card effects entered (D12).
     """
 
     character: str
     flips: tuple[Icons, ...] = ()
+    cards: tuple[Icons, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
 
     @property

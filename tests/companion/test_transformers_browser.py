@@ -54,13 +54,18 @@ def test_two_phones_fight_one_attack_and_see_each_others_counters(
     mover.click("#tf-attack-start")
     mover.click(f"#char-{attacker}")
     mover.click(f"#char-{defender}")
-    mover.wait_for_selector("#tf-attacker-enter")
-    other.wait_for_selector("#tf-defender-enter")  # the defending phone enters its side
-    assert other.locator("#tf-attacker-enter").count() == 0
-    mover.fill("#tf-attacker-orange", "2")
-    mover.click("#tf-attacker-enter")
-    other.fill("#tf-defender-blue", "1")
-    other.click("#tf-defender-enter")
+    mover.wait_for_selector("#tf-attacker-flip")
+    other.wait_for_selector("#tf-defender-flip")  # the defending phone enters its side
+    assert other.locator("#tf-attacker-flip").count() == 0
+    # icons by tapping, card by card (D23): two orange on the first card, none on the second
+    mover.click("#tf-attacker-tap-orange")
+    mover.click("#tf-attacker-tap-orange")
+    mover.wait_for_selector("#tf-attacker-flip >> text=card 2 of 2")
+    mover.click("#tf-attacker-tap-none")
+    other.click("#tf-defender-tap-blue")
+    other.click("#tf-defender-tap-none")  # "no more icons" on a card with one blue
+    other.wait_for_selector("#tf-defender-flip >> text=card 2 of 2")
+    other.click("#tf-defender-tap-none")
     mover.wait_for_selector("#tf-resolve")
     view = table.view()["state"]["attack"]
     damage = view["damage"]

@@ -349,6 +349,46 @@ def test_tf21_at_most_four_icons_on_two_cards_and_the_defender_enters_its_side_o
         act(state, "A", "icons", side="attacker", orange=9)
 
 
+def test_tf21_d23_icons_tapped_card_by_card_count_at_once_and_complete_the_flip() -> None:
+    state = attack(table(), "A1", "B1")  # Alpha alt 2 attack; Gamma alt 1 defense
+    state = act(state, "A", "card_icons", side="attacker", orange=1, white=1)
+    shown = view(state)["attack"]["attacker"]
+    # the first card counts in the total at once (both phones see it grow), the flip is open
+    assert (shown["total"], shown["cards"], shown["flips"]) == (3, [shown["cards"][0]], [])
+    assert shown["cards"][0]["orange"] == 1 and shown["pending"] == "first"
+    refused(state, "A", "icons", "TF-21", side="attacker", orange=1)  # finish the cards first
+    refused(state, "A", "card_icons", "TF-2", side="attacker", orange=2, blue=1)
+    assert {a["type"] for a in GAME.view(state, "A")["legal"] if a.get("side") == "attacker"} == {
+        "card_icons",
+        "bonus",
+    }
+    state = act(state, "A", "card_icons", side="attacker", orange=2)
+    shown = view(state)["attack"]["attacker"]
+    assert shown["cards"] == [] and [f["orange"] for f in shown["flips"]] == [3]
+    assert shown["total"] == 5 and shown["pending"] == "extra"  # the white icon: 2 more cards
+    state = act(state, "A", "card_icons", side="attacker")
+    state = act(state, "A", "card_icons", side="attacker", orange=1)
+    assert view(state)["attack"]["attacker"]["pending"] is None
+    refused(state, "A", "card_icons", "TF-21", side="attacker", orange=1)  # once per attack
+    with pytest.raises(NotYourTurn):
+        act(state, "B", "card_icons", side="attacker", orange=1)  # D19
+    state = act(state, "B", "card_icons", side="defender", blue=2)
+    assert view(state)["attack"]["defender"]["total"] == 3 and not view(state)["attack"]["ready"]
+    state = act(state, "B", "card_icons", side="defender", blue=1)
+    assert view(state)["attack"]["ready"] is True
+    assert view(state)["attack"]["damage"] == 6 - 4
+    assert GAME.state_from_json(GAME.state_to_json(state)) == state
+
+
+def test_d23_a_half_entered_flip_round_trips_through_json() -> None:
+    state = act(attack(table(), "A1", "B1"), "B", "card_icons", side="defender", blue=1)
+    data = json.loads(json.dumps(GAME.state_to_json(state)))
+    assert data["attack"]["defender"]["cards"] == [
+        {"orange": 0, "blue": 1, "white": 0, "black": 0, "green": 0}
+    ]
+    assert GAME.state_from_json(data) == state
+
+
 # ---------------------------------------------------------------------------------- TF-22
 
 

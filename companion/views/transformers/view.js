@@ -216,6 +216,15 @@
     return c.seat !== me && c.zone === "play" && (!tapped || c.tapped || picking.any);
   }
 
+  // Why `c` cannot be picked now (TF-13, TF-20), in the phone's language.
+  function whyNot(c) {
+    const me = state.player;
+    const name = { name: c.name };
+    if (picking.kind === "upgrade") return c.seat !== me ? fmt(G.why_upgrade_enemy, name) : G.pick_upgrade;
+    if (!picking.attacker) return fmt(c.seat !== me ? G.why_attacker_enemy : G.why_attacker_tapped, name);
+    return fmt(c.seat === me ? G.why_defender_own : G.why_defender_untapped, name);
+  }
+
   function tile(c) {
     const box = el("div", "unit tf-char seat-" + c.seat + (c.tapped ? " tapped" : ""));
     box.id = "char-" + c.id;
@@ -244,8 +253,9 @@
       if (row.childNodes.length) box.append(row);
     }
     box.onclick = (event) => {
-      if (event.target.closest("button") || !picking || !selectable(c)) return;
-      choose(c);
+      if (event.target.closest("button") || !picking) return;
+      if (selectable(c)) choose(c);
+      else ctx.toast(whyNot(c)); // an illegal target says why instead of doing nothing
     };
     return box;
   }
@@ -404,38 +414,48 @@
     const total = el("div", "big-total", G.total + " " + data.total);
     total.id = "tf-total-" + side;
     box.append(total);
-    for (const flip of data.flips) {
+    for (const flip of [...data.flips, ...data.cards]) {
       box.append(el("div", "small", ICONS.filter((i) => flip[i]).map((i) => flip[i] + " " + G.icons[i]).join(", ") || "—"));
     }
     for (const bonus of data.bonuses) box.append(el("div", "small", (bonus.value > 0 ? "+" : "") + bonus.value + (bonus.source ? " " + bonus.source : "")));
     // D19: the defending phone enters the defender's side; the attacker's phone may enter both.
     const mayEnter = ROLE !== "watch" && (ROLE === attackerSeat || side === "defender");
-    if (mayEnter && data.pending) box.append(flipEntry(side, data.pending));
+    if (mayEnter && data.pending) box.append(flipEntry(side, data.pending, data));
+    else tapped[side] = [];
     if (mayEnter && state.phase === "attack") box.append(bonusEntry(side));
     return box;
   }
 
-  function flipEntry(side, pending) {
+  // TF-21 by tapping (D23): one row of icon buttons per flipped card. The icons tapped for the
+  // card wait on this phone until the card is complete (its second icon, or "no more icons"),
+  // then the card is sent and counts in the totals on both phones at once.
+  const tapped = { attacker: [], defender: [] };
+
+  function flipEntry(side, pending, data) {
     const box = el("div", "flip-entry");
-    box.append(el("div", "small", pending === "first" ? G.flip_first : G.flip_extra));
-    const inputs = {};
+    box.id = `tf-${side}-flip`;
+    const chosen = tapped[side];
+    const n = data.cards.length + 1;
+    box.append(el("div", "small", (pending === "first" ? G.flip_first : G.flip_extra) + " · " +
+      fmt(G.card_n, { n })));
+    const sendCard = () => {
+      const counts = Object.fromEntries(ICONS.map((i) => [i, chosen.filter((c) => c === i).length]));
+      tapped[side] = [];
+      send({ type: "card_icons", side, ...counts });
+    };
     for (const icon of ICONS) {
-      const label = el("label", "icon-in icon-" + icon);
-      const input = el("input", "field");
-      input.type = "number";
-      input.inputMode = "numeric";
-      input.min = 0;
-      input.max = 8;
-      input.value = 0;
-      input.id = `tf-${side}-${icon}`;
-      inputs[icon] = input;
-      label.append(G.icons[icon], input);
-      box.append(label);
+      box.append(button(G.icons[icon], () => {
+        chosen.push(icon);
+        if (chosen.length >= 2) sendCard(); // TF-2: a battle card shows at most 2 icons
+        else render(ctx);
+      }, "icon-btn icon-" + icon, `tf-${side}-tap-${icon}`));
     }
-    box.append(button(G.enter_flip, () => {
-      const counts = Object.fromEntries(ICONS.map((i) => [i, Number(inputs[i].value) || 0]));
-      send({ type: "icons", side, ...counts });
-    }, "mid write", `tf-${side}-enter`));
+    box.append(button(chosen.length ? G.card_done : G.no_icon, sendCard, "icon-btn icon-none write", `tf-${side}-tap-none`));
+    if (chosen.length) {
+      const line = el("div", "small chosen", fmt(G.card_so_far, { icons: chosen.map((i) => G.icons[i]).join(" + ") }));
+      line.id = `tf-${side}-chosen`;
+      box.append(line);
+    }
     return box;
   }
 
@@ -489,6 +509,8 @@
     if (a.type === "icons") return side + (ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ") || "—");
     if (a.type === "bonus") return side + (a.value > 0 ? "+" : "") + a.value + (a.source ? " " + a.source : "");
     if (a.type === "tap") return (a.tapped ? G.tap : G.untap) + ": " + name(a.character);
+    // the own deck list names a played card; the other phones never get that list (hidden
+    // information): their log event carries the played card's name
     const team = s && event.seat && s.teams[event.seat];
     const card = (id) => {
       const found = id && team && team.battle_cards.find((b) => b.card === id);
