@@ -1084,7 +1084,7 @@ def _tf_battle(card: TransformersBattleCard, common: dict[str, Any]) -> FaceCont
 def _troop(card: ToyBattleTroop, common: dict[str, Any]) -> FaceContent:
     joker = card.troop == "Kwak"
     badge = Badge(
-        value="J" if joker else str(card.strength),
+        value=card.mark,
         icon=None,
         colour=HEADER_COLOURS[card.colour],
         label="JOKER" if joker else "",

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from games.cards.toy_battle import JOKER_MARK, troop_mark
 from games.toybattle.rules import COPIES, TROOPS
 from games.toybattle.terrains import TERRAINS, Region, Terrain
 from printables.fonts import BOLD, REGULAR
@@ -57,8 +58,9 @@ LANGUAGES = ("en", "de")
 ASPECT = 118 / 100
 """Height / width of the terrain drawing (the phone's SVG viewBox)."""
 COLOURS = {"blue": "#2563eb", "red": "#dc2626"}
-SHORT = ("K", "1", "2", "3", "4", "5", "6", "7")
-"""Tile labels: Kwak is the joker (K), the others their strength."""
+SHORT = tuple(troop_mark(troop) for troop in TROOPS)
+"""Tile labels in TROOPS order: Kwak is the joker (``J``, as the printed cards show it:
+:data:`games.cards.toy_battle.JOKER_MARK`), the others their strength."""
 
 TEXT: Mapping[str, Mapping[str, str]] = {
     "en": {
@@ -73,7 +75,7 @@ TEXT: Mapping[str, Mapping[str, str]] = {
         "capture": "Top every base around a region: take its medals for good (TB-14).",
         "end": "Nobody can draw nor place: most medals wins; on a tie the player who could not "
         "move loses (TB-41).",
-        "troops": "Troops (TB-20): K Kwak: joker, no effect. 1 Skully: draw 2. 2 Cap'n: place 1 "
+        "troops": f"Troops (TB-20): {JOKER_MARK} Kwak: joker, no effect. 1 Skully: draw 2. 2 Cap'n: place 1 "
         "more troop (its effect too). 3 Jumbo: discard 1 visible enemy next to it. 4 Hook: no "
         "connection needed (except to an H.Q.). 5 XB-42: discard 1 random troop of the "
         "opponent's rack. 6 Star: draw 1. 7 Roxy: no effect.",
@@ -108,7 +110,7 @@ TEXT: Mapping[str, Mapping[str, str]] = {
         "immer (TB-14).",
         "end": "Kann niemand ziehen oder einsetzen: die meisten Medaillen gewinnen; bei "
         "Gleichstand verliert, wer nicht ziehen konnte (TB-41).",
-        "troops": "Truppen (TB-20): K Kwak: Joker, kein Effekt. 1 Skully: ziehe 2. 2 Cap'n: "
+        "troops": f"Truppen (TB-20): {JOKER_MARK} Kwak: Joker, kein Effekt. 1 Skully: ziehe 2. 2 Cap'n: "
         "setze 1 weitere Truppe ein (mit Effekt). 3 Jumbo: lege 1 sichtbare gegnerische Truppe "
         "neben ihm ab. 4 Hook: keine Verbindung nötig (außer zu einem Hauptquartier). 5 XB-42: "
         "lege 1 zufällige Truppe vom gegnerischen Bänkchen ab. 6 Star: ziehe 1. 7 Roxy: kein "

@@ -21,6 +21,24 @@ TROOP_STRENGTHS = MappingProxyType(
     {"Kwak": 0, "Skully": 1, "Cap'n": 2, "Jumbo": 3, "Hook": 4, "XB-42": 5, "Star": 6, "Roxy": 7}
 )
 """TB-1: troop type -> strength (Kwak is the joker, shown as strength 0)."""
+JOKER_MARK = "J"
+"""The mark of Kwak, the joker, wherever a troop is shown by one character (the printed card's
+badge, the aid sheet's tiles, the phone's board and buttons). "J" because the published rules
+list it as "Joker - Kwak" (shared/seeds/toy-battle.de.txt, *Troop Descriptions*; TB-1 calls it
+the joker too) and a 0 would read as the weakest troop, which Kwak is not (TB-11)."""
+
+
+def troop_mark(troop: str) -> str:
+    """The one-character mark of a troop type: :data:`JOKER_MARK` for Kwak, else its strength
+    ("1".."7", TB-1).
+
+    Raises:
+        KeyError: not a troop type of :data:`TROOP_STRENGTHS`.
+    """
+    strength = TROOP_STRENGTHS[troop]
+    return JOKER_MARK if strength == 0 else str(strength)
+
+
 COLOURS = ("blue", "red")
 """TB-1: the two troop colours."""
 COPIES_PER_TYPE = 3
@@ -54,6 +72,11 @@ class ToyBattleTroop(ValidatedCard):
     def strength(self) -> int:
         """Strength 0..7 (TB-1; 0 = Kwak, the joker)."""
         return TROOP_STRENGTHS[self.troop]
+
+    @property
+    def mark(self) -> str:
+        """The troop's one-character mark (:func:`troop_mark`: ``J`` for Kwak, else 1..7)."""
+        return troop_mark(self.troop)
 
 
 def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.cards.toy_battle import troop_mark
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -30,6 +31,9 @@ from games.protocol import (
 )
 from games.toybattle import effects, rules
 from games.toybattle.terrains import TERRAINS
+
+MARKS = {troop: troop_mark(troop) for troop in rules.TROOPS}
+"""Troop type -> its one-character mark on the phone (``J`` for Kwak, as printed)."""
 
 PURPOSE_FIRST_PLAYER = "starting player (TB-3)"
 """Purpose of the setup roll; the phone translates it."""
@@ -184,14 +188,16 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
         return rules.state_from_json(data)
 
     def view(self, state: rules.State, seat: str | None) -> dict[str, Any]:
-        """``{"state", "legal", "terrain"}``: the whole table (nothing is hidden), the legal
-        actions of the seat to act, and the terrain's drawing data."""
+        """``{"state", "legal", "terrain", "marks"}``: the whole table (nothing is hidden), the
+        legal actions of the seat to act, the terrain's drawing data, and each troop type's
+        one-character mark as the printed cards show it (:func:`troop_mark`: ``J`` for Kwak)."""
         actor = self.to_act(state)
         legal = [] if actor is None else self.legal_actions(state, actor)
         return {
             "state": self.state_to_json(state),
             "legal": [self.action_to_json(a) for a in legal],
             "terrain": TERRAINS[state.terrain].to_json(),
+            "marks": MARKS,
         }
 
 

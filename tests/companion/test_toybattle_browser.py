@@ -71,7 +71,7 @@ def test_two_phones_place_troops_and_capture_a_region(
     before = revision(other)
     other.click("#tb-decline")
     wait_newer((other, mover), before)
-    put(mover, other, "K", nodes[1])  # Kwak
+    put(mover, other, "J", nodes[1])  # Kwak, the joker
     before = revision(other)
     other.click("#tb-draw")  # TB-10
     wait_newer((other, mover), before)
@@ -136,7 +136,7 @@ def test_volcanic_jungle_moves_an_enemy_in_two_taps(
     phone_a, phone_b = seat_two_phones(browser, base, "jungle")
     table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
     phones = {"A": phone_a, "B": phone_b}
-    plan = [("A", "7", 11), ("B", "7", 21), ("A", "K", 12), ("B", "K", 18), ("A", "7", 15)]
+    plan = [("A", "7", 11), ("B", "7", 21), ("A", "J", 12), ("B", "J", 18), ("A", "7", 15)]
     for seat, troop, node in plan:
         if table.view()["to_act"] != seat:
             idle = phones["B" if seat == "A" else "A"]
@@ -184,7 +184,7 @@ def test_german_phone_terrain_names_roomy_troop_buttons_and_the_capn_prompt(
     mover = phone_a if first == "A" else phone_b
     assert mover.locator("text=Wolkenstadt · noch 16 Medaillen").count() == 1
     # troop buttons: two rows of four, each at least 44 px both ways, the name on one line
-    for key in ["K", "1", "2", "3", "4", "5", "6", "7"]:
+    for key in ["J", "1", "2", "3", "4", "5", "6", "7"]:
         box = mover.locator(f"#troop-{key}").bounding_box()
         assert box is not None and box["width"] >= 80 and box["height"] >= 44
         name = mover.locator(f"#troop-{key} .troop-name")

@@ -12,7 +12,9 @@
   const fmt = Tablesmith.fmt;
   const SVG = "http://www.w3.org/2000/svg";
   const TROOPS = ["Kwak", "Skully", "Cap'n", "Jumbo", "Hook", "XB-42", "Star", "Roxy"];
-  const SHORT = { Kwak: "K", Skully: "1", "Cap'n": "2", Jumbo: "3", Hook: "4", "XB-42": "5", Star: "6", Roxy: "7" };
+  // each troop's one-character mark as the printed cards show it (J for Kwak, the joker):
+  // from the table view (games/toybattle/game.py, MARKS), so phone and paper never differ
+  const mark = (troop) => ((ctx && ctx.view.marks) || {})[troop] || troop[0];
   let ctx = null;
   let state = null;
   let terrain = null;
@@ -163,7 +165,7 @@
       if (top) {
         group.append(svg("circle", { cx: x, cy: y, r: size - 1.2, class: "troop troop-" + colour(top.seat) }));
         const label = svg("text", { x, y: y + 1.6, "text-anchor": "middle", class: "troop-label" });
-        label.textContent = SHORT[top.troop];
+        label.textContent = mark(top.troop);
         group.append(label);
         if (stack.length > 1) {
           const height = svg("text", { x: x + size, y: y - size + 1.5, class: "height" });
@@ -224,13 +226,13 @@
     if (box.hidden) return;
     const row = el("div", "troop-row");
     for (const name of TROOPS) {
-      const b = button(SHORT[name] + " " + name, () => {
+      const b = button(mark(name) + " " + name, () => {
         troop = troop === name ? null : name;
         render(ctx);
         $("hint").textContent = troop ? fmt(G.pick_base, { troop }) : G.place_hint;
-      }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + SHORT[name]);
+      }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + mark(name));
       b.textContent = "";
-      b.append(el("span", "troop-key", SHORT[name]), el("span", "troop-name", name));
+      b.append(el("span", "troop-key", mark(name)), el("span", "troop-name", name));
       b.disabled = !placeable(name);
       if (b.disabled) b.title = G.no_target;
       row.append(b);
@@ -270,7 +272,7 @@
     const options = legal().filter((a) => a.type === "resolve");
     const byTroop = options.filter((a) => a.troop !== undefined);
     const owner = pending.effect === "take_from_discard" ? ROLE : other(ROLE); // whose troops
-    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(owner), "tb-resolve-" + SHORT[a.troop]));
+    for (const a of byTroop) box.append(button(a.troop, () => send(a), "mid write troop-" + colour(owner), "tb-resolve-" + mark(a.troop)));
     const plain = options.find((a) => a.node === undefined && a.troop === undefined);
     if (plain) box.append(button(G.apply, () => send(plain), "big write", "tb-resolve"));
     const decline = legal().find((a) => a.type === "decline");
