@@ -587,14 +587,19 @@ const Tablesmith = (() => {
     return `${separator}${roll.count}d${roll.sides} ${roll.faces.join(" ")}`;
   }
 
+  // A dice purpose in the phone's language where the game translates it, else as typed. Own
+  // keys only: a purpose such as "constructor" or "toString" is not an Object's method name.
+  function purposeText(purpose) {
+    const known = game && game.purposes;
+    return known && Object.prototype.hasOwnProperty.call(known, purpose) ? known[purpose] : purpose;
+  }
+
   function describe(event) {
     if (event.kind === "join") return T.log_join;
     if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
     if (event.kind === "roll") {
-      const purpose = (game && game.purposes && game.purposes[event.payload.purpose])
-        || event.payload.purpose;
-      return `${purpose}${diceText(event.payload, ": ")}`;
+      return `${purposeText(event.payload.purpose)}${diceText(event.payload, ": ")}`;
     }
     const text = game && game.describe ? game.describe(event, context()) : null;
     return text || event.kind;
@@ -643,8 +648,7 @@ const Tablesmith = (() => {
     list.className = "rolls";
     for (const roll of result.data.rolls.slice().reverse()) {
       const item = document.createElement("li");
-      const purpose = (game && game.purposes && game.purposes[roll.purpose]) || roll.purpose;
-      item.textContent = `#${roll.seq} ${purpose}${diceText(roll, " · ")} · ${T.by} ${roll.seat}`;
+      item.textContent = `#${roll.seq} ${purposeText(roll.purpose)}${diceText(roll, " · ")} · ${T.by} ${roll.seat}`;
       list.append(item);
     }
     box.append(heading, list);
