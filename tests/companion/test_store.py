@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.store import Event, EventStore, StoreError, token_hash
+from companion.store.base import Event, StoreError, token_hash
+from companion.store.sqlite import EventStore
 
 
 def event(seq: int, client_id: str | None = None) -> Event:
