@@ -12,9 +12,11 @@ with the option to blame; the command line prints it without a traceback.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import signal
 import socket
 import sqlite3
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,70 @@ def lan_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address or name only this computer reaches (127.x, ::1, localhost)."""
+    if host.strip("[]").lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def phone_address(host: str) -> tuple[str, str | None]:
+    """The address phones should open for a server listening on ``host``, and why no phone can
+    reach it (None when one can).
+
+    Listening on every network (``0.0.0.0``, ``::``) the LAN address is named; without one
+    (no network) phones cannot reach this computer. A loopback ``--host`` (``127.0.0.1``,
+    ``localhost``) serves this computer only: its address is for a browser here, never for a
+    phone. Any other host is an address of this computer the user chose.
+    """
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address()
+        if is_loopback(address):
+            return address, (
+                "this computer has no network address; connect it to the Wi-Fi the phones "
+                "use (or give --base-url the address they reach it at)"
+            )
+        return address, None
+    if is_loopback(host):
+        return host, (
+            f"--host {host} listens on this computer only; leave --host out (0.0.0.0, every "
+            "network) so that phones in your network reach it"
+        )
+    return host, None
+
+
+QR_DARK = "\033[38;5;16m"
+"""ANSI 256-colour foreground: pure black (the QR code's dark modules)."""
+QR_LIGHT = "\033[48;5;231m"
+"""ANSI 256-colour background: pure white (the light modules and the quiet zone)."""
+
+
+def terminal_qr(text: str, out: Any) -> None:
+    """Write ``text`` as a QR code to a terminal, black on white whatever the terminal's
+    theme: two modules per character (half blocks) in explicit 256-colour ANSI colours, with
+    the 4-module quiet zone, each line reset at its end.
+
+    segno's own compact output draws the light modules in the terminal's text colour, so on a
+    light terminal the code comes out inverted (light on dark) and most phone cameras do not
+    read it.
+
+    Args:
+        text: what the code holds (the address).
+        out: a text stream (``sys.stdout``).
+    """
+    code = segno.make(text, error="m")
+    rows = [list(row) for row in code.matrix_iter(scale=1, border=4)]
+    rows.append([0] * len(rows[0]))  # an odd last row: its lower half is light
+    blocks = {(1, 1): "\u2588", (1, 0): "\u2580", (0, 1): "\u2584", (0, 0): " "}
+    for top, bottom in zip(rows[0::2], rows[1::2]):
+        line = "".join(blocks[(a, b)] for a, b in zip(top, bottom))
+        out.write(f"{QR_DARK}{QR_LIGHT}{line}\033[0m\n")
+    out.flush()
 
 
 def check_base_url(text: str) -> str:
@@ -223,17 +289,24 @@ def run(options: ServeOptions) -> None:
         store.close()
         raise ServeError(f"--host: not an address or name of this machine: {host[:60]!r}") from None
     actual_port = listener.getsockname()[1] if evented else bound_port(server)
+    unreachable = None
     if base_url is None:
-        shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+        shown, unreachable = phone_address(host)
         shown = f"[{shown}]" if ":" in shown else shown
         base_url = f"http://{shown}:{actual_port}"
         app.config["BASE_URL"] = base_url
-    click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
+    if unreachable is None:
+        click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
+    else:
+        click.echo(
+            f"Tablesmith companion: open {base_url}/ in a browser on this computer. "
+            f"No phone can reach it: {unreachable}."
+        )
     click.echo(f"Database: {store.location}")
     if pubsub != "local":
         click.echo(f"Live updates between processes: {redact_url(pubsub)}")
-    if options.qr:
-        segno.make(base_url + "/", error="m").terminal(compact=True)
+    if options.qr and unreachable is None:  # a code no phone can follow helps nobody
+        terminal_qr(base_url + "/", sys.stdout)
     click.echo("Press Ctrl+C to stop.", err=True)
     announced: list[Any] = []
     if options.mdns:
