@@ -6,7 +6,10 @@ Routes (issue 4; URL scheme in docs/companion.md):
   -> 201 seat A's token and the links.
 * ``POST /api/join/<join_token>`` -> 201 seat B's token (rate-limited, 429).
 * ``GET /api/t/<table>/state`` -> the table view (seat or watch token).
-* ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action}``
+* ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action,
+  ask_before_end?}``: with ``"ask_before_end": true`` (the phones) an action that would end
+  the game is refused with 409 ``confirm_end``, nothing applied, the view's ``ending`` saying
+  how it would end; sent again without the flag, it is applied
   (:func:`post_action`; under ``tablesmith serve`` the event loop answers it without Flask
   where Flask would accept the request as it is, :mod:`companion.asgi`).
 * ``POST /api/t/<table>/dice`` ``{client_action_id, count, sides, purpose}``; ``GET`` the

@@ -88,6 +88,7 @@ def js_strings() -> dict[str, Any]:
         "player_b": gettext("Player B"),
         "you": gettext("you"),
         "piece_of": gettext("%(piece)s (%(player)s)"),
+        "confirm_end": gettext("This ends the game: %(result)s End it?"),
         "server": gettext("Server"),
         "stale": gettext("The table moved on; showing the latest state."),
         "offline": gettext("Reconnecting..."),

@@ -175,8 +175,10 @@ const Tablesmith = (() => {
   }
 
   // Send a game action.
+  // Send a game action. The server asks back before an action that would end the game
+  // (ask_before_end: 409 confirm_end, see askToEnd).
   function send(action) {
-    return write("actions", { action });
+    return write("actions", { action, ask_before_end: true });
   }
 
   // Any write endpoint of the table ("actions", "deck", "dice"): the body gets the revision the
@@ -250,9 +252,30 @@ const Tablesmith = (() => {
 
   function refused(entry, result) {
     const data = result.data || {};
+    if (result.status === 409 && data.error === "confirm_end") {
+      askToEnd(entry, data);
+      return;
+    }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
     toast(fmt(T.refused, { reason }), 7000);
     notice({ kind: "refused", reason, detail: data.message || "" });
+    if (data.view) render(data.view);
+  }
+
+  // The tap that would end the game: nothing was applied; say how it would end and send it
+  // again, confirmed, only on "End the game" (the last blow can still be undone afterwards).
+  function askToEnd(entry, data) {
+    const box = $("confirm-end");
+    const ending = data.view && data.view.ending;
+    const result = ending && ending.winner ? fmt(T.winner, { player: playerName(ending.winner) }) : T.draw;
+    $("confirm-end-text").textContent = fmt(T.confirm_end, { result });
+    box.hidden = false;
+    const close = () => (box.hidden = true);
+    $("confirm-end-no").onclick = close;
+    $("confirm-end-yes").onclick = () => {
+      close();
+      write(entry.path, { action: entry.body.action }); // without ask_before_end: applied
+    };
     if (data.view) render(data.view);
   }
 

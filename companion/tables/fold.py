@@ -57,7 +57,8 @@ class Fold:
             self.state = game.start(payload)
             self._barrier()
         elif event.kind == "roll":
-            self._barrier()
+            if self.state is None or game.outcome(self.state) is None:
+                self._barrier()  # after the end a roll for fun keeps the last blow undoable
         elif event.kind == "action":
             assert self.state is not None and event.seat is not None
             before = self.state
@@ -67,7 +68,10 @@ class Fold:
                 self.state = game.apply(before, event.seat, action, faces)
             else:
                 action, self.state = applied
-            if faces or game.turn(self.state) != game.turn(before) or game.outcome(self.state):
+            # the action that ends the game stays undoable (a last blow can be taken back) until
+            # the game starts anew, unless dice decided it (dice are never rolled again)
+            ended = game.outcome(self.state) is not None
+            if faces or (game.turn(self.state) != game.turn(before) and not ended):
                 self._barrier()
             else:
                 self.undoable.append((event.seq, event.seat, action))

@@ -95,7 +95,12 @@ class Writes:
         if not isinstance(action, dict):
             raise Rejected(400, "malformed", "action must be a JSON object")
         key = action_request_key(self.cache.table(seat.table_id).fold.game, seat.role, action)
-        return client_id, key, lambda table: self._events_for(table, seat, expected, action)
+        ask = body.get("ask_before_end") is True
+        return (
+            client_id,
+            key,
+            lambda table: self._events_for(table, seat, expected, action, ask),
+        )
 
     def roll(self, seat: Seat, body: Any) -> str:
         """Roll dice for a purpose: ``{client_action_id, count, sides, purpose}``.
@@ -282,13 +287,21 @@ class Writes:
         return events, tuple(tuple(e.payload["faces"]) for e in events)
 
     def _events_for(
-        self, table: Table, seat: Seat, expected: int, action: dict[str, Any]
+        self,
+        table: Table,
+        seat: Seat,
+        expected: int,
+        action: dict[str, Any],
+        ask_before_end: bool = False,
     ) -> tuple[list[Event], Applied | None]:
         """The events a write adds (rolls first, then the setup, action or undo), and for an
         action the parsed action with the state after it (:meth:`Fold.add` takes it, so the
         rules run once per action).
 
-        Order of the checks: malformed (400), stale (409), then the rules (422).
+        Order of the checks: malformed (400), stale (409), then the rules (422); last, with
+        ``ask_before_end`` (the phone's ``"ask_before_end": true``), a dice-free action that
+        would end the game is refused with 409 ``confirm_end`` (nothing logged; the view
+        carries the would-be ``ending``): the phone asks, and sends it again without the flag.
         """
         game = table.fold.game
         kind = action.get("type")
@@ -336,6 +349,17 @@ class Writes:
             raise Rejected(422, "not_your_turn", str(exc), view()) from exc
         except IllegalAction as exc:
             raise Rejected(422, "illegal", str(exc), view()) from exc
+        ending = game.outcome(after)
+        if ending is not None and not faces and ask_before_end:
+            # the tap that ends the game is confirmed on the phone first; an action whose dice
+            # ended it is not asked again (its dice are rolled once, never again)
+            raise Rejected(
+                409,
+                "confirm_end",
+                f"this action ends the game ({ending.rule}); send it without ask_before_end "
+                "to end it",
+                {**view(), "ending": ending.to_json()},
+            )
         payload = {"action": game.action_to_json(parsed)}
         if faces:
             payload["faces"] = [list(f) for f in faces]

@@ -48,7 +48,8 @@ def test_a_game_played_to_the_end_has_a_winner_and_replays_from_the_log(
     state = view["state"]
     assert state["phase"] == "over" and state["winner"] in ("A", "B")
     assert state["scored"][state["winner"]] == 5  # AST-30: at once, with the 5th ship
-    assert view["legal"] == [] and view["undo_seat"] is None
+    # the last blow stays undoable by the player who struck it (no dice decided it)
+    assert view["legal"] == [] and view["undo_seat"] == state["winner"]
     late = act(client, seats, state["winner"], {"type": "skip"}, revision=view["revision"])
     assert late.status_code == 422 and "AST-30" in late.get_json()["message"]
     # A fresh server on the same database folds the log to the very same state.
