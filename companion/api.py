@@ -64,7 +64,7 @@ from companion.store.base import StorageUnavailable
 from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat
 from companion.tables.service import TableService, tables
-from games.protocol import SEATS, GameError
+from games.protocol import SEATS, GameError, SetupError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
@@ -267,9 +267,12 @@ def roll(table_id: str) -> Response:
 def bring_deck(table_id: str) -> Response:
     """Bring a deck to the table for the calling seat (:mod:`companion.decks`).
 
-    Body: ``{client_action_id, expected_revision, demo}`` or ``{..., filename, text}``. The
-    deck becomes the game's own action (:meth:`games.protocol.Game.setup_from_deck`) and is
-    then submitted like any action (idempotent, 409 when stale).
+    Body: ``{client_action_id, expected_revision, demo}`` or ``{..., filename, text}``, and
+    ``"casual": true`` to play a deck that breaks the building rules anyway (the table
+    records the rules and numbers it breaks). The deck becomes the game's own action
+    (:meth:`games.protocol.Game.setup_from_deck`) and is then submitted like any action
+    (idempotent, 409 when stale). A deck that breaks the building rules without ``casual`` is
+    refused with 422 ``deck_rules`` (the message gives the rule and the numbers).
     """
     seat = seat_for(table_id)
     if seat.role not in SEATS:
@@ -279,8 +282,13 @@ def bring_deck(table_id: str) -> Response:
     game = tables().table(table_id).fold.game
     if game.deck_game is None or deck.game != game.deck_game:
         raise Rejected(422, "deck", f"that is a deck of {deck.game}; this table plays {game.title}")
+    casual = body.get("casual", False)
+    if not isinstance(casual, bool):
+        raise Rejected(400, "malformed", "casual must be true or false")
     try:
-        action = game.setup_from_deck(deck, seat.role)
+        action = game.setup_from_deck(deck, seat.role, casual)
+    except SetupError as exc:
+        raise Rejected(422, "deck_rules", str(exc)) from exc
     except GameError as exc:
         raise Rejected(422, "illegal", str(exc)) from exc
     envelope = {k: body.get(k) for k in ("client_action_id", "expected_revision")}

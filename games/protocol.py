@@ -317,12 +317,19 @@ class Game(abc.ABC, Generic[S, A, T]):
 
     # ------------------------------------------------------------------------------ decks
 
-    def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:
+    def setup_from_deck(self, deck: Any, seat: str, casual: bool = False) -> dict[str, Any]:
         """The JSON action that brings a parsed deck (:class:`games.cards.deck.Deck`) to the
         table for ``seat``; only for games with :attr:`deck_game`.
 
+        Args:
+            deck: the parsed deck.
+            seat: the seat bringing it.
+            casual: play anyway: a deck that breaks the building rules is brought all the
+                same, and the table records the rules and numbers it breaks (a casual deck).
+
         Raises:
-            SetupError: the deck breaks the building rules for play.
+            SetupError: the deck breaks the building rules for play (and is not casual), or
+                cannot be played at all (no unit, no character).
             NotImplementedError: the game has no decks.
         """
         raise NotImplementedError(f"{self.name} has no decks")

@@ -52,11 +52,27 @@ Tablesmith.deckPicker = (() => {
     bring.textContent = T.deck_bring;
     const problems = document.createElement("pre");
     problems.className = "problems";
+    problems.id = "deck-problems";
     problems.hidden = true;
-    box.append(demo, file, bring, problems);
+    // A deck that breaks the building rules: the rule and the numbers stay on screen, and it can
+    // still be brought after an explicit "play anyway" (the table records it as casual).
+    const anyway = document.createElement("button");
+    anyway.type = "button";
+    anyway.id = "deck-casual";
+    anyway.className = "mid write";
+    anyway.textContent = T.deck_casual;
+    anyway.hidden = true;
+    let refusedFields = null;
+    anyway.onclick = async () => {
+      if (!refusedFields) return;
+      await ctx.write("deck", { ...refusedFields, casual: true });
+    };
+    box.append(demo, file, bring, problems, anyway);
     box.onsubmit = async (event) => {
       event.preventDefault();
       problems.hidden = true;
+      anyway.hidden = true;
+      refusedFields = null;
       let fields;
       if (demo.value) fields = { demo: demo.value };
       else if (file.files.length) {
@@ -70,6 +86,10 @@ Tablesmith.deckPicker = (() => {
       if (result && result.status !== 200 && result.data && result.data.message) {
         problems.textContent = result.data.message;
         problems.hidden = false;
+        if (result.data.error === "deck_rules") {
+          refusedFields = fields;
+          anyway.hidden = false;
+        }
       }
     };
     container.append(box);

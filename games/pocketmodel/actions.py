@@ -7,7 +7,8 @@ raises :class:`~games.protocol.MalformedAction` naming the field and the allowed
 ``{"type": ...}``:
 
 * ``fleet`` ``{"deck": deck|null, "units": [{name, stars, attack, damage, defense, shields,
-  icons, ground, text, card, deploy}]}``: bring a fleet (PM-5, PM-8).
+  icons, ground, text, card, deploy}], "casual"?: true}``: bring a fleet (PM-5, PM-8;
+  ``casual``: play anyway although it breaks PM-5).
 * ``counter`` ``{"unit", "delta": 1|-1}``: one damage counter on or off (PM-23, PM-24).
 * ``objective`` ``{"slot", "card"}``: play an objective (PM-10).
 * ``move`` ``{"units", "to"}`` (PM-11), ``combat`` ``{"pairs": [[attacker, defender]]}``
@@ -71,6 +72,9 @@ class Fleet:
 
     units: tuple[FleetUnit, ...]
     deck: DeckList | None = None
+    casual: bool = False
+    """Play anyway: the players bring it although it breaks the building rules (PM-5); the
+    table records which rules and numbers (:attr:`games.pocketmodel.state.Player.casual`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -205,7 +209,7 @@ Action = (
 """Every PocketModel action."""
 
 _FIELDS: dict[str, set[str]] = {
-    "fleet": {"deck", "units"},
+    "fleet": {"deck", "units", "casual"},
     "counter": {"unit", "delta"},
     "objective": {"slot", "card"},
     "move": {"units", "to"},
@@ -392,17 +396,23 @@ def fleet_from_json(data: dict[str, Any]) -> Fleet:
     units = data.get("units")
     if not isinstance(units, list) or not 1 <= len(units) <= MAX_UNITS:
         raise MalformedAction(f"units must be a list of 1..{MAX_UNITS} units, got {_brief(units)}")
+    casual = data.get("casual", False)
+    if not isinstance(casual, bool):
+        raise MalformedAction(f"casual must be true or false, got {_brief(casual)}")
     return Fleet(
         units=tuple(fleet_unit_from_json(u) for u in units),
         deck=deck_from_action_json(data.get("deck")),
+        casual=casual,
     )
 
 
 def fleet_to_json(fleet: Fleet) -> dict[str, Any]:
-    """``{"deck", "units"}`` (without ``type``)."""
+    """``{"deck", "units"}`` (without ``type``), and ``"casual": true`` for a fleet played
+    anyway."""
     from games.pocketmodel.state import deck_to_json
 
     return {
+        **({"casual": True} if fleet.casual else {}),
         "deck": deck_to_json(fleet.deck),
         "units": [
             {

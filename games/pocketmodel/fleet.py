@@ -36,19 +36,33 @@ OBJECTIVES = 3
 """PM-7: three objectives face down."""
 
 
+def building_problems(fleet: Fleet) -> list[str]:
+    """Every way the fleet breaks the building rules (PM-5), with the numbers: fleet over 30
+    stars, deck under 30 cards, more than 3 copies of a card. Empty when legal."""
+    problems = []
+    stars = sum(u.stars for u in fleet.units)
+    if stars > FLEET_MAX_STARS:
+        problems.append(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
+    if fleet.deck is not None:
+        try:
+            check_deck_cards(fleet.deck.cards)
+        except SetupError as exc:
+            problems.append(str(exc))
+    return problems
+
+
 def check_fleet(fleet: Fleet) -> None:
-    """The building and deployment limits of a fleet.
+    """The building and deployment limits of a fleet; a casual fleet (played anyway) skips
+    the building rules (PM-5), never the deployment (PM-8).
 
     Raises:
         SetupError: fleet over 30 stars or deck under 30 cards or over 3 copies of a card
             (PM-5); deployed units over 20 stars or none deployed (PM-8). The message gives the
             numbers, e.g. ``"fleet has 31 stars, at most 30 (PM-5)"``.
     """
-    stars = sum(u.stars for u in fleet.units)
-    if stars > FLEET_MAX_STARS:
-        raise SetupError(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
-    if fleet.deck is not None:
-        check_deck_cards(fleet.deck.cards)
+    problems = [] if fleet.casual else building_problems(fleet)
+    if problems:
+        raise SetupError(problems[0])
     deployed = sum(u.stars for u in fleet.units if u.deploy)
     if deployed > DEPLOY_MAX_STARS:
         raise SetupError(f"deployed units have {deployed} stars, at most {DEPLOY_MAX_STARS} (PM-8)")
@@ -98,20 +112,26 @@ def place_fleet(state: State, seat: str, fleet: Fleet) -> State:
     player = Player(
         deck=fleet.deck,
         objectives=tuple(Objective(slot=n) for n in range(1, OBJECTIVES + 1)),
+        casual=tuple(building_problems(fleet)) if fleet.casual else (),
     )
     players = tuple(player if s == seat else state.player(s) for s in SEATS)
     ordered = tuple(sorted(state.units + units, key=lambda u: (u.seat, int(u.id[1:]))))
     return replace(state, players=(players[0], players[1]), units=ordered)
 
 
-def fleet_from_deck(deck: Any) -> Fleet:
+def fleet_from_deck(deck: Any, casual: bool = False) -> Fleet:
     """A parsed deck file (:class:`games.cards.deck.Deck` of ``game: pocketmodel``) as a fleet:
     each unit card once per copy, deployed in file order while the deployed stars stay within
     20 (PM-8, the rest to the reserve); the combat and objective cards as the deck list.
 
+    Args:
+        deck: the parsed deck.
+        casual: play anyway: a deck that breaks PM-5 is brought as a casual fleet.
+
     Raises:
         SetupError: the deck breaks PM-5 (fleet over 30 stars, deck under 30 cards, more than
-            3 copies), or a unit does not fit the table's limits.
+            3 copies) and is not casual, it has no unit, or a unit does not fit the table's
+            limits.
     """
     units: list[FleetUnit] = []
     deployed = 0
@@ -154,12 +174,10 @@ def fleet_from_deck(deck: Any) -> Fleet:
             )
     if not units:
         raise SetupError("the deck has no units: a fleet needs at least one (PM-5)")
-    stars = sum(u.stars for u in units)
-    if stars > FLEET_MAX_STARS:
-        raise SetupError(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
     fleet = Fleet(
         units=tuple(units), deck=DeckList(slug=deck.slug, title=deck.title, cards=tuple(cards))
     )
+    fleet = replace(fleet, casual=casual and bool(building_problems(fleet)))
     check_fleet(fleet)
     return fleet
 

@@ -234,14 +234,16 @@ class PocketModelGame(Game[State, Action, Setup]):
         """:func:`view.event_view`: a deck list in the log only for its owner."""
         return event_view(kind, payload, actor, seat, before)
 
-    def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:
+    def setup_from_deck(self, deck: Any, seat: str, casual: bool = False) -> dict[str, Any]:
         """The ``fleet`` action for a deck file: units (each copy) with the first 20 stars
-        deployed in file order (PM-8), the combat and objective cards as the deck list.
+        deployed in file order (PM-8), the combat and objective cards as the deck list;
+        ``casual``: play anyway, a deck that breaks PM-5 comes as a casual fleet.
 
         Raises:
-            SetupError: the deck breaks PM-5 ("fleet has 35 stars, at most 30 (PM-5)").
+            SetupError: the deck breaks PM-5 ("fleet has 35 stars, at most 30 (PM-5)") and is
+                not casual.
         """
-        return fleet_action(fleet_from_deck(deck))
+        return fleet_action(fleet_from_deck(deck, casual))
 
     def pieces_of_card(
         self, state: State, deck: str, card: str, seat: str | None = None

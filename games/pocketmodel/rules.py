@@ -326,7 +326,7 @@ def _with_objective(state: State, seat: str, objective: Objective) -> State:
     player = state.player(seat)
     assert player is not None
     objectives = tuple(objective if o.slot == objective.slot else o for o in player.objectives)
-    updated = Player(deck=player.deck, objectives=objectives)
+    updated = replace(player, objectives=objectives)
     a, b = (updated if s == seat else state.player(s) for s in SEATS)
     return replace(state, players=(a, b))
 

@@ -199,10 +199,19 @@ class Objective:
 
 @dataclass(frozen=True, kw_only=True)
 class Player:
-    """A seat's side of the table once its fleet is in (PM-5, PM-7)."""
+    """A seat's side of the table once its fleet is in (PM-5, PM-7).
+
+    Attributes:
+        deck: the deck list, or None (quick entry).
+        objectives: the three objective slots.
+        casual: the building rules the fleet breaks, with the numbers, when the players
+            brought it anyway (``"deck has 3 cards, at least 30 (PM-5)"``); empty for a legal
+            fleet.
+    """
 
     deck: DeckList | None
     objectives: tuple[Objective, ...]
+    casual: tuple[str, ...] = ()
 
     @property
     def objectives_left(self) -> int:
@@ -541,6 +550,7 @@ def _player_to_json(player: Player | None, seat: str, units: tuple[Unit, ...]) -
     own = [u for u in units if u.seat == seat]
     return {
         "deck": deck_to_json(player.deck),
+        "casual": list(player.casual),
         "objectives": [
             {
                 "slot": o.slot,
@@ -698,6 +708,7 @@ def _player_from_json(data: Any) -> Player | None:
     if data is None:
         return None
     return Player(
+        casual=tuple(str(p) for p in data.get("casual", ())),
         deck=deck_from_json(data["deck"]),
         objectives=tuple(
             Objective(

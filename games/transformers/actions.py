@@ -4,7 +4,8 @@ Source: shared/rules/transformers.md TF-3..TF-40; decisions D1..D22 in
 :mod:`games.transformers`. The JSON forms are the ones the phone view sends
 (``companion/views/transformers/view.js``):
 
-* ``{"type": "team", "seat", "deck", "title", "battle_cards", "characters"}`` (D1, TF-3)
+* ``{"type": "team", "seat", "deck", "title", "battle_cards", "characters", "casual"?}`` (D1,
+  TF-3; ``casual``: play anyway although it breaks TF-3)
 * ``{"type": "draw"}`` (TF-10)
 * ``{"type": "flip", "character"}`` (TF-11: the turn's one flip to the other mode)
 * ``{"type": "tap", "character", "tapped"}`` (D7)
@@ -200,8 +201,11 @@ def action_from_json(data: Any) -> Action:
 
 def _parse_team(data: dict[str, Any]) -> BringTeam:
     found = codec.obj(
-        data, "team", {"type", "seat", "characters"}, {"deck", "title", "battle_cards"}
+        data, "team", {"type", "seat", "characters"}, {"deck", "title", "battle_cards", "casual"}
     )
+    casual = found.get("casual", False)
+    if not isinstance(casual, bool):
+        raise Invalid(f"casual must be true or false, got {str(casual)[:20]!r}")
     characters = found["characters"]
     if not isinstance(characters, list) or not 1 <= len(characters) <= codec.MAX_CHARACTERS:
         raise Invalid(f"characters must be a list of 1..{codec.MAX_CHARACTERS} characters")
@@ -213,6 +217,7 @@ def _parse_team(data: dict[str, Any]) -> BringTeam:
         characters=tuple(
             codec.recruit_from_json(c, f"characters[{i}]") for i, c in enumerate(characters)
         ),
+        casual=casual,
     )
 
 
@@ -330,6 +335,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
             "title": action.title,
             "battle_cards": [codec.battle_card_to_json(b) for b in action.battle_cards],
             "characters": [codec.recruit_to_json(r) for r in action.characters],
+            **({"casual": True} if action.casual else {}),
         }
     if isinstance(action, Draw):
         return {"type": "draw"}

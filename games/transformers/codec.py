@@ -307,13 +307,14 @@ def battle_cards_from_json(data: Any, where: str) -> tuple[BattleCard, ...]:
 
 
 def team_to_json(team: Team | None) -> dict[str, Any] | None:
-    """``{"deck", "title", "battle_cards"}`` or None."""
+    """``{"deck", "title", "battle_cards", "casual"}`` or None."""
     if team is None:
         return None
     return {
         "deck": team.deck,
         "title": team.title,
         "battle_cards": [battle_card_to_json(c) for c in team.battle_cards],
+        "casual": list(team.casual),
     }
 
 
@@ -321,11 +322,15 @@ def team_from_json(data: Any, where: str) -> Team | None:
     """Inverse of :func:`team_to_json`."""
     if data is None:
         return None
-    found = obj(data, where, {"deck", "title", "battle_cards"})
+    found = obj(data, where, {"deck", "title", "battle_cards"}, {"casual"})
+    casual = found.get("casual", [])
+    if not isinstance(casual, list) or not all(isinstance(c, str) for c in casual):
+        raise Invalid(f"{where}.casual must be a list of texts")
     return Team(
         deck=optional_slug(found["deck"], f"{where}.deck"),
         title=optional_text(found["title"], f"{where}.title", 60),
         battle_cards=battle_cards_from_json(found["battle_cards"], f"{where}.battle_cards"),
+        casual=tuple(casual),
     )
 
 

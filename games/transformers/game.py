@@ -196,18 +196,20 @@ class TransformersGame(Game[State, Action, Setup]):
 
     # ------------------------------------------------------------------------------ decks
 
-    def setup_from_deck(self, deck: Any, seat: str) -> dict[str, Any]:
+    def setup_from_deck(self, deck: Any, seat: str, casual: bool = False) -> dict[str, Any]:
         """The ``team`` action bringing a deck file's team (:class:`games.cards.Deck`).
 
         Checked with the seed's reading of TF-3 (the table's variant is checked again when
-        the action is applied).
+        the action is applied); ``casual``: play anyway, the team comes although it breaks
+        TF-3 (the table records how, with its variant's numbers).
 
         Raises:
-            SetupError: the deck breaks TF-3, e.g. "team has 27 stars, at most 25 (TF-3)".
+            SetupError: the deck breaks TF-3, e.g. "team has 27 stars, at most 25 (TF-3)",
+                and is not casual, or it has no character.
         """
         recruits, battle = team.recruits_of_deck(deck)
         problems = team.team_problems(recruits, battle, Variant())
-        if problems:
+        if problems and (not casual or not recruits):
             raise SetupError("; ".join(problems), rule="TF-3")
         action = team.BringTeam(
             seat=seat,
@@ -215,6 +217,7 @@ class TransformersGame(Game[State, Action, Setup]):
             title=deck.title,
             battle_cards=battle,
             characters=recruits,
+            casual=casual and bool(problems),
         )
         return actions.action_to_json(action)
 

@@ -211,11 +211,14 @@ class Team:
         deck: the deck file's slug (card links ``/card/transformers/<deck>/<card>``), or None.
         title: the deck's title, or None.
         battle_cards: the deck list (empty for a quick-entry team).
+        casual: the building rules the team breaks, with the numbers, when the players
+            brought it anyway (``"team has 27 stars, at most 25 (TF-3)"``); empty when legal.
     """
 
     deck: str | None = None
     title: str | None = None
     battle_cards: tuple[BattleCard, ...] = ()
+    casual: tuple[str, ...] = ()
 
     def battle_card(self, card: str) -> BattleCard | None:
         """The deck list entry ``card``, or None."""

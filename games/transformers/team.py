@@ -43,6 +43,8 @@ class BringTeam:
         title: the deck's title, or None.
         battle_cards: the deck list (empty for quick entry).
         characters: 1..25 characters.
+        casual: play anyway: the team is brought although it breaks TF-3; the table records
+            which rules and numbers (:attr:`games.transformers.state.Team.casual`).
     """
 
     seat: str
@@ -50,6 +52,7 @@ class BringTeam:
     deck: str | None = None
     title: str | None = None
     battle_cards: tuple[BattleCard, ...] = ()
+    casual: bool = False
 
 
 def team_problems(
@@ -108,7 +111,7 @@ def check_bring(state: State, seat: str, action: BringTeam) -> None:
     if state.team(seat) is not None:
         raise IllegalAction(f"{seat} has brought a team already; undo it to change it (TF-3)")
     problems = team_problems(action.characters, action.battle_cards, state.variant)
-    if problems:
+    if problems and not action.casual:  # a casual team is played anyway (it needs a character)
         raise IllegalAction("; ".join(problems), rule="TF-3")
 
 
@@ -124,7 +127,17 @@ def bring(state: State, seat: str, action: BringTeam, first_face: int | None) ->
     (TF-5). With the second team the game starts: ``first_face`` (1d2) names the starting
     player (1 = A, 2 = B, TF-5).
     """
-    team = Team(deck=action.deck, title=action.title, battle_cards=action.battle_cards)
+    casual = (
+        team_problems(action.characters, action.battle_cards, state.variant)
+        if action.casual
+        else []
+    )
+    team = Team(
+        deck=action.deck,
+        title=action.title,
+        battle_cards=action.battle_cards,
+        casual=tuple(casual),
+    )
     teams = (team, state.teams[1]) if seat == "A" else (state.teams[0], team)
     joined = tuple(
         Character(id=f"{seat}{n}", seat=seat, recruit=r)

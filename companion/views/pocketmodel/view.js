@@ -182,6 +182,7 @@
         title.append(" ", objectivesLine(seat));
       }
       section.append(title);
+      if (zone.startsWith("home_")) section.append(casualLine(zone.slice(5)));
       if (picking && picking.kind === "move" && picking.units.length) {
         const move = moveTarget(zone);
         const stars = fmt(G.stars_of, { used: pickedStars(), budget: 5 });
@@ -220,9 +221,19 @@
     board.append(reserve);
   }
 
+  // A fleet brought anyway although it breaks the building rules: the rule and the numbers
+  // stay on both phones for the whole game (state.players[seat].casual).
+  function casualLine(seat) {
+    const player = state.players[seat];
+    if (!player || !player.casual || !player.casual.length) return "";
+    const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: player.casual.join("; ") }));
+    line.id = "casual-" + seat;
+    return line;
+  }
+
   function fleetSummary(seat) {
     const section = el("section", "zone home-" + seat);
-    section.append(el("h3", "zone-title", ctx.playerName(seat) + " · " + G.log_fleet));
+    section.append(el("h3", "zone-title", ctx.playerName(seat) + " · " + G.log_fleet), casualLine(seat));
     const list = el("div", "units");
     for (const u of state.units.filter((x) => x.seat === seat)) list.append(unitTile(u));
     section.append(list);

@@ -194,6 +194,13 @@
       section.id = "team-" + seat;
       section.append(el("h3", "zone-title", fmt(G.team_of, { player: ctx.playerName(seat) }) +
         (teamOf(seat).title ? " · " + teamOf(seat).title : "")));
+      // a team brought anyway although it breaks TF-3: the rule and the numbers stay in sight
+      const casual = teamOf(seat).casual || [];
+      if (casual.length) {
+        const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: casual.join("; ") }));
+        line.id = "casual-" + seat;
+        section.append(line);
+      }
       const list = el("div", "units");
       for (const c of state.characters.filter((x) => x.seat === seat && x.zone === "play")) list.append(tile(c));
       section.append(list);

@@ -1,0 +1,45 @@
+"""A casual deck on two real phones (Debian chromium via Playwright, 390 x 844): the README's
+example deck is refused with the rule and the numbers, "Play anyway" brings it, and both
+phones show for the whole game that it is casual and why (in English and German)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.companion.phones import two_phones
+from tests.companion.test_casual_decks import readme_deck
+
+WHY = "deck has 3 cards, at least 30 (PM-5)"
+
+
+@pytest.mark.slow
+def test_the_readme_deck_is_played_anyway_and_both_phones_say_it_is_casual(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    base, app = live_server
+    deck = tmp_path / "my-deck.yaml"
+    deck.write_text(readme_deck(), encoding="utf-8")
+    phone_a, phone_b = two_phones(browser, base, "pocketmodel", locale="de-DE")
+    phone_a.click("#pm-open")
+    phone_a.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")
+    phone_a.select_option("#deck-demo", "")
+    phone_a.set_input_files("#deck-file", str(deck))
+    phone_a.click("#deck-bring")
+    phone_a.wait_for_selector("#deck-casual:not([hidden])")
+    assert phone_a.inner_text("#deck-problems") == WHY
+    assert phone_a.inner_text("#deck-casual") == "Trotzdem spielen (ein freies Deck)"
+    phone_a.click("#deck-casual")
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#casual-A")
+        assert phone.inner_text("#casual-A") == f"Freies Deck: {WHY}"
+    phone_b.click("#deck-bring")  # B's default demo fleet: legal, not casual
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector("#zone-home_B #unit-B1")
+        assert phone.inner_text("#casual-A") == f"Freies Deck: {WHY}"  # still on screen
+        assert phone.locator("#casual-B").count() == 0
+    table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
+    assert table.view("A")["state"]["players"]["A"]["casual"] == [WHY]
