@@ -94,7 +94,7 @@ class Table:
         see :meth:`~companion.tables.fold.Fold.add`; ``key``: the event's :func:`event_request_key` where the caller
         has it already (the write that made the event: the request's own key)."""
         self.fold.add(event, applied)  # "join" events only wake the streams
-        self.messages.append(json.dumps(event.to_json(), separators=(",", ":")))
+        self.messages.append(event.to_text())
         if event.client_action_id:
             self.client_ids[event.client_action_id] = key or event_request_key(event)
         if event.kind == "roll":
