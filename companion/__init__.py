@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 
 from companion import i18n
 from companion.dice import DiceService
@@ -22,7 +22,7 @@ from companion.security import (
     JOIN_LIMITER,
     LOOKUP_LIMITER,
     RateLimiter,
-    refuse_cross_site,
+    cross_site_guard,
 )
 from companion.store.factory import open_store
 from companion.tables.service import EXTENSION, TableService
@@ -91,11 +91,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)
-    app.before_request(lambda: refuse_cross_site(request))
+    app.before_request(cross_site_guard)
 
-    from companion import api, pages, views
+    from companion import api, pages, refusals, views
 
-    api.init_app(app)
+    refusals.init_app(app)
     views.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Request, current_app
+from flask import Request, current_app, request
 from werkzeug.wrappers import Response
 
 from companion.tables.rejected import Rejected
@@ -79,6 +79,16 @@ def refuse_cross_site(request: Request) -> None:
         request.method, request.host, headers.get("Sec-Fetch-Site"), headers.get("Origin")
     ):
         raise Rejected(403, "cross_site", "cross-site request refused")
+
+
+def cross_site_guard() -> None:
+    """The app's ``before_request`` hook: :func:`refuse_cross_site` for every request (the
+    event loop's direct action route makes the same test itself, :mod:`companion.asgi`).
+
+    Raises:
+        Rejected: 403 ``cross_site``.
+    """
+    refuse_cross_site(request)
 
 
 class RateLimiter:
