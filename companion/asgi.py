@@ -255,7 +255,7 @@ class CompanionASGI:
 
     async def _action(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
         """``POST /api/t/<table>/actions`` without Flask where Flask would accept the request
-        as it is (issue 9, point 1: Flask and its WSGI environ cost a third of an action).
+        as it is (Flask and its WSGI environ cost a third of an action).
 
         The request goes to the Flask app unchanged (and is answered there, refusals
         included) unless: its headers are unambiguous (``Host``, ``Origin``,
