@@ -11,10 +11,15 @@ hash under which seat tokens are kept (:func:`token_hash`).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
+
+_string = json.encoder.encode_basestring_ascii
+"""A string as :func:`json.dumps` writes it (``ensure_ascii``), the C function it uses."""
 
 DURABILITY = {"crash": "NORMAL", "power": "FULL"}
 """The durability levels (``--fsync``: ``"power"``, ``--no-fsync``: ``"crash"``), each with the
@@ -67,6 +72,34 @@ class Event:
             "payload": self.payload,
             "created_at": self.created_at,
         }
+
+    @cached_property
+    def payload_text(self) -> str:
+        """The payload as compact JSON text, made once: the store keeps exactly these bytes,
+        and :meth:`to_text` puts them in the log line the streams send."""
+        return json.dumps(self.payload, separators=(",", ":"))
+
+    def to_text(self) -> str:
+        """The whole event as compact JSON text, byte for byte
+        ``json.dumps(self.to_json(), separators=(",", ":"))``, around :attr:`payload_text`
+        (so a new event's payload is written to text once)."""
+        seat, client_id = self.seat, self.client_action_id
+        return (
+            f'{{"seq":{_number(self.seq)},"kind":{_string(self.kind)},'
+            f'"seat":{"null" if seat is None else _string(seat)},'
+            f'"client_action_id":{"null" if client_id is None else _string(client_id)},'
+            f'"payload":{self.payload_text},"created_at":{_number(self.created_at)}}}'
+        )
+
+
+def _number(value: Any) -> str:
+    """A number as :func:`json.dumps` writes it (ints and finite floats without the call)."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value - value == 0.0:  # finite: json writes repr, inf/nan differently
+        return float.__repr__(value)
+    return json.dumps(value)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -180,7 +180,7 @@ class SqlStore:
                     e.kind,
                     e.seat,
                     e.client_action_id,
-                    json.dumps(e.payload, separators=(",", ":")),
+                    e.payload_text,
                     e.created_at,
                 )
                 for e in events

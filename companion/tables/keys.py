@@ -8,6 +8,7 @@ is refused with 409 ``client_action_id_reused``.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from companion.store.base import Event
@@ -36,19 +37,49 @@ def event_request_key(event: Event) -> str:
     return _key(event.kind, event.seat)
 
 
-def action_request_key(game: Game[Any, Any, Any], seat: str, action: Any) -> str:
-    """The key of an incoming ``/actions`` request (see :func:`event_request_key`)."""
-    if not isinstance(action, dict):
-        return _key("invalid")
+@dataclass(frozen=True, kw_only=True)
+class ActionRequest:
+    """The ``action`` of an ``/actions`` request, parsed once (:func:`parse_request`): its key,
+    the rules and the logged payload all use this one parse and this one canonical JSON.
+
+    Attributes:
+        kind: ``"setup"``, ``"undo"`` or ``"action"``.
+        parsed: the game's setup or action (None for undo, or when it did not parse).
+        canonical: the game's JSON of ``parsed`` (``setup_to_json`` / ``action_to_json``).
+        error: the game's error when it did not parse; raised once the request is decided
+            (after the duplicate check, in the order of the checks).
+    """
+
+    kind: str
+    parsed: Any = None
+    canonical: dict[str, Any] | None = None
+    error: GameError | None = None
+
+
+def parse_request(game: Game[Any, Any, Any], action: dict[str, Any]) -> ActionRequest:
+    """Parse an ``/actions`` request's ``action`` object with its table's game, keeping an
+    error for later instead of raising it."""
     kind = action.get("type")
     if kind == "undo":
-        return _key("undo", seat)
+        return ActionRequest(kind="undo")
+    kind = "setup" if kind == "setup" else "action"
     try:
         if kind == "setup":
-            return _key("setup", seat, game.setup_to_json(game.parse_setup(action)))
-        return _key("action", seat, game.action_to_json(game.parse_action(action)))
-    except GameError:
+            setup = game.parse_setup(action)
+            return ActionRequest(kind=kind, parsed=setup, canonical=game.setup_to_json(setup))
+        parsed = game.parse_action(action)
+        return ActionRequest(kind=kind, parsed=parsed, canonical=game.action_to_json(parsed))
+    except GameError as exc:
+        return ActionRequest(kind=kind, error=exc)
+
+
+def action_request_key(seat: str, request: ActionRequest) -> str:
+    """The key of an incoming ``/actions`` request (see :func:`event_request_key`)."""
+    if request.kind == "undo":
+        return _key("undo", seat)
+    if request.error is not None:
         return _key("invalid")
+    return _key(request.kind, seat, request.canonical)
 
 
 def roll_request_key(seat: str | None, count: Any, sides: Any, purpose: Any) -> str:

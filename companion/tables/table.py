@@ -98,10 +98,9 @@ class Table:
         has it already (the write that made the event: the request's own key)."""
         before = self.fold.state
         self.fold.add(event, applied)  # "join" events only wake the streams
-        logged = event.to_json()
-        self.messages.append(json.dumps(logged, separators=(",", ":")))
+        self.messages.append(event.to_text())
         if self.fold.game.hidden_information:
-            self._hide(event, logged, before)
+            self._hide(event, before)
         if event.client_action_id:
             self.client_ids[event.client_action_id] = key or event_request_key(event)
         if event.kind == "roll":
@@ -114,14 +113,14 @@ class Table:
                 }
             )
 
-    def _hide(self, event: Event, logged: dict[str, Any], before: Any) -> None:
+    def _hide(self, event: Event, before: Any) -> None:
         """Keep the event's text for each role that may not see all of it (a deck list)."""
         game = self.fold.game
         for role in ROLES:
             seat = role if role in SEATS else None
             shown = game.event_view(event.kind, event.payload, event.seat, seat, before)
             if shown is not None:
-                text = json.dumps({**logged, "payload": shown}, separators=(",", ":"))
+                text = json.dumps({**event.to_json(), "payload": shown}, separators=(",", ":"))
                 self.private.setdefault(event.seq, {})[role] = text
 
     def message(self, seq: int, role: str) -> str:

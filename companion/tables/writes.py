@@ -27,7 +27,12 @@ from companion.store.base import Event, Store, StoreError
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
 from companion.tables.fold import Applied
-from companion.tables.keys import action_request_key, roll_request_key
+from companion.tables.keys import (
+    ActionRequest,
+    action_request_key,
+    parse_request,
+    roll_request_key,
+)
 from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat, Seats
 from companion.tables.table import Table
@@ -94,12 +99,13 @@ class Writes:
         expected, client_id, action = self._envelope(body, need_revision=True)
         if not isinstance(action, dict):
             raise Rejected(400, "malformed", "action must be a JSON object")
-        key = action_request_key(self.cache.table(seat.table_id).fold.game, seat.role, action)
+        request = parse_request(self.cache.table(seat.table_id).fold.game, action)
+        key = action_request_key(seat.role, request)
         ask = body.get("ask_before_end") is True
         return (
             client_id,
             key,
-            lambda table: self._events_for(table, seat, expected, action, ask),
+            lambda table: self._events_for(table, seat, expected, request, ask),
         )
 
     def roll(self, seat: Seat, body: Any) -> str:
@@ -291,12 +297,13 @@ class Writes:
         table: Table,
         seat: Seat,
         expected: int,
-        action: dict[str, Any],
+        request: ActionRequest,
         ask_before_end: bool = False,
     ) -> tuple[list[Event], Applied | None]:
         """The events a write adds (rolls first, then the setup, action or undo), and for an
         action the parsed action with the state after it (:meth:`Fold.add` takes it, so the
-        rules run once per action).
+        rules run once per action: :meth:`~games.protocol.Game.dice_for` checks it before
+        anything is rolled, :meth:`~games.protocol.Game.apply` applies it).
 
         Order of the checks: malformed (400), stale (409), then the rules (422); last, with
         ``ask_before_end`` (the phone's ``"ask_before_end": true``), a dice-free action that
@@ -304,26 +311,25 @@ class Writes:
         carries the would-be ``ending``): the phone asks, and sends it again without the flag.
         """
         game = table.fold.game
-        kind = action.get("type")
         state = table.fold.state
-        try:
-            if kind == "setup":
-                parsed: Any = game.parse_setup(action)
-            elif kind != "undo":
-                parsed = game.parse_action(action)
-        except MalformedAction as exc:
-            raise Rejected(400, "malformed", str(exc)) from exc
-        except IllegalAction as exc:
+        if isinstance(request.error, MalformedAction):
+            raise Rejected(400, "malformed", str(request.error)) from request.error
+        if isinstance(request.error, IllegalAction):
             if expected != table.revision:
-                raise _stale(table, seat.role, expected) from exc
-            raise Rejected(422, "illegal", str(exc), table.view(seat.role)) from exc
+                raise _stale(table, seat.role, expected) from request.error
+            raise Rejected(422, "illegal", str(request.error), table.view(seat.role)) from (
+                request.error
+            )
+        if request.error is not None:
+            raise request.error
         if expected != table.revision:
             raise _stale(table, seat.role, expected)
 
         def view() -> dict[str, Any]:  # only for a refusal: a view costs as much as the action
             return table.view(seat.role)
 
-        if kind == "setup":
+        parsed = request.parsed
+        if request.kind == "setup":
             if state is not None:
                 raise Rejected(422, "illegal", "the game is already set up", view())
             dice, faces = self._rolls(table, seat, game.setup_dice(parsed))
@@ -331,11 +337,11 @@ class Writes:
                 payload = game.setup_event(parsed, faces)
             except IllegalAction as exc:
                 raise Rejected(422, "illegal", str(exc), view()) from exc
-            payload["request"] = game.setup_to_json(parsed)
+            payload["request"] = request.canonical
             return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)], None
         if state is None:
             raise Rejected(422, "illegal", "set the game up first", view())
-        if kind == "undo":
+        if request.kind == "undo":
             if table.fold.undo_seat != seat.role:
                 raise Rejected(
                     422, "illegal", "only your own actions of this turn can be undone", view()
@@ -360,7 +366,7 @@ class Writes:
                 "to end it",
                 {**view(), "ending": ending.to_json()},
             )
-        payload = {"action": game.action_to_json(parsed)}
+        payload = {"action": request.canonical}
         if faces:
             payload["faces"] = [list(f) for f in faces]
         return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)], (parsed, after)
