@@ -288,6 +288,15 @@ class Game(abc.ABC, Generic[S, A, T]):
             "legal": [self.action_to_json(a) for a in legal],
         }
 
+    def legal_for(self, state: S, seat: str | None) -> list[dict[str, Any]]:
+        """The legal actions (JSON) ``seat`` receives: all of them for the seat to act, none for
+        the other seat and watchers (for games whose legal actions name cards of the acting
+        player's hidden deck list)."""
+        actor = self.to_act(state)
+        if actor is None or actor != seat:
+            return []
+        return [self.action_to_json(a) for a in self.legal_actions(state, actor)]
+
     def event_view(
         self,
         kind: str,

@@ -217,22 +217,13 @@ class PocketModelGame(Game[State, Action, Setup]):
         return state_from_json(data)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        """The table with only ``seat``'s own deck list (:func:`view.view_state`), and the
-        legal actions for the seat to act only (they name its deck's cards)."""
-        actor = self.to_act(state)
-        legal = [] if actor is None or actor != seat else rules.legal_actions(state, actor)
-        return {"state": view_state(state, seat), "legal": [action_to_json(a) for a in legal]}
+        """The table with only ``seat``'s own deck list (:func:`view.view_state`), and the legal
+        actions for the seat to act only (:meth:`~games.protocol.Game.legal_for`: they name
+        its deck's cards)."""
+        return {"state": view_state(state, seat), "legal": self.legal_for(state, seat)}
 
-    def event_view(
-        self,
-        kind: str,
-        payload: Mapping[str, Any],
-        actor: str | None,
-        seat: str | None,
-        before: State | None,
-    ) -> dict[str, Any] | None:
-        """:func:`view.event_view`: a deck list in the log only for its owner."""
-        return event_view(kind, payload, actor, seat, before)
+    event_view = staticmethod(event_view)
+    """A deck list in the log only for its owner (the view module's ``event_view``)."""
 
     def setup_from_deck(self, deck: Any, seat: str, casual: bool = False) -> dict[str, Any]:
         """The ``fleet`` action for a deck file: units (each copy) with the first 20 stars

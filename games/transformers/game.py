@@ -175,24 +175,12 @@ class TransformersGame(Game[State, Action, Setup]):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         """The table with only ``seat``'s own deck list (:func:`view_state`), and the legal
-        actions for the seat to act only (they name its deck's cards)."""
-        actor = self.to_act(state)
-        legal = [] if actor is None or actor != seat else actions.legal_actions(state, actor)
-        return {
-            "state": view_state(state, seat),
-            "legal": [actions.action_to_json(a) for a in legal],
-        }
+        actions for the seat to act only (:meth:`~games.protocol.Game.legal_for`: they name
+        its deck's cards)."""
+        return {"state": view_state(state, seat), "legal": self.legal_for(state, seat)}
 
-    def event_view(
-        self,
-        kind: str,
-        payload: Mapping[str, Any],
-        actor: str | None,
-        seat: str | None,
-        before: State | None,
-    ) -> dict[str, Any] | None:
-        """:func:`view.event_view`: a deck list in the log only for its owner."""
-        return event_view(kind, payload, actor, seat, before)
+    event_view = staticmethod(event_view)
+    """A deck list in the log only for its owner (the view module's ``event_view``)."""
 
     # ------------------------------------------------------------------------------ decks
 

@@ -83,3 +83,19 @@ def count_is(page: Any, piece: str, text: str) -> None:
         f"(document.getElementById('count-{piece}') || {{}}).textContent === '{text}'",
         timeout=3000,
     )
+
+
+def bring_offered_decks(phone_a: Any, phone_b: Any, section: str) -> tuple[str, str]:
+    """Both phones bring the demo deck their picker offers first (seat B's is the side
+    opposing seat A's) and wait until both teams or fleets are on the table; ``section`` is
+    the game's deck section (``pm-fleets``, ``tf-teams``). Returns the two demo names."""
+    chosen = []
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector(f"#{section}:not([hidden]) #deck-bring")
+        chosen.append(phone.eval_on_selector("#deck-demo", "s => s.value"))
+        phone.click("#deck-bring")
+    piece = "unit" if section == "pm-fleets" else "char"
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector(f"#{piece}-A1")
+        phone.wait_for_selector(f"#{piece}-B1")
+    return chosen[0], chosen[1]

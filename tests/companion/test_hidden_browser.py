@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from companion import decks
-from tests.companion.phones import two_phones
+from tests.companion.phones import bring_offered_decks, two_phones
 
 
 @pytest.mark.slow
@@ -21,12 +21,7 @@ def test_phone_b_never_holds_phone_a_s_deck_list_until_a_card_is_played(
     base, app = live_server
     phone_a, phone_b = two_phones(browser, base, "pocketmodel")
     phone_a.click("#pm-open")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")
-        phone.click("#deck-bring")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#unit-A1")
-        phone.wait_for_selector("#unit-B1")
+    bring_offered_decks(phone_a, phone_b, "pm-fleets")
     boxed = [c for c in decks.demo_decks()["pocketmodel"].cards if hasattr(c, "type")]
     table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
     if table.view("A")["to_act"] != "A":  # B starts: one move, then A's turn

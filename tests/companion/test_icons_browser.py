@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.companion.phones import two_phones
+from tests.companion.phones import bring_offered_decks, two_phones
 
 
 def total(phone: Any, side: str) -> str:
@@ -24,11 +24,7 @@ def test_icons_are_tapped_per_card_totals_grow_on_both_phones_and_a_wrong_target
     base, app = live_server
     phone_a, phone_b = two_phones(browser, base, "transformers")
     phone_a.click("#tf-open")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#tf-teams:not([hidden]) #deck-bring")
-        phone.click("#deck-bring")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#char-B1")
+    bring_offered_decks(phone_a, phone_b, "tf-teams")
     table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
     me = table.view("A")["state"]["player"]
     foe = "B" if me == "A" else "A"

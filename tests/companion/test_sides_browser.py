@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.companion.phones import count_is, two_phones
+from tests.companion.phones import bring_offered_decks, count_is, two_phones
 
 
 def log_lines(phone: Any) -> list[str]:
@@ -20,16 +20,6 @@ def log_lines(phone: Any) -> list[str]:
     return [phone.inner_text(f"#log-list li >> nth={i}") for i in range(3)]
 
 
-def bring_defaults(phone_a: Any, phone_b: Any, section: str) -> tuple[str, str]:
-    """Both phones bring the deck their picker offers first; returns the two chosen names."""
-    chosen = []
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector(f"#{section}:not([hidden]) #deck-bring")
-        chosen.append(phone.eval_on_selector("#deck-demo", "s => s.value"))
-        phone.click("#deck-bring")
-    return chosen[0], chosen[1]
-
-
 @pytest.mark.slow
 def test_pocketmodel_seat_b_gets_the_opposing_fleet_and_the_log_says_whose_unit(
     browser: Any, live_server: tuple[str, Flask]
@@ -37,10 +27,8 @@ def test_pocketmodel_seat_b_gets_the_opposing_fleet_and_the_log_says_whose_unit(
     base, app = live_server
     phone_a, phone_b = two_phones(browser, base, "pocketmodel")
     phone_a.click("#pm-open")
-    assert bring_defaults(phone_a, phone_b, "pm-fleets") == ("pocketmodel", "pocketmodel-corsairs")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#unit-A1")
-        phone.wait_for_selector("#unit-B1")
+    chosen = bring_offered_decks(phone_a, phone_b, "pm-fleets")
+    assert chosen == ("pocketmodel", "pocketmodel-corsairs")
     table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
     state = table.view("A")["state"]
     names = {seat: [u["name"] for u in state["units"] if u["seat"] == seat] for seat in "AB"}
@@ -63,13 +51,8 @@ def test_transformers_seat_b_gets_the_decepticons_and_the_german_log_says_whose(
     base, app = live_server
     phone_a, phone_b = two_phones(browser, base, "transformers", locale="de-DE")
     phone_a.click("#tf-open")
-    assert bring_defaults(phone_a, phone_b, "tf-teams") == (
-        "transformers",
-        "transformers-decepticons",
-    )
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#char-A1")
-        phone.wait_for_selector("#char-B1")
+    chosen = bring_offered_decks(phone_a, phone_b, "tf-teams")
+    assert chosen == ("transformers", "transformers-decepticons")
     table = app.extensions["tablesmith.tables"].table(phone_a.url.rsplit("/", 1)[1])
     characters = table.view("A")["state"]["characters"]
     team = {seat: [c["name"] for c in characters if c["seat"] == seat] for seat in "AB"}
