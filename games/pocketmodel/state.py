@@ -199,15 +199,8 @@ class Objective:
 
 @dataclass(frozen=True, kw_only=True)
 class Player:
-    """A seat's side of the table once its fleet is in (PM-5, PM-7).
-
-    Attributes:
-        deck: the deck list, or None (quick entry).
-        objectives: the three objective slots.
-        casual: the building rules the fleet breaks, with the numbers, when the players
-            brought it anyway (``"deck has 3 cards, at least 30 (PM-5)"``); empty for a legal
-            fleet.
-    """
+    """A seat's side of the table once its fleet is in (PM-5, PM-7); ``casual``: the building
+    rules a fleet played anyway breaks, with the numbers (empty for a legal fleet)."""
 
     deck: DeckList | None
     objectives: tuple[Objective, ...]
