@@ -17,7 +17,7 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events (served on the
   event loop by :mod:`companion.asgi` under ``tablesmith serve``; this Flask route serves the
   test client and ``--server waitress``). 429 ``watchers_full`` / 503 ``server_full`` when over
-  budget (:meth:`companion.tables.TableService.open_stream`). A change of presence alone is
+  budget (:meth:`companion.tables.budgets.StreamBudgets.open`). A change of presence alone is
   sent as ``data: {"event": null, "view": {...}}`` without an ``id``.
 * ``POST /api/t/<table>/reclaim-code`` ``{"seat"?}`` (seated phone) -> ``{"code", "seat",
   "expires_at"}``: a 6-character code, 10 minutes, for the other seat by default.
@@ -50,15 +50,17 @@ from flask import (
     make_response,
     render_template,
     request,
-    url_for,
 )
 from werkzeug.exceptions import HTTPException, InternalServerError, default_exceptions
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import decks, join_limiter, lookup_limiter, tables
-from companion.security import token_from
-from companion.store import StorageUnavailable
-from companion.tables import Rejected, Seat, TableService, brief
+from companion import decks
+from companion.links import links
+from companion.security import join_limiter, lookup_limiter, seated, token_from
+from companion.store.base import StorageUnavailable
+from companion.tables.rejected import Rejected, brief
+from companion.tables.seats import Seat
+from companion.tables.service import TableService, tables
 from games.protocol import SEATS, GameError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -169,23 +171,6 @@ def json_body() -> Any:
         raise Rejected(400, "malformed", "the JSON body is nested too deeply") from None
 
 
-def base_url() -> str:
-    """The URL phones reach the server at (``BASE_URL`` or the request's host), no slash."""
-    configured = current_app.config.get("BASE_URL")
-    return str(configured or request.host_url).rstrip("/")
-
-
-def links(table_id: str) -> dict[str, str]:
-    """Absolute table, join and watch links of a table (for QR codes)."""
-    table = tables().table(table_id)
-    root = base_url()
-    return {
-        "table_url": root + url_for("pages.table", table_id=table_id),
-        "join_url": root + url_for("pages.join", join_token=table.join_token),
-        "watch_url": root + url_for("pages.watch", watch_token=table.watch_token),
-    }
-
-
 def check_rate() -> None:
     """429 when this client address joins or creates too often."""
     if not join_limiter().allow(request.remote_addr or "?"):
@@ -238,10 +223,10 @@ def post_action(
 ) -> str:
     """``POST /api/t/<table>/actions`` once the request passed the app's checks (cross-site,
     body size, JSON): the token's seat (403/404 first), then the write
-    (:meth:`companion.tables.TableService.submit`: client_action_id, expected_revision, the
+    (:meth:`companion.tables.writes.Writes.submit`: client_action_id, expected_revision, the
     rules). The Flask route answers through this function, and so does the event loop's
     direct route (:mod:`companion.asgi`) where it cannot decide the action on the loop itself
-    (:meth:`companion.tables.TableService.submit_soon`, the same checks in the same order).
+    (:meth:`companion.tables.writes.Writes.submit_soon`, the same checks in the same order).
 
     Args:
         service: the app's tables.
@@ -253,8 +238,8 @@ def post_action(
         JSON text ``{"revision", "duplicate", "view"}``.
 
     Raises:
-        Rejected: 400/403/404/409/422 as :meth:`~companion.tables.TableService.authorise` and
-            :meth:`~companion.tables.TableService.submit` say.
+        Rejected: 400/403/404/409/422 as :meth:`~companion.tables.seats.Seats.authorise` and
+            :meth:`~companion.tables.writes.Writes.submit` say.
         StorageUnavailable: the database cannot be written now.
     """
     seat = service.authorise(table_id, token)
@@ -308,8 +293,6 @@ def reclaim_code(table_id: str) -> Response:
 @bp.post("/t/<table_id>/reclaim")
 def reclaim(table_id: str) -> BaseResponse:
     """Take over a seat with a reclaim code: the seat's new token, links, and the cookie."""
-    from companion.pages import seated
-
     if not lookup_limiter().allow(request.remote_addr or "?"):
         raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
     seat = tables().reclaim(table_id, json_body())

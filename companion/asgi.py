@@ -10,7 +10,7 @@ sent from the event loop, so a slow reader holds no thread either.
 
 ``POST /api/t/<table>/actions``, the request every tap makes, skips Flask where Flask would
 accept the request as it is (:meth:`CompanionASGI._action`): it is decided on the event loop
-(:meth:`companion.tables.TableService.submit_soon`: the checks and rules of
+(:meth:`companion.tables.writes.Writes.submit_soon`: the checks and rules of
 :func:`companion.api.post_action`) and answered once the store's committer thread has made it
 durable, so no worker thread is involved; where that cannot be done without waiting (the
 table's lock is taken, the table is not loaded, other processes share the log)
@@ -20,7 +20,7 @@ ambiguous headers) is left to Flask.
 
 The stream endpoint answers exactly like the Flask route it replaces (same tokens, same
 ``since`` rules, the same JSON errors ``{"error", "message"}``), plus the budgets of
-:meth:`companion.tables.TableService.open_stream` (429 ``watchers_full``, 503 ``server_full``).
+:meth:`companion.tables.budgets.StreamBudgets.open` (429 ``watchers_full``, 503 ``server_full``).
 """
 
 from __future__ import annotations
@@ -44,8 +44,10 @@ from werkzeug.sansio.utils import get_host
 
 from companion.api import post_action
 from companion.security import is_cross_site
-from companion.store import StorageUnavailable
-from companion.tables import Rejected, TableService, brief, frames
+from companion.store.base import StorageUnavailable
+from companion.tables.rejected import Rejected, brief
+from companion.tables.service import EXTENSION, TableService
+from companion.tables.sse import HEARTBEAT, RETRY, pending
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -82,6 +84,8 @@ BODY_SECONDS = 10.0
 """A request body must arrive completely within this many seconds (else 408)."""
 MAX_REQUEST_BODY = 256 * 1024
 """Bodies above this are refused (413) while reading; the app's own limit is 64 KiB."""
+RETRY_BYTES = RETRY.encode()
+HEARTBEAT_BYTES = HEARTBEAT.encode()
 STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-store"),
@@ -123,7 +127,7 @@ class CompanionASGI:
 
     def __init__(self, app: Flask, *, threads: int, body_seconds: float = BODY_SECONDS) -> None:
         self.flask = app
-        self.service: TableService = app.extensions["tablesmith.tables"]
+        self.service: TableService = app.extensions[EXTENSION]
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="companion")
         self.body_seconds = body_seconds
         self.heartbeat = float(app.config["HEARTBEAT_SECONDS"])
@@ -246,7 +250,7 @@ class CompanionASGI:
         ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
         test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
         is ``application/json`` that parses. Then the action is decided on the event loop
-        (:meth:`companion.tables.TableService.submit_soon`), or, where it cannot be there,
+        (:meth:`companion.tables.writes.Writes.submit_soon`), or, where it cannot be there,
         by :func:`companion.api.post_action` (the Flask route's own function) in one worker
         thread; a refusal is answered by the Flask app's error handlers
         (:meth:`_flask_error`), so the shapes are the same.
@@ -369,7 +373,7 @@ class CompanionASGI:
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
         """``GET /api/t/<table>/events``: Server-Sent Events from ``since`` on (see
-        :meth:`companion.tables.TableService.stream` for the format)."""
+        :meth:`companion.tables.sse` for the format)."""
         query = parse_qs(scope["query_string"].decode("latin-1"))
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         token = headers.get("x-seat-token") or (query.get("token") or [None])[0]
@@ -412,14 +416,12 @@ class CompanionASGI:
         watcher = asyncio.create_task(watch_disconnect())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
-            await send(
-                {"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True}
-            )
+            await send({"type": "http.response.body", "body": RETRY_BYTES, "more_body": True})
             sent = max(0, min(int(since_text), table.published[0]))
             deadline = time.monotonic() + self.lifetime
             while not gone and not slot.ended and not service.closed.is_set():
                 wake.clear()  # before looking: a change after this sets it again
-                text, sent = slot.frames(table, sent)
+                text, sent = pending(slot, sent)
                 if text:
                     await send(
                         {"type": "http.response.body", "body": text.encode(), "more_body": True}
@@ -436,7 +438,7 @@ class CompanionASGI:
                         await send(
                             {
                                 "type": "http.response.body",
-                                "body": b": heartbeat\n\n",
+                                "body": HEARTBEAT_BYTES,
                                 "more_body": True,
                             }
                         )
@@ -448,6 +450,3 @@ class CompanionASGI:
             watcher.cancel()
             service.hub.unsubscribe(table_id, wake)
             slot.release()
-
-
-__all__ = ["CompanionASGI", "frames"]
