@@ -1,0 +1,88 @@
+"""Write tests/data/states/<game>.json: game states as the companion logs them.
+
+Each file holds ``[{"setup": ..., "state": <state_to_json>, "repr": repr(state)}, ...]`` from
+seeded random playouts of every example setup (and, for the card games, of the demo decks
+brought by both seats), sampled every few plies. The committed files were written by the
+code before the state codecs were derived from the dataclasses; ``tests/games/
+test_state_fixtures.py`` checks that those logged states still load to equal states.
+
+Run: ``python tests/data/make_state_fixtures.py`` (from the repository root).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from games import registry
+from games.protocol import SEATS, DiceRequest, Faces
+
+OUT = Path(__file__).resolve().parent / "states"
+
+
+def roll(rng: random.Random, requests: tuple[DiceRequest, ...]) -> Faces:
+    """Seeded faces for the requests."""
+    return tuple(tuple(rng.randint(1, r.sides) for _ in range(r.count)) for r in requests)
+
+
+def demo_decks(deck_game: str) -> list[Any]:
+    """The shipped demo decks of the deck-file game ``deck_game``."""
+    from printables.deckfile import demo_names, read_deck
+
+    decks = [read_deck(f"demo:{n}").deck for n in demo_names()]
+    return [d for d in decks if d.game == deck_game]
+
+
+def samples(name: str, every: int = 40, plies: int = 240) -> list[dict[str, Any]]:
+    """States of seeded playouts of game ``name``, one every ``every`` plies."""
+    game = registry.get(name)
+    rng = random.Random(f"fixtures-{name}")
+    out: list[dict[str, Any]] = []
+    for data in game.example_setups():
+        decks = demo_decks(game.deck_game) if game.deck_game else []
+        for with_decks in (False, True) if decks else (False,):
+            setup = game.parse_setup(data)
+            event = json.loads(
+                json.dumps(game.setup_event(setup, roll(rng, game.setup_dice(setup))))
+            )
+            state = game.start(event)
+            if with_decks:
+                for seat in SEATS:
+                    try:
+                        action = game.parse_action(game.setup_from_deck(decks[0], seat))
+                        faces = roll(rng, game.dice_for(state, seat, action))
+                        state = game.apply(state, seat, action, faces)
+                    except Exception:  # noqa: BLE001 - a setup that takes no deck now
+                        pass
+            for ply in range(plies):
+                if ply % every == 0:
+                    out.append(
+                        {"setup": data, "state": game.state_to_json(state), "repr": repr(state)}
+                    )
+                actor = game.to_act(state)
+                if actor is None:
+                    out.append(
+                        {"setup": data, "state": game.state_to_json(state), "repr": repr(state)}
+                    )
+                    break
+                action = rng.choice(list(game.legal_actions(state, actor)))
+                state = game.apply(
+                    state, actor, action, roll(rng, game.dice_for(state, actor, action))
+                )
+    return out
+
+
+def main() -> None:
+    """Write one file per registered game."""
+    OUT.mkdir(exist_ok=True)
+    for name in registry.GAMES:
+        items = samples(name)
+        path = OUT / f"{name}.json"
+        path.write_text(json.dumps(items, sort_keys=True) + "\n", encoding="utf-8")
+        print(path, len(items), path.stat().st_size)
+
+
+if __name__ == "__main__":
+    main()
