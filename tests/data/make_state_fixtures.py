@@ -1,6 +1,6 @@
 """Write tests/data/states/<game>.json: game states as the companion logs them.
 
-Each file holds ``[{"setup": ..., "state": <state_to_json>, "repr": repr(state)}, ...]`` from
+Each file holds ``[{"setup": ..., "state": <state_to_json>, "structure": structure(state)}, ...]`` from
 seeded random playouts of every example setup (and, for the card games, of the demo decks
 brought by both seats), sampled every few plies. The committed files were written by the
 code before the state codecs were derived from the dataclasses; ``tests/games/
@@ -11,8 +11,11 @@ Run: ``python tests/data/make_state_fixtures.py`` (from the repository root).
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,29 @@ from games import registry
 from games.protocol import SEATS, DiceRequest, Faces
 
 OUT = Path(__file__).resolve().parent / "states"
+
+
+def structure(value: Any) -> Any:
+    """``value`` as plain JSON that names every class and field (mappings and sets sorted).
+
+    Two states with equal structures are equal field by field, whatever module their classes
+    live in; mapping order does not count (the state codecs sort keys).
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: structure(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return [type(value).__name__, fields]
+    if isinstance(value, enum.Enum):
+        return [type(value).__name__, value.value]
+    if isinstance(value, Mapping):
+        items = [[structure(k), structure(v)] for k, v in value.items()]
+        return ["mapping", sorted(items, key=json.dumps)]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((structure(v) for v in value), key=json.dumps)]
+    if isinstance(value, (tuple, list)):
+        return [structure(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"no structure for {type(value).__name__}")
 
 
 def roll(rng: random.Random, requests: tuple[DiceRequest, ...]) -> Faces:
@@ -59,12 +85,20 @@ def samples(name: str, every: int = 40, plies: int = 240) -> list[dict[str, Any]
             for ply in range(plies):
                 if ply % every == 0:
                     out.append(
-                        {"setup": data, "state": game.state_to_json(state), "repr": repr(state)}
+                        {
+                            "setup": data,
+                            "state": game.state_to_json(state),
+                            "structure": structure(state),
+                        }
                     )
                 actor = game.to_act(state)
                 if actor is None:
                     out.append(
-                        {"setup": data, "state": game.state_to_json(state), "repr": repr(state)}
+                        {
+                            "setup": data,
+                            "state": game.state_to_json(state),
+                            "structure": structure(state),
+                        }
                     )
                     break
                 action = rng.choice(list(game.legal_actions(state, actor)))
