@@ -21,6 +21,7 @@ from typing import Any
 
 from games.asteroids import rules
 from games.asteroids.spec import ASTEROIDS, Variant
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -220,3 +221,6 @@ class AsteroidsGame(Game[rules.State, rules.Action, Setup]):
 
 GAME = AsteroidsGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="asteroids", game=GAME)
+"""asteroids's registry entry (:mod:`games.registry`)."""

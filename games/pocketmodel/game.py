@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.pocketmodel import rules
 from games.pocketmodel.actions import (
     Action,
@@ -24,6 +25,7 @@ from games.pocketmodel.actions import (
     fleet_from_json,
     fleet_to_json,
 )
+from games.pocketmodel.cards import CARDS
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
 from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
 from games.protocol import (
@@ -241,3 +243,6 @@ class PocketModelGame(Game[State, Action, Setup]):
 
 GAME = PocketModelGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="pocketmodel", game=GAME, cards=CARDS)
+"""pocketmodel's registry entry (:mod:`games.registry`)."""

@@ -1,4 +1,4 @@
-"""Toy Battle troop schema: print-and-play troop cards for a game the player owns.
+"""Toy Battle troop cards: the schema of print-and-play troops for a game the player owns, and their faces.
 
 Source: shared/rules/toy-battle.md, TB-1 (troop types and counts), TB-20 (troop effects).
 Pure: no I/O.
@@ -6,6 +6,10 @@ Pure: no I/O.
 Decision: the digest allows the publisher's troop names "only to refer to the game the player
 owns"; a troop card is exactly such a reference (a proxy for the player's own set), so the
 names are used, with effect texts in our own words and no art.
+
+Faces (:func:`face`): the badge holds the troop's strength (TB-1; ``J`` for Kwak, the joker: a
+0 would read as "weakest", which Kwak is not, TB-11), repeated upside down in the bottom-right
+corner like playing cards; the frame and the generated back are in the troop colour.
 """
 
 from __future__ import annotations
@@ -15,16 +19,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
+from games.cards.anatomy import Badge, FaceContent, Frame
+from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.toybattle.rules import COPIES, SEAT_COLOUR, TROOP_INDEX, TROOPS
 
-TROOP_STRENGTHS = MappingProxyType(
-    {"Kwak": 0, "Skully": 1, "Cap'n": 2, "Jumbo": 3, "Hook": 4, "XB-42": 5, "Star": 6, "Roxy": 7}
-)
-"""TB-1: troop type -> strength (Kwak is the joker, shown as strength 0)."""
-COLOURS = ("blue", "red")
-"""TB-1: the two troop colours."""
-COPIES_PER_TYPE = 3
-"""TB-1: 8 types x 3 = 24 troops per colour."""
+_COLOURS = tuple(SEAT_COLOUR.values())
+"""TB-1: the two troop colours (one per seat)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,7 +34,7 @@ class ToyBattleTroop(ValidatedCard):
 
     Attributes:
         name: the card's title (by default the troop type).
-        troop: the troop type, one of ``TROOP_STRENGTHS``.
+        troop: the troop type, one of :data:`~games.toybattle.rules.TROOPS`.
         colour: ``blue`` or ``red``.
         text: the effect in the deck author's words (may be empty: Kwak and Roxy have none).
         id, copies, image, back_image, qr: see ``COMMON_FIELDS``.
@@ -41,8 +42,8 @@ class ToyBattleTroop(ValidatedCard):
 
     KIND: ClassVar[str] = "troop"
     FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
-        FieldSpec(name="troop", kind=Kind.CHOICE, required=True, choices=tuple(TROOP_STRENGTHS)),
-        FieldSpec(name="colour", kind=Kind.CHOICE, required=True, choices=COLOURS),
+        FieldSpec(name="troop", kind=Kind.CHOICE, required=True, choices=TROOPS),
+        FieldSpec(name="colour", kind=Kind.CHOICE, required=True, choices=_COLOURS),
         FieldSpec(name="text", max_length=300, multiline=True),
     )
 
@@ -53,7 +54,7 @@ class ToyBattleTroop(ValidatedCard):
     @property
     def strength(self) -> int:
         """Strength 0..7 (TB-1; 0 = Kwak, the joker)."""
-        return TROOP_STRENGTHS[self.troop]
+        return TROOP_INDEX[self.troop]
 
 
 def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
@@ -67,10 +68,59 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     return [
         FieldError(
             field="copies",
-            allowed=f"{COPIES_PER_TYPE} {colour} {troop} troops (TB-1)",
+            allowed=f"{COPIES} {colour} {troop} troops (TB-1)",
             found=counts[(colour, troop)],
         )
         for colour in sorted({c.colour for c in troops})
-        for troop in TROOP_STRENGTHS
-        if counts[(colour, troop)] != COPIES_PER_TYPE
+        for troop in TROOPS
+        if counts[(colour, troop)] != COPIES
     ]
+
+
+FRAMES = {
+    "blue": Frame(key="blue", colour="#1e6fd9", header="#0d3c7a", pattern="toy", panel_radius=3.0),
+    "red": Frame(key="red", colour="#d32f2f", header="#7a1414", pattern="toy", panel_radius=3.0),
+}
+"""Frames by troop colour."""
+
+
+def face(card: ToyBattleTroop, side: str = "front") -> FaceContent:
+    """The face of a troop card (see the module docstring); troops have one side."""
+    joker = card.troop == "Kwak"
+    frame = FRAMES[card.colour]
+    badge = Badge(
+        value="J" if joker else str(card.strength),
+        icon=None,
+        colour=frame.header,
+        label="JOKER" if joker else "",
+    )
+    return FaceContent(
+        frame=frame,
+        title=card.name,
+        art_key=card.id,
+        kind_label=f"{card.colour.upper()} TROOP",
+        subtitle=card.troop if card.troop != card.name else "",
+        badge=badge,
+        mirror_index=True,
+        text=(card.text or "", "text"),
+        empty_text="No effect.",
+    )
+
+
+def back_colour(card: ToyBattleTroop) -> str:
+    """A troop's generated back is in its colour (the two colours' troops are shuffled apart)."""
+    return FRAMES[card.colour].colour
+
+
+CARDS = CardGame(
+    slug="toy-battle",
+    title="Toy Battle",
+    kinds=MappingProxyType({"troop": ToyBattleTroop}),
+    legality=legality_problems,
+    limits=DeckLimits(max_copies=COPIES, rule="TB-1"),
+    face=face,
+    back_colour=back_colour,
+    package="games.toybattle",
+    demos=("toy-battle",),
+)
+"""Toy Battle's cards (its registry entry's card side)."""

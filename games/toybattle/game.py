@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -29,6 +30,7 @@ from games.protocol import (
     check_faces,
 )
 from games.toybattle import effects, rules
+from games.toybattle.cards import CARDS
 from games.toybattle.terrains import TERRAINS
 
 PURPOSE_FIRST_PLAYER = "starting player (TB-3)"
@@ -197,3 +199,6 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
 
 GAME = ToyBattleGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="toybattle", game=GAME, cards=CARDS)
+"""toybattle's registry entry (:mod:`games.registry`)."""

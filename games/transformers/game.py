@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -27,6 +28,7 @@ from games.protocol import (
 )
 from games.transformers import actions, codec, team
 from games.transformers.actions import Action
+from games.transformers.cards import CARDS
 from games.transformers.codec import Invalid
 from games.transformers.state import State, Variant
 from games.transformers.view import view_state
@@ -219,3 +221,6 @@ class TransformersGame(Game[State, Action, Setup]):
 
 GAME = TransformersGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="transformers", game=GAME, cards=CARDS)
+"""transformers's registry entry (:mod:`games.registry`)."""

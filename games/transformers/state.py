@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 
 from games.protocol import SEATS, IllegalAction
 
+FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
+"""TF-1: the two factions."""
 MODES: tuple[str, str] = ("alt", "bot")
 """TF-1: a character's two modes; TF-5: it starts in alt mode."""
 SLOTS: tuple[str, str, str] = ("weapon", "armor", "utility")
