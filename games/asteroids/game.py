@@ -135,7 +135,7 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
         }
 
     def start(self, event: Mapping[str, Any]) -> table.State:
-        """:func:`table.new_game` from a logged setup event.
+        """:func:`games.asteroids.state.new_game` from a logged setup event.
 
         Raises:
             StateError: not an Asteroids setup event.
@@ -150,7 +150,7 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
             raise StateError(f"not an Asteroids setup event: {exc}") from exc
 
     def parse_action(self, data: Any) -> moves.Action:
-        """:func:`moves.action_from_json`.
+        """:func:`games.asteroids.actions.action_from_json`.
 
         Raises:
             MalformedAction: not a move, skip or push.
@@ -161,7 +161,7 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
             raise MalformedAction(str(exc)) from exc
 
     def action_to_json(self, action: moves.Action) -> dict[str, Any]:
-        """:func:`moves.action_to_json`."""
+        """:func:`games.asteroids.actions.action_to_json`."""
         return moves.action_to_json(action)
 
     def legal_actions(self, state: table.State, seat: str) -> Sequence[moves.Action]:
@@ -207,11 +207,11 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
         return Outcome(winner=ended.winner, reason="five_ships", rule="AST-30", score=ended.score)
 
     def state_to_json(self, state: table.State) -> dict[str, Any]:
-        """:func:`table.state_to_json`."""
+        """:func:`games.asteroids.state.state_to_json`."""
         return table.state_to_json(state)
 
     def state_from_json(self, data: Any) -> table.State:
-        """:func:`table.state_from_json`.
+        """:func:`games.asteroids.state.state_from_json`.
 
         Raises:
             StateError: not a consistent Asteroids state.

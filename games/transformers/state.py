@@ -2,7 +2,7 @@
 
 Source: shared/rules/transformers.md (TF-1..TF-40); decisions D1.. in
 :mod:`games.transformers`. Pure and immutable: every value here is a frozen, keyword-only
-dataclass; the rules (:mod:`games.transformers.actions`) build new states with
+dataclass; the rules (:mod:`games.transformers.rules`) build new states with
 :func:`dataclasses.replace`.
 
 The state holds the table, never the hands (ARCHITECTURE.md): each character's mode, tapped,
