@@ -1,34 +1,26 @@
 """Card faces and generated backs, drawn with ReportLab onto a card's box on the page.
 
-Every face follows one anatomy (:func:`standard_face`), filled per game from the rules
-digests, and read at a glance at the size of a real card:
+Every face follows one anatomy (:mod:`games.cards.anatomy`, drawn by :func:`standard_face`),
+read at a glance at the size of a real card:
 
-* a **badge** in the top-left corner with the number a fanned hand needs: the star cost of
-  PocketModel units (PM-1) and Transformers characters (TF-1), the main combat bonus of a
-  PocketModel combat card (PM-3), the defense value of an objective (PM-3, PM-31), the
-  strength of a Toy Battle troop (TB-1; ``J`` for Kwak, the joker - a 0 would read as
-  "weakest", which Kwak is not, TB-11), the slot of a Transformers upgrade (TF-13); Toy
-  Battle repeats the strength upside down in the bottom-right corner, like playing cards;
-* a **header** with the name, and a **type band** with the card kind and its icons as drawn
-  symbols with their words next to them (the legend): PocketModel icons in green, silver or
-  gold discs (PM-2), Transformers battle icons as coloured squares in the top-right corner
-  (TF-2) with a legend line at the bottom;
+* a **badge** in the top-left corner with the number a fanned hand needs, optionally repeated
+  upside down in the bottom-right corner, like playing cards;
+* a **header** with the name (and corner icons or a mode tab at its right end), and a **type
+  band** with the card kind and its icons as drawn symbols with their words next to them;
 * an **art window** holding the card's image (cropped to fill) or a generated pattern
   (:mod:`printables.patterns`); it gives up height when the rules text needs it;
-* a **stats row** of big numbers with their symbol and word: PocketModel Attack red, Damage
-  yellow, Defense blue, Shields green (PM-1, PM-3 bonuses as +N), Transformers Attack
-  orange, Health red, Defense blue (TF-1);
+* a **stats row** of big numbers with their symbol and word;
 * the **rules text** on a light box, left-aligned, 8.5 pt shrinking to 6 pt at the least, a
   lead-in before the first colon in bold ("Carrier power:");
-* a **footer** with the QR code, build stars as a number with a star, and the PocketModel
-  defense value in the bottom-right corner (PM-3; the QR code then goes bottom-left).
+* a **footer** with the QR code, build stars as a number with a star, a legend line, and an
+  optional defense corner bottom-right (the QR code then goes bottom-left).
 
-Frames differ per kind: PocketModel units steel grey, combat cards crimson with cut corners,
-objectives teal with a double rule; Transformers characters in the faction colour (Autobot
-red, Decepticon purple) with a mode tab, actions orange, upgrades teal; Toy Battle troops
-in the troop colour. The static parts of a frame are one form XObject per kind and size,
-and everything on a face but its name and QR code is one form XObject per card design
-(:func:`standard_face`), so copies and cards that differ only in name are drawn once.
+What a game's cards show (colours, frames, badges) is decided by the game's face builder
+(:attr:`games.cards.cardgame.CardGame.face`, in ``games/<game>/cards.py``); this module draws
+any :class:`~games.cards.anatomy.FaceContent` and names no game. The static parts of a frame
+are one form XObject per frame and size, and everything on a face but its name and QR code is
+one form XObject per card design (:func:`standard_face`), so copies and cards that differ only
+in name are drawn once.
 
 Coordinates inside a face are mm from the card's trim bottom-left corner; the content stays
 inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are given for a
@@ -99,7 +91,7 @@ class Painter:
     @property
     def unit(self) -> float:
         """Scale of fixed sizes: 1 on a 63 x 88 mm card, smaller on mini, larger on tarot
-        and Transformers characters (at most 1.4)."""
+        and large cards (at most 1.4)."""
         return max(0.7, min(self.trim.width / 63.0, self.trim.height / 88.0, 1.4))
 
     @property
@@ -483,7 +475,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
     # Badge: a disc overlapping the header's left end.
     r = 5.6 * u
     bx, by = s + r - 0.4, h - s - r + 0.6
-    # Corner battle icons (TF-2) in the header's right end.
+    # Corner icons in the header's right end.
     icon_edge = 5.4 * u
     right = head.right - 1.0
     for i, (symbol, colour) in enumerate(face.corner_icons):
@@ -587,8 +579,8 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
 
 def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> float:
     """Art, stats and the bottom zone below ``top`` (mm): the bottom zone keeps one corner
-    free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense value (PM-3) or
-    the mirrored index (troops) in the other, and the rules text between them; the text box
+    free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense corner or
+    the mirrored badge in the other, and the rules text between them; the text box
     grows upwards (the art gives way) when the text needs it.
 
     Returns:

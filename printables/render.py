@@ -2,9 +2,10 @@
 
 Page order: with duplex ``long-edge``/``short-edge`` every front sheet is followed by its back
 sheet; with ``separate`` the backs go to ``<out stem>-backs.pdf`` (page k = backs of front page
-k); with ``none`` there are no back pages (a Transformers character's bot side is then printed
-as a card of its own right after its alt side). Cards of different sizes (Transformers
-characters vs. battle cards) go on different sheets, each size with its own grid.
+k); with ``none`` there are no back pages (a two-sided card's back side, such as a Transformers
+character's bot side, is then printed as a card of its own right after its front). Cards of
+different sizes (large cards vs. standard cards) go on different sheets, each size with its own
+grid.
 
 Files are written to a temporary file beside the target and moved into place with
 ``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF
@@ -89,7 +90,8 @@ class RenderOptions:
         paper: ``a4`` (default), ``letter`` or ``a3`` (any case; stored in lower case).
         landscape: landscape sheets.
         card_size: size of standard cards (default: TCG 63 x 88 mm, PM-3, TF-2).
-        character_size: size of Transformers characters (default 88 x 126 mm, TF-1).
+        character_size: size of large cards (card classes with ``LARGE``, such as Transformers
+            characters; default 88 x 126 mm, TF-1).
         bleed: mm, see :class:`printables.layout.SheetSpec`.
         gutter: mm.
         page_margin: mm.
