@@ -3,8 +3,8 @@
 Each file holds ``[{"setup": ..., "state": <state_to_json>, "structure": structure(state)}, ...]`` from
 seeded random playouts of every example setup (and, for the card games, of the demo decks
 brought by both seats), sampled every few plies. The committed files were written by the
-code before the state codecs were derived from the dataclasses; ``tests/games/
-test_state_fixtures.py`` checks that those logged states still load to equal states.
+code before the games moved to one home each; ``tests/games/test_state_fixtures.py`` checks
+that those states still load to equal states.
 
 Run: ``python tests/data/make_state_fixtures.py`` (from the repository root).
 """

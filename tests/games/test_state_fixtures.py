@@ -1,9 +1,10 @@
-"""States logged by earlier code (tests/data/states/) still load, to equal states.
+"""States written by earlier code (tests/data/states/) still load, to equal states.
 
-The companion keeps a table's states in its log; a change to a game's state codec must read
-every state written before it. The fixtures were written by ``tests/data/make_state_fixtures.py``
-with the field-by-field codecs the derived codec replaced; each must load, have the structure
-of the state that wrote it (every class, field and value) and write back the same JSON.
+A state's JSON is what the phones read (the view's ``state``) and what
+``Game.state_from_json`` reads back. The fixtures were written by
+``tests/data/make_state_fixtures.py`` with the code before the games moved to one home each;
+each must load, have the structure of the state that wrote it (every class, field and value)
+and write back the same JSON.
 """
 
 from __future__ import annotations

@@ -1,0 +1,79 @@
+"""Write tests/data/logs/<game>.json: setup events and actions as the companion logs them.
+
+A table's log holds events, not states: the setup event (:meth:`games.protocol.Game.setup_event`)
+and each action's JSON with its seat and dice faces; the companion folds them with
+``Game.start`` and ``Game.parse_action`` (companion/tables.py). Each file holds seeded random
+playouts of every example setup (and, for the card games, of a demo deck brought by both
+seats): ``[{"setup_event": ..., "actions": [{"seat", "action", "faces"}, ...]}, ...]``.
+The committed files were written by the code before the games moved to one home each;
+``tests/games/test_logged_events.py`` checks that they still load.
+
+Run: ``python tests/data/make_log_fixtures.py`` (from the repository root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from games import registry
+from games.protocol import SEATS, GameError
+from tests.data.make_state_fixtures import demo_decks, roll
+
+OUT = Path(__file__).resolve().parent / "logs"
+
+
+def take(
+    game: Any, state: Any, seat: str, action: Any, rng: random.Random, logged: list[Any]
+) -> Any:
+    """Apply ``action`` with seeded dice and log it as the companion does."""
+    faces = roll(rng, game.dice_for(state, seat, action))
+    after = game.apply(state, seat, action, faces)
+    logged.append({"seat": seat, "action": game.action_to_json(action), "faces": faces})
+    return after
+
+
+def logs(name: str, plies: int = 120) -> list[dict[str, Any]]:
+    """Seeded playouts of game ``name`` as logged events."""
+    game = registry.get(name)
+    rng = random.Random(f"logs-{name}")
+    out: list[dict[str, Any]] = []
+    for data in game.example_setups():
+        decks = demo_decks(game.deck_game) if game.deck_game else []
+        for with_decks in (False, True) if decks else (False,):
+            setup = game.parse_setup(data)
+            event = json.loads(
+                json.dumps(game.setup_event(setup, roll(rng, game.setup_dice(setup))))
+            )
+            state = game.start(event)
+            logged: list[dict[str, Any]] = []
+            if with_decks:
+                for seat in SEATS:
+                    with contextlib.suppress(GameError):
+                        action = game.parse_action(game.setup_from_deck(decks[0], seat))
+                        state = take(game, state, seat, action, rng, logged)
+            for _ in range(plies):
+                actor = game.to_act(state)
+                if actor is None:
+                    break
+                action = rng.choice(list(game.legal_actions(state, actor)))
+                state = take(game, state, actor, action, rng, logged)
+            out.append({"setup_event": event, "actions": json.loads(json.dumps(logged))})
+    return out
+
+
+def main() -> None:
+    """Write one file per registered game."""
+    OUT.mkdir(exist_ok=True)
+    for name in registry.GAMES:
+        items = logs(name)
+        path = OUT / f"{name}.json"
+        path.write_text(json.dumps(items, sort_keys=True) + "\n", encoding="utf-8")
+        print(path, len(items), path.stat().st_size)
+
+
+if __name__ == "__main__":
+    main()
