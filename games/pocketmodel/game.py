@@ -78,10 +78,10 @@ def variant_to_json(variant: Variant) -> dict[str, bool]:
 class PocketModelGame(Game[State, Action, Setup]):
     """PocketModel TCG (rules: shared/rules/pocketmodel.md, PM-5..PM-40) for the companion."""
 
-    name = "pocketmodel"
+    name = CARDS.slug
     title = "PocketModel TCG"
     rule_prefix = "PM"
-    deck_game = "pocketmodel"
+    deck_game = CARDS.slug
 
     def parse_setup(self, data: Any) -> Setup:
         """Parse ``{"type": "setup", "variant"?, "fleets"?}``.

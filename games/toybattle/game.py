@@ -51,7 +51,7 @@ class Setup:
 class ToyBattleGame(Game[table.State, moves.Action, Setup]):
     """Toy Battle (rules: shared/rules/toy-battle.md, TB-1..TB-41) for the companion."""
 
-    name = "toy-battle"
+    name = CARDS.slug
     title = "Toy Battle"
     rule_prefix = "TB"
 

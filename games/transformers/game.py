@@ -47,10 +47,10 @@ class Setup:
 class TransformersGame(Game[State, Action, Setup]):
     """Transformers TCG (rules: shared/rules/transformers.md, TF-1..TF-40) for the companion."""
 
-    name = "transformers"
+    name = CARDS.slug
     title = "Transformers TCG"
     rule_prefix = "TF"
-    deck_game = "transformers"
+    deck_game = CARDS.slug
 
     # ----------------------------------------------------------------------------- setup
 
