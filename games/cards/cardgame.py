@@ -56,6 +56,6 @@ class CardGame:
     legality: Callable[[tuple[Any, ...]], list[FieldError]]
     limits: DeckLimits
     face: Callable[[Any, str], FaceContent]
-    back_colour: Callable[[Any], str | None]
     package: str
     demos: tuple[str, ...]
+    back_colour: Callable[[Any], str | None] = lambda card: None

@@ -268,7 +268,6 @@ CARDS = CardGame(
         rule="PM-5",
     ),
     face=face,
-    back_colour=lambda card: None,
     package="games.pocketmodel",
     demos=("pocketmodel",),
 )

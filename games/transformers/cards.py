@@ -341,7 +341,6 @@ CARDS = CardGame(
         rule="TF-3",
     ),
     face=face,
-    back_colour=lambda card: None,
     package="games.transformers",
     demos=("transformers",),
 )

@@ -21,7 +21,7 @@ from typing import Any
 
 from games import registry
 from games.protocol import SEATS, GameError
-from tests.data.make_state_fixtures import demo_decks, roll
+from tests.data.make_state_fixtures import demo_decks, roll, write
 
 OUT = Path(__file__).resolve().parent / "logs"
 
@@ -65,15 +65,5 @@ def logs(name: str, plies: int = 120) -> list[dict[str, Any]]:
     return out
 
 
-def main() -> None:
-    """Write one file per registered game."""
-    OUT.mkdir(exist_ok=True)
-    for name in registry.GAMES:
-        items = logs(name)
-        path = OUT / f"{name}.json"
-        path.write_text(json.dumps(items, sort_keys=True) + "\n", encoding="utf-8")
-        print(path, len(items), path.stat().st_size)
-
-
 if __name__ == "__main__":
-    main()
+    write(OUT, logs)

@@ -15,7 +15,7 @@ import dataclasses
 import enum
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -108,15 +108,15 @@ def samples(name: str, every: int = 40, plies: int = 240) -> list[dict[str, Any]
     return out
 
 
-def main() -> None:
-    """Write one file per registered game."""
-    OUT.mkdir(exist_ok=True)
+def write(out: Path, make: Callable[[str], list[dict[str, Any]]]) -> None:
+    """Write ``make(name)`` to ``out/<name>.json`` for every registered game."""
+    out.mkdir(exist_ok=True)
     for name in registry.GAMES:
-        items = samples(name)
-        path = OUT / f"{name}.json"
+        items = make(name)
+        path = out / f"{name}.json"
         path.write_text(json.dumps(items, sort_keys=True) + "\n", encoding="utf-8")
         print(path, len(items), path.stat().st_size)
 
 
 if __name__ == "__main__":
-    main()
+    write(OUT, samples)
