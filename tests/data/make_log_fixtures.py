@@ -21,7 +21,7 @@ from typing import Any
 
 from games import registry
 from games.protocol import SEATS, GameError
-from tests.data.make_state_fixtures import demo_decks, roll, write
+from tests.data.make_state_fixtures import roll, starts, write
 
 OUT = Path(__file__).resolve().parent / "logs"
 
@@ -41,27 +41,21 @@ def logs(name: str, plies: int = 120) -> list[dict[str, Any]]:
     game = registry.get(name)
     rng = random.Random(f"logs-{name}")
     out: list[dict[str, Any]] = []
-    for data in game.example_setups():
-        decks = demo_decks(game.deck_game) if game.deck_game else []
-        for with_decks in (False, True) if decks else (False,):
-            setup = game.parse_setup(data)
-            event = json.loads(
-                json.dumps(game.setup_event(setup, roll(rng, game.setup_dice(setup))))
-            )
-            state = game.start(event)
-            logged: list[dict[str, Any]] = []
-            if with_decks:
-                for seat in SEATS:
-                    with contextlib.suppress(GameError):
-                        action = game.parse_action(game.setup_from_deck(decks[0], seat))
-                        state = take(game, state, seat, action, rng, logged)
-            for _ in range(plies):
-                actor = game.to_act(state)
-                if actor is None:
-                    break
-                action = rng.choice(list(game.legal_actions(state, actor)))
-                state = take(game, state, actor, action, rng, logged)
-            out.append({"setup_event": event, "actions": json.loads(json.dumps(logged))})
+    for _data, event, deck in starts(game, rng):
+        state = game.start(event)
+        logged: list[dict[str, Any]] = []
+        if deck is not None:
+            for seat in SEATS:
+                with contextlib.suppress(GameError):
+                    action = game.parse_action(game.setup_from_deck(deck, seat))
+                    state = take(game, state, seat, action, rng, logged)
+        for _ in range(plies):
+            actor = game.to_act(state)
+            if actor is None:
+                break
+            action = rng.choice(list(game.legal_actions(state, actor)))
+            state = take(game, state, actor, action, rng, logged)
+        out.append({"setup_event": event, "actions": json.loads(json.dumps(logged))})
     return out
 
 

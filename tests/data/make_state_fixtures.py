@@ -11,16 +11,17 @@ Run: ``python tests/data/make_state_fixtures.py`` (from the repository root).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from games import registry
-from games.protocol import SEATS, DiceRequest, Faces
+from games.protocol import SEATS, DiceRequest, Faces, GameError
 
 OUT = Path(__file__).resolve().parent / "states"
 
@@ -61,50 +62,51 @@ def demo_decks(deck_game: str) -> list[Any]:
     return [d for d in decks if d.game == deck_game]
 
 
+def starts(game: Any, rng: random.Random) -> Iterator[tuple[Any, Any, Any]]:
+    """Each example setup of ``game``, and for a card game each again with its first demo
+    deck: (setup request, the setup event as logged, the deck both seats bring or None)."""
+    for data in game.example_setups():
+        decks = demo_decks(game.deck_game) if game.deck_game else []
+        for deck in (None, decks[0]) if decks else (None,):
+            setup = game.parse_setup(data)
+            faces = roll(rng, game.setup_dice(setup))
+            yield data, json.loads(json.dumps(game.setup_event(setup, faces))), deck
+
+
 def samples(name: str, every: int = 40, plies: int = 240) -> list[dict[str, Any]]:
     """States of seeded playouts of game ``name``, one every ``every`` plies."""
     game = registry.get(name)
     rng = random.Random(f"fixtures-{name}")
     out: list[dict[str, Any]] = []
-    for data in game.example_setups():
-        decks = demo_decks(game.deck_game) if game.deck_game else []
-        for with_decks in (False, True) if decks else (False,):
-            setup = game.parse_setup(data)
-            event = json.loads(
-                json.dumps(game.setup_event(setup, roll(rng, game.setup_dice(setup))))
-            )
-            state = game.start(event)
-            if with_decks:
-                for seat in SEATS:
-                    try:
-                        action = game.parse_action(game.setup_from_deck(decks[0], seat))
-                        faces = roll(rng, game.dice_for(state, seat, action))
-                        state = game.apply(state, seat, action, faces)
-                    except Exception:  # noqa: BLE001 - a setup that takes no deck now
-                        pass
-            for ply in range(plies):
-                if ply % every == 0:
-                    out.append(
-                        {
-                            "setup": data,
-                            "state": game.state_to_json(state),
-                            "structure": structure(state),
-                        }
-                    )
-                actor = game.to_act(state)
-                if actor is None:
-                    out.append(
-                        {
-                            "setup": data,
-                            "state": game.state_to_json(state),
-                            "structure": structure(state),
-                        }
-                    )
-                    break
-                action = rng.choice(list(game.legal_actions(state, actor)))
-                state = game.apply(
-                    state, actor, action, roll(rng, game.dice_for(state, actor, action))
+    for data, event, deck in starts(game, rng):
+        state = game.start(event)
+        if deck is not None:
+            for seat in SEATS:
+                with contextlib.suppress(GameError):
+                    action = game.parse_action(game.setup_from_deck(deck, seat))
+                    faces = roll(rng, game.dice_for(state, seat, action))
+                    state = game.apply(state, seat, action, faces)
+        for ply in range(plies):
+            if ply % every == 0:
+                out.append(
+                    {
+                        "setup": data,
+                        "state": game.state_to_json(state),
+                        "structure": structure(state),
+                    }
                 )
+            actor = game.to_act(state)
+            if actor is None:
+                out.append(
+                    {
+                        "setup": data,
+                        "state": game.state_to_json(state),
+                        "structure": structure(state),
+                    }
+                )
+                break
+            action = rng.choice(list(game.legal_actions(state, actor)))
+            state = game.apply(state, actor, action, roll(rng, game.dice_for(state, actor, action)))
     return out
 
 
