@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def mixed_deck(image: str) -> object:
     """1,000 cards drawn round-robin from the three demo decks, each with the same image."""
-    from games.cards import BackSpec, Deck
+    from games.cards.deck import BackSpec, Deck
     from printables.deckfile import demo_names, read_deck
 
     pool = [

@@ -14,7 +14,8 @@ from importlib import resources
 from typing import Any
 
 from companion.tables.rejected import Rejected
-from games.cards import Card, Deck, DeckError, parse_deck_text
+from games.cards.deck import Card, Deck, DeckError, parse_deck_text
+from games.registry import DEMO_DECKS
 
 MAX_DECK_CHARS = 48 * 1024
 """Largest deck file text a phone may upload (the request body limit is 64 KiB)."""
@@ -25,13 +26,11 @@ MAX_NAME_CHARS = 120
 @functools.cache
 def demo_decks() -> dict[str, Deck]:
     """The shipped demo decks by their demo name (``pocketmodel``, ``toy-battle``, ...)."""
-    folder = resources.files("games.cards") / "demo"
     decks = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            name = entry.name.rsplit(".", 1)[0]
-            text = entry.read_text(encoding="utf-8")
-            decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
+    for name, (package, path) in sorted(DEMO_DECKS.items()):
+        entry = resources.files(package) / path
+        text = entry.read_text(encoding="utf-8")
+        decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
     return decks
 
 

@@ -1,8 +1,8 @@
 """Reading deck files (the I/O side of ``games.cards``) and the demo decks shipped as data.
 
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
-shipped demo deck (``games/cards/demo/NAME.yaml``: package data of ``games``, because the
-companion reads the same decks). Files are decoded as UTF-8; a byte-order
+shipped demo deck (``games/<game>/demo/NAME.yaml``, package data of the game found through
+:data:`games.registry.DEMO_DECKS`, because the companion reads the same decks). Files are decoded as UTF-8; a byte-order
 mark is dropped. Image paths inside a deck are relative to the deck file's folder and must
 exist and be readable PNG or JPEG images (checked here, reported with the card's name).
 """
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from games.cards import Deck, DeckError, FieldError, parse_deck_text
-from games.cards.deck import MAX_DECK_BYTES
+from games.cards.deck import MAX_DECK_BYTES, Deck, DeckError, parse_deck_text
+from games.cards.fields import FieldError
+from games.registry import DEMO_DECKS
 from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
@@ -97,8 +98,7 @@ class LoadedDeck:
 
 def demo_names() -> list[str]:
     """Names of the shipped demo decks (use as ``demo:NAME``)."""
-    folder = resources.files("games.cards") / "demo"
-    return sorted(p.name.rsplit(".", 1)[0] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return sorted(DEMO_DECKS)
 
 
 def read_deck(argument: str) -> LoadedDeck:
@@ -121,9 +121,10 @@ def read_deck(argument: str) -> LoadedDeck:
                     )
                 ],
             )
-        resource = resources.files("games.cards") / "demo" / f"{name}.yaml"
+        package, resource_path = DEMO_DECKS[name]
+        resource = resources.files(package) / resource_path
         text = resource.read_text(encoding="utf-8")
-        base_dir = Path(str(resources.files("games.cards") / "demo"))
+        base_dir = Path(str(resource)).parent
         deck = parse_deck_text(text, source=f"{name}.yaml", default_slug=name)
         return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
     if not argument.strip():

@@ -2,9 +2,10 @@
 
 Page order: with duplex ``long-edge``/``short-edge`` every front sheet is followed by its back
 sheet; with ``separate`` the backs go to ``<out stem>-backs.pdf`` (page k = backs of front page
-k); with ``none`` there are no back pages (a Transformers character's bot side is then printed
-as a card of its own right after its alt side). Cards of different sizes (Transformers
-characters vs. battle cards) go on different sheets, each size with its own grid.
+k); with ``none`` there are no back pages (a two-sided card's back side, such as a Transformers
+character's bot side, is then printed as a card of its own right after its front). Cards of
+different sizes (large cards vs. standard cards) go on different sheets, each size with its own
+grid.
 
 Files are written to a temporary file beside the target and moved into place with
 ``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF
@@ -25,15 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from games.cards import Card, Deck, card_url
-from games.cards.toy_battle import ToyBattleTroop
-from games.cards.transformers import TransformersCharacter
+from games.cards.deck import Card, Deck, card_url
 from printables.cropmarks import draw_marks_on_art
 from printables.cutter import svg_text, write_dxf
 from printables.faces import (
-    FRAME_COLOURS,
     MM,
     Painter,
+    card_game,
     draw_generated_back,
     face_content,
     game_title,
@@ -92,7 +91,8 @@ class RenderOptions:
         paper: ``a4`` (default), ``letter`` or ``a3`` (any case; stored in lower case).
         landscape: landscape sheets.
         card_size: size of standard cards (default: TCG 63 x 88 mm, PM-3, TF-2).
-        character_size: size of Transformers characters (default 88 x 126 mm, TF-1).
+        character_size: size of large cards (card classes with ``LARGE``, such as Transformers
+            characters; default 88 x 126 mm, TF-1).
         bleed: mm, see :class:`printables.layout.SheetSpec`.
         gutter: mm.
         page_margin: mm.
@@ -142,7 +142,7 @@ class RenderOptions:
 
     def size_of(self, card: Card) -> CardSize:
         """The trim size a card is printed at."""
-        if isinstance(card, TransformersCharacter):
+        if card.LARGE:
             w, h = CARD_SIZES["tf-character"]
             return self.character_size or CardSize(width=w, height=h, name="tf-character")
         w, h = CARD_SIZES["tcg"]
@@ -253,13 +253,13 @@ class _Item:
 
 
 def _back_of(card: Card, deck: Deck, base_dir: Path) -> Back:
-    if isinstance(card, TransformersCharacter):
+    if len(card.SIDES) > 1:
         return Back(kind="side")
     if card.back_image:
         return Back(kind="image", image=base_dir / card.back_image)
     if deck.back.image:
         return Back(kind="image", image=base_dir / deck.back.image)
-    colour = FRAME_COLOURS[card.colour] if isinstance(card, ToyBattleTroop) else deck.back.colour
+    colour = card_game(card).back_colour(card) or deck.back.colour
     return Back(kind="generated", colour=colour, text=deck.back.text or game_title(deck.game))
 
 
@@ -269,8 +269,7 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
         for _ in range(card.copies):
             if options.duplex is Duplex.NONE:
                 items.append(_Item(card=card, side="front", back=None))
-                if isinstance(card, TransformersCharacter):
-                    items.append(_Item(card=card, side="bot", back=None))
+                items.extend(_Item(card=card, side=side, back=None) for side in card.SIDES[1:])
             else:
                 items.append(_Item(card=card, side="front", back=_back_of(card, deck, base_dir)))
     return items
@@ -430,7 +429,7 @@ class _Job:
         back = item.back
         assert back is not None
         if back.kind == "side":
-            self.face(c, trim, item.card, "bot")
+            self.face(c, trim, item.card, item.card.SIDES[-1])
             return
         bleed = self.options.bleed
         if back.kind == "image":

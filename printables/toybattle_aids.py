@@ -1,4 +1,4 @@
-"""Toy Battle printables (issue 8, point 3): a one-page player aid per terrain and a sheet of
+"""Toy Battle printables: a one-page player aid per terrain and a sheet of
 spare troop tiles in both colours.
 
 Lengths in mm (converted to points only when drawing); page frame: origin at the bottom-left

@@ -4,7 +4,7 @@ shared/seeds/pocketmodel-tcg.de.txt) behind the game protocol.
 Modules: :mod:`.state` (the table and its JSON, which the phone view reads),
 :mod:`.actions` (actions and their JSON), :mod:`.fleet` (PM-5, PM-7, PM-8; decks to fleets),
 :mod:`.combat` (totals, hits, damage, destruction), :mod:`.rules` (turn structure, legality,
-apply), :mod:`.game` (the adapter, ``GAME``).
+apply), :mod:`.cards` (the card schemas and faces), :mod:`.game` (the adapter, ``GAME``).
 
 The companion follows the table, not the hands (ARCHITECTURE.md): no draw pile, hand or discard
 pile is kept; a card played is picked from the deck list the player brought.

@@ -10,8 +10,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.cards.pocketmodel import PocketModelCard, PocketModelUnit
 from games.pocketmodel.actions import Fleet, FleetUnit, fleet_to_json
+from games.pocketmodel.cards import (
+    DECK_MAX_COPIES,
+    DECK_MIN_CARDS,
+    FLEET_MAX_STARS,
+    PocketModelCard,
+    PocketModelUnit,
+)
 from games.pocketmodel.state import (
     RESERVE,
     DeckCard,
@@ -24,12 +30,6 @@ from games.pocketmodel.state import (
 )
 from games.protocol import SEATS, SetupError
 
-FLEET_MAX_STARS = 30
-"""PM-5: a fleet is worth at most 30 stars."""
-DECK_MIN_CARDS = 30
-"""PM-5: a deck has at least 30 cards."""
-DECK_MAX_COPIES = 3
-"""PM-5: at most 3 copies of a card."""
 DEPLOY_MAX_STARS = 20
 """PM-8: units worth up to 20 stars start in the home zone."""
 OBJECTIVES = 3

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.pocketmodel import rules
 from games.pocketmodel.actions import (
     Action,
@@ -24,6 +25,7 @@ from games.pocketmodel.actions import (
     fleet_from_json,
     fleet_to_json,
 )
+from games.pocketmodel.cards import CARDS
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
 from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
 from games.protocol import (
@@ -76,10 +78,10 @@ def variant_to_json(variant: Variant) -> dict[str, bool]:
 class PocketModelGame(Game[State, Action, Setup]):
     """PocketModel TCG (rules: shared/rules/pocketmodel.md, PM-5..PM-40) for the companion."""
 
-    name = "pocketmodel"
+    name = CARDS.slug
     title = "PocketModel TCG"
     rule_prefix = "PM"
-    deck_game = "pocketmodel"
+    deck_game = CARDS.slug
 
     def parse_setup(self, data: Any) -> Setup:
         """Parse ``{"type": "setup", "variant"?, "fleets"?}``.
@@ -241,3 +243,6 @@ class PocketModelGame(Game[State, Action, Setup]):
 
 GAME = PocketModelGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="pocketmodel", game=GAME, cards=CARDS)
+"""pocketmodel's registry entry (:mod:`games.registry`)."""

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from games.protocol import IllegalAction, NotYourTurn
 from games.toybattle import placement
+from games.toybattle.actions import Action, Decline, Draw, Place, Resolve, Stuck
 from games.toybattle.rules import (
     CAPN,
     COPIES,
@@ -24,19 +25,9 @@ from games.toybattle.rules import (
     TROOP_INDEX,
     TROOPS,
     XB42,
-    Action,
-    Decline,
-    Draw,
-    Ended,
-    Pending,
     Piece,
-    Place,
-    Resolve,
-    SeatState,
-    State,
-    Stuck,
-    draw_count,
 )
+from games.toybattle.state import Ended, Pending, SeatState, State, draw_count
 from games.toybattle.terrains import TERRAINS, adjacency
 
 TROOP_EFFECTS = {

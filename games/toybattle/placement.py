@@ -8,7 +8,8 @@ type), TB-37 with D10 (blocked troops). Pure.
 from __future__ import annotations
 
 from games.protocol import IllegalAction
-from games.toybattle.rules import COPIES, HOOK, KWAK, SEAT_COLOUR, TROOPS, State
+from games.toybattle.rules import COPIES, HOOK, KWAK, SEAT_COLOUR, TROOPS
+from games.toybattle.state import State
 from games.toybattle.terrains import TERRAINS, Terrain, adjacency
 
 

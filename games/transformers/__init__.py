@@ -7,8 +7,10 @@ comes in as a face). Modules, by concept:
 * :mod:`.state`: what lies on the table (characters, teams, the turn, the attack);
 * :mod:`.team`: team building (TF-3), setup (TF-5), deck files, example teams;
 * :mod:`.attack`: the attack calculator (TF-20..TF-25), damage and KO (TF-30), TF-40;
-* :mod:`.actions`: the actions, their JSON, who may take them, ``legal_actions``, ``apply``;
+* :mod:`.actions`: the actions and their JSON;
+* :mod:`.rules`: who may take which action now, ``legal_actions``, ``apply``;
 * :mod:`.codec`: JSON of the state; :mod:`.view`: what the phones see;
+* :mod:`.cards`: the card schemas (characters, battle cards) and their faces;
 * :mod:`.game`: the adapter registered in :mod:`games.registry` (``GAME``).
 
 Decisions where the digest is unclear (cited as Dn in the code and the tests):

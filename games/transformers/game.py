@@ -1,6 +1,6 @@
 """Transformers TCG behind the game protocol (:mod:`games.protocol`).
 
-A thin adapter over :mod:`games.transformers.actions` (rules), :mod:`.codec` (JSON),
+A thin adapter over :mod:`games.transformers.rules`, :mod:`.actions`, :mod:`.codec` (JSON),
 :mod:`.team` (TF-3, TF-5, decks) and :mod:`.view` (the phones' view).
 
 Setup request: ``{"type": "setup", "variant": {"count_battle_stars", "must_attack",
@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -25,8 +26,9 @@ from games.protocol import (
     StateError,
     check_faces,
 )
-from games.transformers import actions, codec, team
+from games.transformers import actions, codec, rules, team
 from games.transformers.actions import Action
+from games.transformers.cards import CARDS
 from games.transformers.codec import Invalid
 from games.transformers.state import State, Variant
 from games.transformers.view import view_state
@@ -45,10 +47,10 @@ class Setup:
 class TransformersGame(Game[State, Action, Setup]):
     """Transformers TCG (rules: shared/rules/transformers.md, TF-1..TF-40) for the companion."""
 
-    name = "transformers"
+    name = CARDS.slug
     title = "Transformers TCG"
     rule_prefix = "TF"
-    deck_game = "transformers"
+    deck_game = CARDS.slug
 
     # ----------------------------------------------------------------------------- setup
 
@@ -105,8 +107,8 @@ class TransformersGame(Game[State, Action, Setup]):
         return actions.action_to_json(action)
 
     def legal_actions(self, state: State, seat: str) -> Sequence[Action]:
-        """:func:`actions.legal_actions`."""
-        return actions.legal_actions(state, seat)
+        """:func:`rules.legal_actions`."""
+        return rules.legal_actions(state, seat)
 
     def dice_for(self, state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
         """1d2 for the starting player when ``action`` brings the second team (TF-5).
@@ -114,26 +116,26 @@ class TransformersGame(Game[State, Action, Setup]):
         Raises:
             IllegalAction: the action is illegal now (checked before anything is rolled).
         """
-        if not actions.needs_first_player(state, seat, action):
+        if not rules.needs_first_player(state, seat, action):
             return ()
-        actions.check_seat(state, seat, action)
+        rules.check_seat(state, seat, action)
         assert isinstance(action, team.BringTeam)
         team.check_bring(state, seat, action)
         return (FIRST_PLAYER,)
 
     def apply(self, state: State, seat: str, action: Action, faces: Faces = ()) -> State:
-        """:func:`actions.apply` with the starting player's die where it was rolled.
+        """:func:`rules.apply` with the starting player's die where it was rolled.
 
         Raises:
             MalformedAction: faces that do not answer :meth:`dice_for`.
             NotYourTurn: another seat is to act.
             IllegalAction: the rules forbid it (TF-n in the message).
         """
-        if actions.needs_first_player(state, seat, action):
+        if rules.needs_first_player(state, seat, action):
             check_faces((FIRST_PLAYER,), faces)
-            return actions.apply(state, seat, action, faces[0][0])
+            return rules.apply(state, seat, action, faces[0][0])
         check_faces((), faces)
-        return actions.apply(state, seat, action)
+        return rules.apply(state, seat, action)
 
     def to_act(self, state: State) -> str | None:
         """The player to act (in the team phase the first seat without a team); None once
@@ -174,7 +176,7 @@ class TransformersGame(Game[State, Action, Setup]):
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         """The open table (:func:`view_state`) and the legal actions of the seat to act."""
         actor = self.to_act(state)
-        legal = [] if actor is None else actions.legal_actions(state, actor)
+        legal = [] if actor is None else rules.legal_actions(state, actor)
         return {"state": view_state(state), "legal": [actions.action_to_json(a) for a in legal]}
 
     # ------------------------------------------------------------------------------ decks
@@ -219,3 +221,6 @@ class TransformersGame(Game[State, Action, Setup]):
 
 GAME = TransformersGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="transformers", game=GAME, cards=CARDS)
+"""transformers's registry entry (:mod:`games.registry`)."""

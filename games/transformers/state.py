@@ -2,7 +2,7 @@
 
 Source: shared/rules/transformers.md (TF-1..TF-40); decisions D1.. in
 :mod:`games.transformers`. Pure and immutable: every value here is a frozen, keyword-only
-dataclass; the rules (:mod:`games.transformers.actions`) build new states with
+dataclass; the rules (:mod:`games.transformers.rules`) build new states with
 :func:`dataclasses.replace`.
 
 The state holds the table, never the hands (ARCHITECTURE.md): each character's mode, tapped,
@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 
 from games.protocol import SEATS, IllegalAction
 
+FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
+"""TF-1: the two factions."""
 MODES: tuple[str, str] = ("alt", "bot")
 """TF-1: a character's two modes; TF-5: it starts in alt mode."""
 SLOTS: tuple[str, str, str] = ("weapon", "armor", "utility")

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from games.protocol import SEATS, IllegalAction
+from games.transformers.cards import TransformersBattleCard, TransformersCharacter
 from games.transformers.state import (
     DECK_MAX_COPIES,
     DECK_MIN_CARDS,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from games.pocketmodel import rules
 from games.pocketmodel.actions import Fleet, FleetUnit, action_from_json
 from games.pocketmodel.fleet import EXAMPLE_DECK, STANDARD_FLEET
@@ -17,7 +17,7 @@ from games.pocketmodel.game import GAME
 from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 
-DEMO = Path(__file__).resolve().parents[2] / "games" / "cards" / "demo" / "pocketmodel.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
 
 
 def unit(

@@ -7,8 +7,10 @@ import pytest
 
 from games.protocol import IllegalAction, NotYourTurn
 from games.toybattle import effects, rules
+from games.toybattle import state as tbstate
+from games.toybattle.actions import Decline, Draw, Place, Resolve, Stuck
 from games.toybattle.game import GAME
-from games.toybattle.rules import Decline, Draw, Place, Resolve, Stuck, Variant
+from games.toybattle.rules import Variant
 from games.toybattle.terrains import TERRAINS, TerrainError, build_terrain
 from tests.games.toybattle_helpers import decline, legal_nodes, place, resolve, table, top
 
@@ -16,7 +18,7 @@ from tests.games.toybattle_helpers import decline, legal_nodes, place, resolve, 
 # specials 15 16 20 21 (Castle Field); region 1 = 13/15/17 (1 medal)
 
 
-def effect_names(state: rules.State) -> list[str]:
+def effect_names(state: tbstate.State) -> list[str]:
     return [p.effect for p in state.pending]
 
 
@@ -409,7 +411,7 @@ def test_tb37_battlefield_blocks_a_troop_until_the_end_of_the_next_turn() -> Non
 def test_tb40_a_troop_on_the_enemy_hq_wins_at_once() -> None:
     line = {11: ["A:Star"], 13: ["A:Star"], 17: ["A:Roxy"], 22: ["A:Roxy"], 24: ["A:Jumbo"]}
     state = place(table("castle", line), "Skully", 41)
-    assert state.ended == rules.Ended(winner="A", reason="hq_taken", rule="TB-40")
+    assert state.ended == tbstate.Ended(winner="A", reason="hq_taken", rule="TB-40")
     assert state.pending == () and effects.legal_actions(state) == []
     with pytest.raises(IllegalAction, match=r"over"):
         effects.apply(state, "B", Draw())
@@ -428,7 +430,7 @@ def test_tb40_the_medal_objective_wins_at_once() -> None:
     }
     state = place(table("caribbean", stacks), "Skully", 12)
     assert state.seat("A").medals == 5
-    assert state.ended == rules.Ended(winner="A", reason="medal_objective", rule="TB-40")
+    assert state.ended == tbstate.Ended(winner="A", reason="medal_objective", rule="TB-40")
     assert state.pending == ()  # Skully's draw never comes
 
 
@@ -445,15 +447,15 @@ def test_tb41_stuck_most_medals_win_a_tie_loses(
 ) -> None:
     state = table("station", racks={"A": 8})
     seats = (
-        rules.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
-        rules.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}),
+        tbstate.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
+        tbstate.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}),
     )
     captured = tuple((i, "A") for i in range(medals[0])) + tuple(
         (i + 5, "B") for i in range(medals[1])
     )
-    state = rules.State(**{**state.__dict__, "seats": seats, "captured": captured})
+    state = tbstate.State(**{**state.__dict__, "seats": seats, "captured": captured})
     ended = effects.apply(state, "A", Stuck())
-    assert ended.ended == rules.Ended(winner=winner, reason=reason, rule="TB-41")
+    assert ended.ended == tbstate.Ended(winner=winner, reason=reason, rule="TB-41")
 
 
 def test_tb41_stuck_is_refused_while_a_draw_is_possible() -> None:
@@ -467,7 +469,7 @@ def test_tb41_d11_the_engine_ends_a_provable_stalemate() -> None:
     b = state.seat("B")
     state = effects._with_seat(state, "B", reserve=0, removed=b.removed + b.reserve)
     state = effects.apply(state, "A", Draw())
-    assert state.ended == rules.Ended(winner="A", reason="tie_stuck_loses", rule="TB-41")
+    assert state.ended == tbstate.Ended(winner="A", reason="tie_stuck_loses", rule="TB-41")
     assert GAME.to_act(state) is None
 
 

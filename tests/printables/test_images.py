@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageCms
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from printables.faces import MM
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
 from printables.layout import Duplex

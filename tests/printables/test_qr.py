@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.cards import card_url
+from games.cards.deck import card_url
 from printables import qr
 
 pytestmark = pytest.mark.skipif(

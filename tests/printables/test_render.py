@@ -10,7 +10,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from games.cards import card_url
+from games.cards.deck import card_url
 from printables.deckfile import demo_names, read_deck
 from printables.layout import BackAdjust, Duplex, parse_card_size
 from printables.render import RenderError, RenderOptions, render_deck
@@ -276,7 +276,7 @@ def test_shared_art_back_designs_and_card_designs_are_embedded_once(tmp_path: Pa
 
     from PIL import Image
 
-    from games.cards import BackSpec, Deck
+    from games.cards.deck import BackSpec, Deck
 
     Image.new("RGB", (600, 400), (40, 90, 160)).save(tmp_path / "art.png")
     pool = [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from printables.layout import CARD_SIZES, CardSize, Duplex
 from printables.render import RenderError, RenderOptions, render_deck
 
