@@ -9,8 +9,9 @@ machine must differ from a store:
 
 * the upstream ``server`` lines become the two serve processes on loopback ports;
 * TLS: the ``listen 443 ssl`` line becomes ``listen 127.0.0.1:<free port>`` and the
-  ``ssl_*`` lines (certificate and key) are left out: a store keeps them there, in the
-  ``server`` block, where the README has them;
+  ``ssl_certificate`` and ``ssl_certificate_key`` lines are left out: a store keeps them
+  there, in the ``server`` block, where the README has them (a second test checks that
+  ``nginx -t`` accepts the block with them, on a self-signed certificate);
 * the test adds ``add_header X-Tablesmith-Upstream $upstream_addr`` so that it can tell which
   process serves a stream, and wraps the README's ``http``-level block in a main config of its
   own (``events``, pid file, error and access logs, temp paths, all under ``tmp_path``), run
@@ -24,6 +25,7 @@ Skips, saying which Debian package is missing, where nginx, PostgreSQL or Redis 
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shlex
@@ -40,6 +42,7 @@ from typing import Any
 import pytest
 import requests
 
+from companion import DEFAULTS
 from tests.companion.servers import (
     ROOT,
     START_SECONDS,
@@ -95,11 +98,12 @@ def serve_options(port: int, base_url: str, db: str, pubsub: str) -> list[str]:
     return [*options, "--host", "127.0.0.1", "--no-qr"]
 
 
-def proxy_config(upstreams: list[str], port: int) -> str:
-    """The README's nginx block (``upstream`` and ``server``) for loopback, without TLS.
+def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None = None) -> str:
+    """The README's nginx block (``upstream`` and ``server``) for loopback: without TLS, or
+    with ``tls`` (certificate, key) in place of the README's certificate and key paths.
 
-    Raises AssertionError when the block lacks the ``upstream`` servers, the ``listen`` line or
-    the ``proxy_pass`` line this test replaces or extends."""
+    Raises AssertionError when the block lacks the ``upstream`` servers, the ``listen`` line,
+    the ``proxy_pass`` line or (with ``tls``) the two ``ssl_`` lines this test replaces."""
     out: list[str] = []
     context: list[str] = []
     seen = set()
@@ -118,17 +122,24 @@ def proxy_config(upstreams: list[str], port: int) -> str:
             seen.add("upstream")
             continue
         elif context == ["server"] and directive == "listen":
-            out.append(f"{indent}listen 127.0.0.1:{port};  # the README's TLS listen line")
+            assert "ssl" in words, f"the README's listen line is not TLS: {line.strip()}"
+            listen = f"127.0.0.1:{port} ssl" if tls else f"127.0.0.1:{port}"
+            out.append(f"{indent}listen {listen};  # the README's: {line.strip()}")
             seen.add("listen")
             continue
-        elif directive.startswith("ssl_"):  # TLS certificate, key and settings
+        elif directive in ("ssl_certificate", "ssl_certificate_key"):
+            seen.add(directive)
+            if tls:  # else the TLS lines are left out
+                path = tls[0] if directive == "ssl_certificate" else tls[1]
+                out.append(f"{indent}{directive} {path};")
             continue
         elif directive == "proxy_pass":
             out += [line, f"{indent}add_header {UPSTREAM_HEADER} $upstream_addr;  # test only"]
             seen.add("proxy_pass")
             continue
         out.append(line)
-    assert seen == {"upstream", "listen", "proxy_pass"}, f"the README's nginx block: {seen}"
+    needed = {"upstream", "listen", "proxy_pass", "ssl_certificate", "ssl_certificate_key"}
+    assert seen == needed, f"the README's nginx block lacks {needed - seen}"
     assert not context, "the README's nginx block has unbalanced braces"
     return "\n".join(out)
 
@@ -151,8 +162,9 @@ def main_config(prefix: Path, block: str) -> str:
     )
 
 
-def start_nginx(prefix: Path, block: str, port: int) -> Serve:
-    """Debian's nginx in the foreground on ``port`` with its own prefix under ``prefix``."""
+def nginx_command(prefix: Path, block: str) -> list[str]:
+    """Debian's nginx with the README's ``block`` and its own prefix under ``prefix``, once
+    ``nginx -t`` accepts the config (AssertionError with nginx's message otherwise)."""
     program = nginx_program()
     assert program is not None
     prefix.mkdir()
@@ -161,8 +173,15 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
     command = [program, "-p", f"{prefix}/", "-c", str(config), "-e", str(prefix / "error.log")]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=30)
     assert checked.returncode == 0, f"nginx -t: {checked.stderr}\n{config.read_text()}"
+    return command
+
+
+def start_nginx(prefix: Path, block: str, port: int) -> Serve:
+    """nginx in the foreground (``-g 'daemon off;'``) on ``port``, once it answers."""
     process = subprocess.Popen(
-        [*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*nginx_command(prefix, block), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     proxy = Serve(process, f"http://127.0.0.1:{port}")
 
@@ -176,6 +195,27 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
 
     wait_until(answers, START_SECONDS, "nginx did not answer")
     return proxy
+
+
+def test_the_readme_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) -> None:
+    """The README's block as a store runs it, TLS included (a self-signed certificate of
+    this test's own in place of the store's): ``nginx -t`` accepts it."""
+    if nginx_program() is None:
+        pytest.skip("nginx not found: Debian package nginx")
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl not found: Debian package openssl")
+    certificate, key = tmp_path / "games.pem", tmp_path / "games.key"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-subj", "/CN=games.example.org", "-keyout", str(key), "-out", str(certificate)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    block = proxy_config(["127.0.0.1:8801", "127.0.0.1:8802"], free_port(), (certificate, key))
+    assert f"ssl_certificate {certificate};" in block and " ssl;" in block
+    nginx_command(tmp_path / "nginx", block)
 
 
 @pytest.fixture
@@ -344,3 +384,34 @@ def test_the_readme_store_setup_loses_nothing_when_a_process_is_killed(
             for p in phones
         )
     )
+
+
+def post_from(address: str, base: str, path: str, headers: dict[str, str]) -> int:
+    """The status of ``POST base+path`` (body ``[]``) sent from the loopback ``address``."""
+    host, port = base.split("//")[1].split(":")
+    connection = http.client.HTTPConnection(host, int(port), 10, source_address=(address, 0))
+    try:
+        connection.request("POST", path, body=b"[]", headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+@pytest.mark.slow
+def test_behind_nginx_the_join_limit_counts_each_phone_address(
+    store: tuple[Serve, dict[str, Serve]],
+) -> None:
+    """Through the proxy each phone address has its own join limit (X-Forwarded-For), counted
+    by each process on its own; a phone reaching a process directly cannot pick its address
+    (X-Forwarded-For is trusted from 127.0.0.1 only)."""
+    proxy, upstreams = store
+    limit = DEFAULTS["JOIN_RATE_LIMIT"][0]
+    json = {"Content-Type": "application/json"}
+    # a create with a body that is not an object: counted by the limit, then refused (400)
+    statuses = [post_from("127.0.0.2", proxy.base, "/api/tables", json) for _ in range(25)]
+    assert statuses == [400] * (2 * limit) + [429] * (25 - 2 * limit)  # the proxy takes turns
+    assert post_from("127.0.0.3", proxy.base, "/api/tables", json) == 400
+    direct = next(iter(upstreams.values())).base
+    forged = {**json, "X-Forwarded-For": "127.0.0.4"}
+    assert post_from("127.0.0.2", direct, "/api/tables", forged) == 429
+    assert post_from("127.0.0.4", proxy.base, "/api/tables", json) == 400
