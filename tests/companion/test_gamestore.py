@@ -17,8 +17,12 @@ machine must differ from a store:
   own (``events``, pid file, error and access logs, temp paths, all under ``tmp_path``), run
   as ``nginx -p <tmp_path> -c ... -e ... -g 'daemon off;'``;
 * the serve processes get ``--port`` (free loopback ports), ``--base-url`` (nginx's address),
-  ``--db`` and ``--pubsub`` (the session's own PostgreSQL and Redis) in place of the README's
-  examples, plus ``--host 127.0.0.1 --no-qr`` (off the LAN, quiet).
+  ``--db`` (a role and database made as the README's step 1 says, on the session's own
+  PostgreSQL) and ``--pubsub`` (the session's own Redis) in place of the README's examples,
+  plus ``--host 127.0.0.1 --no-qr`` (off the LAN, quiet).
+
+A third test checks the README's word on the join limits behind the proxy: counted per
+phone address (``X-Forwarded-For``, trusted from 127.0.0.1 only), by each process on its own.
 
 Skips, saying which Debian package is missing, where nginx, PostgreSQL or Redis are absent.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import random
 import re
 import shlex
 import shutil
@@ -38,6 +43,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -50,6 +56,7 @@ from tests.companion.servers import (
     StreamReader,
     Table,
     free_port,
+    postgres_bin,
     roll,
     seat_both,
     serve_process,
@@ -218,6 +225,24 @@ def test_the_readme_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) 
     nginx_command(tmp_path / "nginx", block)
 
 
+def readme_database(postgres_url: str) -> str:
+    """A role and its database made as the README's step 1 makes them (``createuser``, then
+    ``createdb --owner``: a login role that is no superuser, owning the database) on the
+    session's PostgreSQL: the ``--db`` URL for them (trust authentication: the README's
+    password prompt is left out, the URL still carries one)."""
+    binaries = postgres_bin()
+    assert binaries is not None  # the postgres_url fixture skipped otherwise
+    address = urlsplit(postgres_url)
+    name = f"tablesmith_{random.getrandbits(40):x}"
+    common = ["-h", str(address.hostname), "-p", str(address.port), "-U", "postgres"]
+    for command in (
+        [str(binaries / "createuser"), *common, name],
+        [str(binaries / "createdb"), *common, "--owner", name, name],
+    ):
+        subprocess.run(command, check=True, capture_output=True, timeout=30)
+    return f"postgresql://{name}:PASSWORD@{address.hostname}:{address.port}/{name}"
+
+
 @pytest.fixture
 def store(
     postgres_url: str, redis_url: str, tmp_path: Path
@@ -226,12 +251,13 @@ def store(
     command line: the proxy and the processes by upstream address."""
     if nginx_program() is None:
         pytest.skip("nginx not found: Debian package nginx")
+    database = readme_database(postgres_url)
     ports = [free_port() for _ in range(3)]
     base = f"http://127.0.0.1:{ports[0]}"
     upstreams: dict[str, Serve] = {}
     try:
         for number, port in enumerate(ports[1:], 1):
-            options = serve_options(port, base, postgres_url, redis_url)
+            options = serve_options(port, base, database, redis_url)
             direct = f"http://127.0.0.1:{port}"
             upstreams[direct.split("//")[1]] = serve_process(
                 options, tmp_path / f"serve{number}.log", base=direct
