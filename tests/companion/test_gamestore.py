@@ -244,7 +244,7 @@ def readme_database(postgres_url: str) -> str:
 
 
 @pytest.fixture
-def store(
+def game_store(
     postgres_url: str, redis_url: str, tmp_path: Path
 ) -> Iterator[tuple[Serve, dict[str, Serve]]]:
     """nginx with the README's config in front of two serve processes with the README's
@@ -341,9 +341,9 @@ class Phone:
 
 @pytest.mark.slow
 def test_the_readme_store_setup_loses_nothing_when_a_process_is_killed(
-    store: tuple[Serve, dict[str, Serve]],
+    game_store: tuple[Serve, dict[str, Serve]],
 ) -> None:
-    proxy, upstreams = store
+    proxy, upstreams = game_store
     table = seat_both(proxy, proxy)
     phones = [Phone(proxy, table, "A"), Phone(proxy, table, "B")]
     try:
@@ -425,12 +425,12 @@ def post_from(address: str, base: str, path: str, headers: dict[str, str]) -> in
 
 @pytest.mark.slow
 def test_behind_nginx_the_join_limit_counts_each_phone_address(
-    store: tuple[Serve, dict[str, Serve]],
+    game_store: tuple[Serve, dict[str, Serve]],
 ) -> None:
     """Through the proxy each phone address has its own join limit (X-Forwarded-For), counted
     by each process on its own; a phone reaching a process directly cannot pick its address
     (X-Forwarded-For is trusted from 127.0.0.1 only)."""
-    proxy, upstreams = store
+    proxy, upstreams = game_store
     limit = DEFAULTS["JOIN_RATE_LIMIT"][0]
     json = {"Content-Type": "application/json"}
     # a create with a body that is not an object: counted by the limit, then refused (400)
