@@ -181,7 +181,7 @@ class Reinforce:
 
 @dataclass(frozen=True, kw_only=True)
 class EndTurn:
-    """End the turn after its action."""
+    """End the turn, after its action or passing it (D14)."""
 
 
 Action = (

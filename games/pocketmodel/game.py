@@ -38,7 +38,7 @@ from games.protocol import (
 )
 
 _SETUP_FIELDS = {"type", "variant", "fleets"}
-_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus"}
+_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus", "action_required"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,7 +50,8 @@ class Setup:
 
 
 def variant_from_json(data: Any) -> Variant:
-    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool}`` (defaults: False, True).
+    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool, "action_required"?: bool}``
+    (defaults: all False, the original rules).
 
     Raises:
         MalformedAction: not an object, an unknown flag, a flag that is not a boolean.
@@ -66,10 +67,11 @@ def variant_from_json(data: Any) -> Variant:
 
 
 def variant_to_json(variant: Variant) -> dict[str, bool]:
-    """Both flags."""
+    """Every flag."""
     return {
         "destroy_above_shields": variant.destroy_above_shields,
         "icon_gates_bonus": variant.icon_gates_bonus,
+        "action_required": variant.action_required,
     }
 
 
@@ -116,7 +118,7 @@ class PocketModelGame(Game[State, Action, Setup]):
         """Both standard fleets with the default flags, the same with every flag flipped, and
         an empty table (fleets brought as actions)."""
         fleets = {seat: fleet_to_json(STANDARD_FLEET) for seat in SEATS}
-        flipped = {"destroy_above_shields": True, "icon_gates_bonus": False}
+        flipped = {"destroy_above_shields": True, "icon_gates_bonus": True, "action_required": True}
         return [
             {"type": "setup", "fleets": fleets},
             {"type": "setup", "variant": flipped, "fleets": fleets},

@@ -121,7 +121,7 @@ def to_act(state: State) -> str | None:
 def _expected(state: State) -> str:
     """What the rules expect now, with the rule id (for refusals)."""
     if state.phase == "main":
-        return "play an objective (PM-10) or take the turn's action (PM-11)"
+        return "play an objective (PM-10), take the turn's action (PM-11) or end the turn"
     if state.phase == "end":
         return "the turn's one action is taken: end the turn (PM-11)"
     if state.battle is not None:
@@ -410,6 +410,12 @@ def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
 
 
 def _end_turn(state: State, seat: str, action: EndTurn, faces: Faces) -> State:
+    """End the turn: after its action, or without one (the action is optional, PM turn, D14)
+    unless the table plays ``action_required``."""
+    if state.phase == "main" and state.variant.action_required:
+        raise IllegalAction(
+            "this table plays action_required: take the turn's action first (PM-11)"
+        )
     return replace(
         state,
         phase="main",
@@ -624,6 +630,7 @@ _HANDLERS: dict[tuple[str, str | None, type], _Handler] = {
     ("main", None, Combat): _combat,
     ("main", None, Strike): _strike,
     ("main", None, Carrier): _carrier,
+    ("main", None, EndTurn): _end_turn,
     ("end", None, EndTurn): _end_turn,
     **{
         ("battle", step, PlayCard): _play
@@ -752,6 +759,8 @@ def _turn_actions(state: State, seat: str) -> list[Action]:
                     Carrier(carrier=carrier.id, units=tuple(u.id for u in c))
                     for c in _subsets(reserve, CARRIER_STARS, LIST_CAP)
                 )
+        if not state.variant.action_required:
+            found.append(EndTurn())  # pass the action (D14)
         return found
     if state.battle is not None:
         step = state.battle.step

@@ -66,12 +66,16 @@ class Variant:
     Attributes:
         destroy_above_shields: PM-24 official sheet: destroyed only when counters > Shields
             (default False: the seed's counters >= Shields).
-        icon_gates_bonus: PM-25: a combat card's bonus counts only when the unit carries the
-            card's green and silver icons (default True, D3).
+        icon_gates_bonus: PM-25 former reading: a combat card's bonus counts only when the
+            unit carries the card's green and silver icons (default False: the bonus always
+            counts, only the icon ability is gated, D3).
+        action_required: the turn must take one of the actions PM-11..PM-14 before it ends
+            (default False: the seed's "darf", a player may pass the action, D14).
     """
 
     destroy_above_shields: bool = False
-    icon_gates_bonus: bool = True
+    icon_gates_bonus: bool = False
+    action_required: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -218,9 +222,10 @@ class Play:
         card: the deck card id, or None for a bonus typed by hand.
         name: the card's name (None for a typed bonus).
         printed: the bonus as printed (or typed).
-        applies: False when the unit lacks an icon the card needs (PM-25, flag
-            ``icon_gates_bonus``): the bonus then does not count.
-        missing: the icons the unit lacks.
+        applies: False when the unit lacks an icon the card needs and the table plays the
+            flag ``icon_gates_bonus`` (PM-25 former reading): the bonus then does not count.
+        missing: the card's green and silver icons the unit lacks (its special ability is
+            not the unit's, PM-25).
     """
 
     card: str | None
@@ -566,6 +571,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "variant": {
             "destroy_above_shields": state.variant.destroy_above_shields,
             "icon_gates_bonus": state.variant.icon_gates_bonus,
+            "action_required": state.variant.action_required,
         },
         "phase": state.phase,
         "turn": state.turn,
@@ -747,6 +753,7 @@ def state_from_json(data: Any) -> State:
             variant=Variant(
                 destroy_above_shields=bool(data["variant"]["destroy_above_shields"]),
                 icon_gates_bonus=bool(data["variant"]["icon_gates_bonus"]),
+                action_required=bool(data["variant"].get("action_required", False)),
             ),
             phase=data["phase"],
             turn=data["turn"],
