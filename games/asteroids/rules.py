@@ -123,15 +123,18 @@ class Spot:
         return [self.rift, self.place]
 
     @classmethod
-    def from_json(cls, data: Any) -> Spot:
-        """Parse ``[rift, place]``.
+    def from_json(cls, data: Any, field: str = "spot") -> Spot:
+        """Parse ``[rift, place]``; ``field`` names it in errors (``"origin"``).
 
         Raises:
-            MalformedAction: not a pair of integers in range.
+            MalformedAction: not a pair of integers in range (names ``field``).
         """
         if not isinstance(data, list) or len(data) != 2:
-            raise MalformedAction(f"a spot must be [rift, place], got {data!r}")
-        return cls(rift=data[0], place=data[1])
+            raise MalformedAction(f"{field} must be [rift, place], got {data!r:.40}")
+        try:
+            return cls(rift=data[0], place=data[1])
+        except MalformedAction as exc:
+            raise MalformedAction(f"{field}: {exc}") from exc
 
 
 BASE = MappingProxyType({c: Spot(rift=r, place=0) for c, r in BASE_RIFT.items()})
@@ -281,8 +284,8 @@ def action_from_json(data: Any) -> Action:
             f"fields of a {kind} action must be {sorted(_ACTION_FIELDS[kind])}, got {sorted(fields)}"
         )
     if kind == "move":
-        target = None if data["target"] is None else Spot.from_json(data["target"])
-        return Move(origin=Spot.from_json(data["origin"]), target=target)
+        target = None if data["target"] is None else Spot.from_json(data["target"], "target")
+        return Move(origin=Spot.from_json(data["origin"], "origin"), target=target)
     if kind == "skip":
         return Skip()
     return Push(**{name: data[name] for name in _ACTION_FIELDS["push"]})
@@ -387,7 +390,7 @@ class Layout:
         used = dict.fromkeys(FragmentKind, 0)
         for rift in frozen:
             for layout in rift:
-                _check_choice("layout", layout, ("HH", "HA", "AH"), LayoutError)
+                _check_choice("each layout of rifts", layout, ("HH", "HA", "AH"), LayoutError)
                 used[_kind_of(layout)] += 1
         supply: list[FragmentKind] = []
         for kind in FragmentKind:
@@ -412,10 +415,10 @@ class Layout:
             LayoutError: malformed or illegal layout.
         """
         if not isinstance(data, dict) or not isinstance(data.get("rifts"), list):
-            raise LayoutError(f"a layout must be an object with a rifts list, got {data!r}")
+            raise LayoutError(f"a layout must be an object with a rifts list, got {data!r:.60}")
         rifts = data["rifts"]
         if not all(isinstance(r, list) for r in rifts):
-            raise LayoutError(f"each rift must be a list of layouts, got {rifts!r}")
+            raise LayoutError(f"each of rifts must be a list of layouts, got {rifts!r:.60}")
         if data.get("supply") is None:
             return cls.from_rifts(rifts)
         try:

@@ -98,7 +98,7 @@ class PocketModelGame(Game[State, Action, Setup]):
                 f"unknown setup fields {sorted(unknown)}; allowed {sorted(_SETUP_FIELDS)}"
             )
         variant = variant_from_json(data.get("variant"))
-        raw = data.get("fleets") or {}
+        raw = {} if data.get("fleets") is None else data["fleets"]
         if not isinstance(raw, dict) or set(raw) - set(SEATS):
             raise MalformedAction('fleets must be an object {"A": fleet|null, "B": fleet|null}')
         fleets: list[Fleet | None] = []
