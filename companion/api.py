@@ -142,8 +142,15 @@ def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
 
 
 def internal_error(error: Exception) -> BaseResponse:
-    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
-    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``).
+
+    The traceback is taken from ``error`` itself, not from :func:`sys.exc_info`: the default
+    server's direct action route (:mod:`companion.asgi`) calls this handler after its
+    ``except`` block has ended, where ``logger.exception`` would log "NoneType: None".
+    """
+    current_app.logger.error(
+        "unexpected error on %s %s", request.method, request.path, exc_info=error
+    )
     if not wants_json():
         return error_page(500)
     return error_response(500, "internal", "internal server error")
