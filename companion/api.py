@@ -38,7 +38,7 @@ EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error",
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import (
@@ -74,10 +74,16 @@ def wants_json() -> bool:
 
 
 def error_response(
-    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
+    status: int,
+    reason: str,
+    message: str,
+    view: Any = None,
+    headers: Any = (),
+    detail: Mapping[str, Any] | None = None,
 ) -> Response:
-    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
-    body: dict[str, Any] = {"error": reason, "message": message}
+    """A JSON error ``{"error": reason, "message": message, "view"?: view, **detail}``
+    (``detail``: a game's refusal: ``rule``, ``message_id``, ``values``)."""
+    body: dict[str, Any] = {"error": reason, "message": message, **(detail or {})}
     if view is not None:
         body["view"] = view
     response = jsonify(body)
@@ -110,10 +116,16 @@ def error_page(status: int, headers: Any = ()) -> BaseResponse:
 
 
 def rejected(error: Rejected) -> BaseResponse:
-    """Answer a refused request with its status, reason code, message and the current view."""
+    """Answer a refused request with its status, reason code, message and the current view;
+    a refusal by the game's rules (raised from a :class:`~games.protocol.GameError`) also
+    carries its ``rule``, ``message_id`` and ``values``, which the phone shows translated."""
     if not wants_json():
         return error_page(error.status)
-    return error_response(error.status, error.reason, str(error), error.view)
+    cause = error.__cause__
+    detail: dict[str, Any] = {}
+    if isinstance(cause, GameError) and error.status != 409:
+        detail = {k: v for k, v in cause.to_json().items() if k != "message"}
+    return error_response(error.status, error.reason, str(error), error.view, detail=detail)
 
 
 def http_error(error: HTTPException) -> BaseResponse:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.asteroids import rules
+from games.asteroids.messages import MESSAGES
 from games.asteroids.spec import ASTEROIDS, Variant
 from games.protocol import (
     DiceRequest,
@@ -82,7 +83,11 @@ class AsteroidsGame(Game[rules.State, rules.Action, Setup]):
             try:
                 layout = rules.Layout.from_json({"rifts": data.get("rifts")})
             except rules.LayoutError as exc:
-                raise SetupError(str(exc)) from exc
+                if exc.rule is None:  # not a layout at all: wrong shapes or names
+                    raise MalformedAction(str(exc)) from exc
+                raise SetupError(
+                    str(exc), rule=exc.rule, message_id=exc.message_id, values=exc.values
+                ) from exc
             return Setup(mode=mode, variant=variant, layout=layout)
         shown = repr(mode)[:60]
         raise MalformedAction(f"mode must be random or manual, got {shown}")
@@ -179,13 +184,15 @@ class AsteroidsGame(Game[rules.State, rules.Action, Setup]):
         if faces:
             raise MalformedAction("Asteroids actions roll no dice")
         if state.phase != "over" and seat != state.player:
-            raise NotYourTurn(f"it is {state.player}'s turn")
+            raise MESSAGES.error("not_your_turn", "AST-10", NotYourTurn, player=state.player)
         try:
             return rules.apply(state, action)
         except rules.MalformedAction as exc:
             raise MalformedAction(str(exc)) from exc
         except rules.IllegalAction as exc:
-            raise IllegalAction(str(exc)) from exc
+            raise IllegalAction(
+                str(exc), rule=exc.rule, message_id=exc.message_id, values=exc.values
+            ) from exc
 
     def to_act(self, state: rules.State) -> str | None:
         """The player to move, None once a player has 5 ships home (AST-30)."""
