@@ -376,6 +376,7 @@ class Messages:
         message_id: str,
         rule: str,
         cls: type[GameError] | None = None,
+        /,
         **values: Any,
     ) -> GameError:
         """The error (an :class:`IllegalAction` unless ``cls`` says otherwise) for

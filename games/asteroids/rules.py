@@ -803,7 +803,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _refuse(
-    message_id: str, rule: str, cls: type[RulesError] | None = None, **values: Any
+    message_id: str, rule: str, cls: type[RulesError] | None = None, /, **values: Any
 ) -> RulesError:
     """The refusal ``message_id`` of :data:`~games.asteroids.messages.MESSAGES` citing
     ``rule`` (an :class:`IllegalAction` unless ``cls`` says otherwise)."""

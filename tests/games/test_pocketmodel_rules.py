@@ -14,6 +14,7 @@ from games.pocketmodel import rules
 from games.pocketmodel.actions import Fleet, FleetUnit, action_from_json
 from games.pocketmodel.fleet import EXAMPLE_DECK, STANDARD_FLEET
 from games.pocketmodel.game import GAME
+from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 
@@ -78,6 +79,7 @@ def refused(
     with pytest.raises(IllegalAction) as error:
         rules.apply(state, seat, action_from_json(action), tuple(faces))
     assert error.value.rule == rule, str(error.value)
+    assert error.value.message_id in MESSAGES.texts, str(error.value)
     assert str(error.value).endswith(f"({rule})")
 
 
