@@ -38,7 +38,7 @@ EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error",
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import (
@@ -76,10 +76,16 @@ def wants_json() -> bool:
 
 
 def error_response(
-    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
+    status: int,
+    reason: str,
+    message: str,
+    view: Any = None,
+    headers: Any = (),
+    detail: Mapping[str, Any] | None = None,
 ) -> Response:
-    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
-    body: dict[str, Any] = {"error": reason, "message": message}
+    """A JSON error ``{"error": reason, "message": message, "view"?: view, **detail}``
+    (``detail``: a game's refusal: ``rule``, ``message_id``, ``values``)."""
+    body: dict[str, Any] = {"error": reason, "message": message, **(detail or {})}
     if view is not None:
         body["view"] = view
     response = jsonify(body)
@@ -112,10 +118,16 @@ def error_page(status: int, headers: Any = ()) -> BaseResponse:
 
 
 def rejected(error: Rejected) -> BaseResponse:
-    """Answer a refused request with its status, reason code, message and the current view."""
+    """Answer a refused request with its status, reason code, message and the current view;
+    a refusal by the game's rules (raised from a :class:`~games.protocol.GameError`) also
+    carries its ``rule``, ``message_id`` and ``values``, which the phone shows translated."""
     if not wants_json():
         return error_page(error.status)
-    return error_response(error.status, error.reason, str(error), error.view)
+    cause = error.__cause__
+    detail: dict[str, Any] = {}
+    if isinstance(cause, GameError) and error.status != 409:
+        detail = {k: v for k, v in cause.to_json().items() if k != "message"}
+    return error_response(error.status, error.reason, str(error), error.view, detail=detail)
 
 
 def http_error(error: HTTPException) -> BaseResponse:
@@ -144,8 +156,15 @@ def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
 
 
 def internal_error(error: Exception) -> BaseResponse:
-    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
-    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``).
+
+    The traceback is taken from ``error`` itself, not from :func:`sys.exc_info`: the default
+    server's direct action route (:mod:`companion.asgi`) calls this handler after its
+    ``except`` block has ended, where ``logger.exception`` would log "NoneType: None".
+    """
+    current_app.logger.error(
+        "unexpected error on %s %s", request.method, request.path, exc_info=error
+    )
     if not wants_json():
         return error_page(500)
     return error_response(500, "internal", "internal server error")

@@ -23,8 +23,9 @@ Errors (all :class:`GameError`, a ``ValueError``):
 
 * :class:`MalformedAction`: cannot be understood at all (wrong type, missing field, value out
   of range). HTTP 400.
-* :class:`IllegalAction`: well formed, but the rules forbid it now; ``rule`` holds the rule id
-  (``"PM-11"``). HTTP 422 ``illegal``.
+* :class:`IllegalAction`: well formed, but the rules forbid it now; ``rule`` holds the one rule
+  id it cites (``"PM-11"``), ``message_id`` and ``values`` the text the phone translates
+  (:class:`Messages`). HTTP 422 ``illegal``.
 * :class:`NotYourTurn`: an :class:`IllegalAction` because another seat is to act. HTTP 422
   ``not_your_turn``.
 * :class:`SetupError`: an :class:`IllegalAction` at setup (a deck that breaks the building
@@ -53,16 +54,44 @@ _RULE_ID = re.compile(r"\(([A-Z]{2,3}-\d+)\)")
 class GameError(ValueError):
     """Base class of every error a game raises through this protocol.
 
+    Args:
+        message: the English text (logs, the API's ``message``).
+        rule: the one rule id the error cites (``"PM-24"``); when None, the first id written
+            in parentheses in ``message`` (``"... (PM-24)"``), or None.
+        message_id: the id of the refusal's text in the game view's catalogs (the phone
+            shows it translated, :class:`Messages`), or None.
+        values: the values of the text's ``%(name)s`` fields (strings and integers).
+
     Attributes:
-        rule: the rule id the error cites (``"PM-24"``), or None.
+        rule: the rule id, or None.
+        message_id: the text's id, or None.
+        values: the text's values (read-only).
     """
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        message_id: str | None = None,
+        values: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         if rule is None:
             found = _RULE_ID.search(message)
             rule = found.group(1) if found else None
         self.rule = rule
+        self.message_id = message_id
+        self.values: Mapping[str, str | int] = MappingProxyType(dict(values or {}))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"message", "rule", "message_id", "values"}`` (what the API sends the phone)."""
+        return {
+            "message": str(self),
+            "rule": self.rule,
+            "message_id": self.message_id,
+            "values": dict(self.values),
+        }
 
 
 class MalformedAction(GameError):
@@ -327,3 +356,44 @@ def check_faces(requests: Sequence[DiceRequest], faces: Faces) -> None:
                 f"{request.purpose}: expected {request.count} faces of 1..{request.sides}, "
                 f"got {list(rolled)[:10]}"
             )
+
+
+class Messages:
+    """A game's refusal texts: message id -> English template with ``%(name)s`` fields.
+
+    The same ids and English texts are in the game view's catalog (``view.html``, block
+    ``refusal-strings``), translated in its ``translations/``; a test checks both ways.
+
+    Args:
+        texts: message id (``[a-z0-9_]+``) -> English template.
+    """
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts: Mapping[str, str] = MappingProxyType(dict(texts))
+
+    def error(
+        self,
+        message_id: str,
+        rule: str,
+        cls: type[GameError] | None = None,
+        /,
+        **values: Any,
+    ) -> GameError:
+        """The error (an :class:`IllegalAction` unless ``cls`` says otherwise) for
+        ``message_id`` with ``values`` (lists become ``", "``-joined text, None ``"-"``), its
+        English text ending in ``(rule)``.
+
+        Raises:
+            KeyError: an unknown message id (a bug in the engine).
+        """
+        shown: dict[str, str | int] = {}
+        for key, value in values.items():
+            if isinstance(value, (list, tuple)):
+                shown[key] = ", ".join(str(v) for v in value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                shown[key] = value
+            else:
+                shown[key] = "-" if value is None else str(value)
+        text = self.texts[message_id] % shown
+        kind = cls or IllegalAction
+        return kind(f"{text} ({rule})", rule=rule, message_id=message_id, values=shown)

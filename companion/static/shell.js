@@ -95,10 +95,22 @@ const Tablesmith = (() => {
     toast.timer = setTimeout(() => (box.hidden = true), ms);
   }
 
-  // A refusal as translated text; the server's own words stay in the console and the outbox.
+  // A refusal as translated text; the server's own words stay in the console (and, for a
+  // refusal the game's view has no text for, behind a tap on the outbox pill). A game's rules
+  // give a message id with values and the rule id: the game view's "refusal-strings" block
+  // holds the translated texts.
+  function translatedRefusal(data) {
+    if (!data || !data.message_id) return null;
+    const box = document.getElementById("refusal-strings");
+    const texts = box ? JSON.parse(box.textContent) : {};
+    const text = texts[data.message_id];
+    return text ? fmt(text, data.values || {}) : null;
+  }
+
   function problem(data) {
     if (data && data.message) console.info(data.error, data.message);
-    return (data && T["err_" + data.error]) || T.err_other;
+    const reason = translatedRefusal(data) || (data && T["err_" + data.error]) || T.err_other;
+    return data && data.rule ? reason + " (" + data.rule + ")" : reason;
   }
 
   async function call(method, path, body, timeout = 0) {
@@ -252,7 +264,7 @@ const Tablesmith = (() => {
     const data = result.data || {};
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
     toast(fmt(T.refused, { reason }), 7000);
-    notice({ kind: "refused", reason, detail: data.message || "" });
+    notice({ kind: "refused", reason, detail: translatedRefusal(data) ? "" : data.message || "" });
     if (data.view) render(data.view);
   }
 

@@ -113,8 +113,8 @@ def action_from_json(data: Any) -> Action:
             f"fields of a {kind} action must be {sorted(_ACTION_FIELDS[kind])}, got {sorted(fields)}"
         )
     if kind == "move":
-        target = None if data["target"] is None else Spot.from_json(data["target"])
-        return Move(origin=Spot.from_json(data["origin"]), target=target)
+        target = None if data["target"] is None else Spot.from_json(data["target"], "target")
+        return Move(origin=Spot.from_json(data["origin"], "origin"), target=target)
     if kind == "skip":
         return Skip()
     return Push(**{name: data[name] for name in _ACTION_FIELDS["push"]})

@@ -23,6 +23,7 @@ from typing import Any
 from games.asteroids import actions as moves
 from games.asteroids import rules
 from games.asteroids import state as table
+from games.asteroids.messages import MESSAGES
 from games.asteroids.spec import ASTEROIDS, Variant
 from games.entry import GameEntry
 from games.protocol import (
@@ -86,7 +87,11 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
             try:
                 layout = table.Layout.from_json({"rifts": data.get("rifts")})
             except table.LayoutError as exc:
-                raise SetupError(str(exc)) from exc
+                if exc.rule is None:  # not a layout at all: wrong shapes or names
+                    raise MalformedAction(str(exc)) from exc
+                raise SetupError(
+                    str(exc), rule=exc.rule, message_id=exc.message_id, values=exc.values
+                ) from exc
             return Setup(mode=mode, variant=variant, layout=layout)
         shown = repr(mode)[:60]
         raise MalformedAction(f"mode must be random or manual, got {shown}")
@@ -183,13 +188,15 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
         if faces:
             raise MalformedAction("Asteroids actions roll no dice")
         if state.phase != "over" and seat != state.player:
-            raise NotYourTurn(f"it is {state.player}'s turn")
+            raise MESSAGES.error("not_your_turn", "AST-10", NotYourTurn, player=state.player)
         try:
             return rules.apply(state, action)
         except table.MalformedAction as exc:
             raise MalformedAction(str(exc)) from exc
         except table.IllegalAction as exc:
-            raise IllegalAction(str(exc)) from exc
+            raise IllegalAction(
+                str(exc), rule=exc.rule, message_id=exc.message_id, values=exc.values
+            ) from exc
 
     def to_act(self, state: table.State) -> str | None:
         """The player to move, None once a player has 5 ships home (AST-30)."""

@@ -47,14 +47,15 @@ from games.asteroids.state import (
     RIFTS,
     SIDES,
     SPOTS,
-    IllegalAction,
     LastOut,
     MalformedAction,
+    RulesError,
     Spot,
     State,
     Tile,
     _frozen_counts,
     other,
+    refuse,
 )
 
 # ------------------------------------------------------------------------------ move making
@@ -193,16 +194,47 @@ def apply(state: State, action: Action) -> State:
     if not isinstance(action, (Move, Skip, Push)):
         raise MalformedAction(f"action must be a Move, Skip or Push, got {type(action).__name__}")
     if state.phase == "over":
-        raise IllegalAction(f"the game is over, {state.winner} won (AST-30)")
+        raise refuse("game_over", "AST-30", winner=state.winner)
     if isinstance(action, Push):
         return _apply_push(state, action)
     if state.phase == "push":
-        raise IllegalAction("after two steps the turn must push (AST-20)")
+        raise refuse("must_push", "AST-20")
     if isinstance(action, Skip):
         if any(_legal_targets(state).values()):
-            raise IllegalAction("a step is possible, so it may not be skipped (AST-24)")
+            raise refuse("skip_not_allowed", "AST-24")
         return _after_step(state, end=None, returned=(), skipped=True, **_unchanged(state))
     return _apply_move(state, action)
+
+
+def _why_not(state: State, origin: Spot, target: Spot | None) -> RulesError:
+    """The one rule a move from a legal ``origin`` to ``target`` breaks (AST-10..AST-16)."""
+    shown = {"origin": str(origin.to_json()), "target": str(target.to_json()) if target else "off"}
+    if origin.is_base:
+        if target is not None and target.rift == (1 if origin.rift == 0 else RIFTS):
+            return _landing(state, target, shown)
+        return refuse("from_base", "AST-14", **shown)
+    height = len(state.stacks[origin])
+    for distance in (1, height):
+        ends = {_destination(origin, dr, dp, distance) for dr, dp in _DIRECTIONS}
+        if target in ends:
+            if distance == 1 and height > 1 and state.variant.jump_mandatory:
+                return refuse("jump_mandatory", "AST-15", height=height, **shown)
+            assert target is not None  # leaving the board sideways is never refused
+            return _landing(state, target, shown)
+    if target is None:
+        return refuse("not_off_here", "AST-13", **shown)
+    if height > 1 and abs(target.rift - origin.rift) + abs(target.place - origin.place) > 1:
+        return refuse("jump_length", "AST-15", height=height, **shown)
+    return refuse("not_orthogonal", "AST-10", **shown)
+
+
+def _landing(state: State, target: Spot, shown: dict[str, Any]) -> RulesError:
+    """Why a ship of the player to move may not end on ``target`` (AST-11, AST-12, D1)."""
+    if state.cell(target) == "A":
+        return refuse("onto_asteroid", "AST-11", **shown)
+    if len(state.stacks.get(target, ())) >= ASTEROIDS.max_stack:
+        return refuse("stack_full", "AST-12", **shown)
+    return refuse("own_stacks_only", "AST-12", **shown)
 
 
 def _unchanged(state: State) -> dict[str, Any]:
@@ -215,17 +247,12 @@ def _apply_move(state: State, move: Move) -> State:
     ends = _legal_targets(state).get(origin)
     if ends is None:
         if not origin.is_base and origin in state.stacks:
-            raise IllegalAction(
-                f"only the top ship of a stack moves, and only your own ({me}) (AST-12)"
-            )
+            raise refuse("top_ship_only", "AST-12", player=me)
         if origin == BASE[other(me)] and state.scored[me]:
-            raise IllegalAction("scored ships stay in the opposing base (AST-18)")
-        raise IllegalAction(f"no ship of {me} can move from {origin.to_json()}")
+            raise refuse("scored_stay", "AST-18")
+        raise refuse("no_ship_here", "AST-10", player=me, origin=str(origin.to_json()))
     if target not in ends:
-        raise IllegalAction(
-            f"{origin.to_json()} -> {target.to_json() if target else 'off'} is not a legal step "
-            "or jump (AST-10, AST-11, AST-12, AST-14, AST-15)"
-        )
+        raise _why_not(state, origin, target)
     parts = _unchanged(state)
     stacks, home, scored = parts["stacks"], parts["home"], parts["scored"]
     if origin == BASE[me]:
@@ -285,25 +312,22 @@ def _after_step(
 
 def _apply_push(state: State, push: Push) -> State:
     if state.phase != "push":
-        raise IllegalAction(f"the push comes after two steps (AST-20); phase is {state.phase}")
+        raise refuse("push_after_steps", "AST-20", phase=state.phase)
     if push.fragment not in state.supply:
-        raise IllegalAction(
-            f"fragment must be one of the supply {list(state.supply)} (AST-20), got {push.fragment}"
-        )
+        raise refuse("not_in_supply", "AST-20", supply=list(state.supply), fragment=push.fragment)
     kind = state.fragments[push.fragment]
     if push.layout not in LAYOUTS[kind]:
-        raise IllegalAction(
-            f"a {kind.value} fragment lies as {list(LAYOUTS[kind])}, got {push.layout} (D6)"
+        raise refuse(
+            "layout_of_kind",
+            "AST-20",
+            kind=kind.value,
+            layouts=list(LAYOUTS[kind]),
+            layout=push.layout,
         )
     if state.push_rift is not None and push.rift != state.push_rift:
-        raise IllegalAction(
-            f"the 2nd step ended in rift {state.push_rift}, so it must be pushed (AST-20), "
-            f"got rift {push.rift}"
-        )
+        raise refuse("push_this_rift", "AST-20", rift=state.push_rift, got=push.rift)
     if _is_straight_back(state, push):
-        raise IllegalAction(
-            "the fragment that just fell out may not be pushed straight back (AST-23)"
-        )
+        raise refuse("no_straight_back", "AST-23")
     tiles = list(state.rifts[push.rift - 1])
     shift = 2 if push.side == "left" else -2
     new_tile = Tile(fragment=push.fragment, layout=push.layout)

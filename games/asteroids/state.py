@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from games.asteroids.messages import MESSAGES
 from games.asteroids.spec import ASTEROIDS, FragmentKind, Variant
+from games.protocol import GameError
 
 COLOURS: tuple[str, str] = ASTEROIDS.colours
 
@@ -50,8 +52,9 @@ LAYOUT_DIE_SIDES = 2_000_000
 STATE_FORMAT = 1
 
 
-class RulesError(ValueError):
-    """Base class of every error the Asteroids engine raises."""
+class RulesError(GameError):
+    """Base class of every error the Asteroids engine raises (a protocol
+    :class:`~games.protocol.GameError`: rule id, message id and values)."""
 
 
 class MalformedAction(RulesError):
@@ -68,6 +71,16 @@ class LayoutError(RulesError):
 
 class StateError(RulesError):
     """A state is inconsistent (ships or fragments not conserved, stack too high, bad field)."""
+
+
+def refuse(
+    message_id: str, rule: str, cls: type[RulesError] | None = None, /, **values: Any
+) -> RulesError:
+    """The refusal ``message_id`` of :data:`~games.asteroids.messages.MESSAGES` citing
+    ``rule`` (an :class:`IllegalAction` unless ``cls`` says otherwise)."""
+    error = MESSAGES.error(message_id, rule, cls or IllegalAction, **values)
+    assert isinstance(error, RulesError)
+    return error
 
 
 def other(player: str) -> str:
@@ -118,15 +131,18 @@ class Spot:
         return [self.rift, self.place]
 
     @classmethod
-    def from_json(cls, data: Any) -> Spot:
-        """Parse ``[rift, place]``.
+    def from_json(cls, data: Any, field: str = "spot") -> Spot:
+        """Parse ``[rift, place]``; ``field`` names it in errors (``"origin"``).
 
         Raises:
-            MalformedAction: not a pair of integers in range.
+            MalformedAction: not a pair of integers in range (names ``field``).
         """
         if not isinstance(data, list) or len(data) != 2:
-            raise MalformedAction(f"a spot must be [rift, place], got {data!r}")
-        return cls(rift=data[0], place=data[1])
+            raise MalformedAction(f"{field} must be [rift, place], got {data!r:.40}")
+        try:
+            return cls(rift=data[0], place=data[1])
+        except MalformedAction as exc:
+            raise MalformedAction(f"{field}: {exc}") from exc
 
 
 BASE = MappingProxyType({c: Spot(rift=r, place=0) for c, r in BASE_RIFT.items()})
@@ -245,31 +261,43 @@ class Layout:
 
     def __post_init__(self) -> None:
         if len(self.rifts) != RIFTS:
-            raise LayoutError(f"rifts must hold {RIFTS} rifts (AST-2), got {len(self.rifts)}")
+            raise refuse("rift_count", "AST-2", LayoutError, rifts=RIFTS, got=len(self.rifts))
         counts = dict.fromkeys(FragmentKind, 0)
         for number, rift in enumerate(self.rifts, start=1):
             if len(rift) != ASTEROIDS.fragments_per_rift:
-                raise LayoutError(
-                    f"rift {number} must hold {ASTEROIDS.fragments_per_rift} fragments (AST-2), "
-                    f"got {len(rift)}"
+                raise refuse(
+                    "rift_size",
+                    "AST-2",
+                    LayoutError,
+                    rift=number,
+                    size=ASTEROIDS.fragments_per_rift,
+                    got=len(rift),
                 )
             for layout in rift:
                 _check_choice(f"layout in rift {number}", layout, ("HH", "HA", "AH"), LayoutError)
                 counts[_kind_of(layout)] += 1
             if "HH" not in rift:
-                raise LayoutError(f"rift {number} must contain an HH fragment (AST-3), got {rift}")
+                raise refuse("rift_needs_hh", "AST-3", LayoutError, rift=number, got=list(rift))
         if len(self.supply) != ASTEROIDS.supply_size:
-            raise LayoutError(
-                f"supply must hold {ASTEROIDS.supply_size} fragments (AST-2), got {len(self.supply)}"
+            raise refuse(
+                "supply_size",
+                "AST-2",
+                LayoutError,
+                size=ASTEROIDS.supply_size,
+                got=len(self.supply),
             )
         for kind in self.supply:
             _check_choice("supply kind", kind, tuple(FragmentKind), LayoutError)
             counts[kind] += 1
         for kind, count in counts.items():
             if count != ASTEROIDS.fragment_counts[kind]:
-                raise LayoutError(
-                    f"the layout must use {ASTEROIDS.fragment_counts[kind]} {kind.value} "
-                    f"fragments, got {count}"
+                raise refuse(
+                    "fragment_count",
+                    "AST-2",
+                    LayoutError,
+                    count=ASTEROIDS.fragment_counts[kind],
+                    kind=kind.value,
+                    got=count,
                 )
 
     @classmethod
@@ -283,15 +311,19 @@ class Layout:
         used = dict.fromkeys(FragmentKind, 0)
         for rift in frozen:
             for layout in rift:
-                _check_choice("layout", layout, ("HH", "HA", "AH"), LayoutError)
+                _check_choice("each layout of rifts", layout, ("HH", "HA", "AH"), LayoutError)
                 used[_kind_of(layout)] += 1
         supply: list[FragmentKind] = []
         for kind in FragmentKind:
             left = ASTEROIDS.fragment_counts[kind] - used[kind]
             if left < 0:
-                raise LayoutError(
-                    f"the set has {ASTEROIDS.fragment_counts[kind]} {kind.value} fragments, "
-                    f"the rifts use {used[kind]}"
+                raise refuse(
+                    "fragment_count",
+                    "AST-2",
+                    LayoutError,
+                    count=ASTEROIDS.fragment_counts[kind],
+                    kind=kind.value,
+                    got=used[kind],
                 )
             supply += [kind] * left
         return cls(rifts=frozen, supply=tuple(supply))
@@ -308,10 +340,10 @@ class Layout:
             LayoutError: malformed or illegal layout.
         """
         if not isinstance(data, dict) or not isinstance(data.get("rifts"), list):
-            raise LayoutError(f"a layout must be an object with a rifts list, got {data!r}")
+            raise LayoutError(f"a layout must be an object with a rifts list, got {data!r:.60}")
         rifts = data["rifts"]
         if not all(isinstance(r, list) for r in rifts):
-            raise LayoutError(f"each rift must be a list of layouts, got {rifts!r}")
+            raise LayoutError(f"each of rifts must be a list of layouts, got {rifts!r:.60}")
         if data.get("supply") is None:
             return cls.from_rifts(rifts)
         try:

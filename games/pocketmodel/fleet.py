@@ -18,6 +18,7 @@ from games.pocketmodel.cards import (
     PocketModelCard,
     PocketModelUnit,
 )
+from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import (
     RESERVE,
     DeckCard,
@@ -46,14 +47,16 @@ def check_fleet(fleet: Fleet) -> None:
     """
     stars = sum(u.stars for u in fleet.units)
     if stars > FLEET_MAX_STARS:
-        raise SetupError(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
+        raise MESSAGES.error("fleet_stars", "PM-5", SetupError, stars=stars, most=FLEET_MAX_STARS)
     if fleet.deck is not None:
         check_deck_cards(fleet.deck.cards)
     deployed = sum(u.stars for u in fleet.units if u.deploy)
     if deployed > DEPLOY_MAX_STARS:
-        raise SetupError(f"deployed units have {deployed} stars, at most {DEPLOY_MAX_STARS} (PM-8)")
+        raise MESSAGES.error(
+            "deployed_stars", "PM-8", SetupError, stars=deployed, most=DEPLOY_MAX_STARS
+        )
     if deployed == 0:
-        raise SetupError("deploy at least one unit in your home zone (PM-8)")
+        raise MESSAGES.error("deploy_one", "PM-8", SetupError)
 
 
 def check_deck_cards(cards: Sequence[DeckCard]) -> None:
@@ -64,11 +67,16 @@ def check_deck_cards(cards: Sequence[DeckCard]) -> None:
     """
     size = sum(c.copies for c in cards)
     if size < DECK_MIN_CARDS:
-        raise SetupError(f"deck has {size} cards, at least {DECK_MIN_CARDS} (PM-5)")
+        raise MESSAGES.error("deck_size", "PM-5", SetupError, size=size, least=DECK_MIN_CARDS)
     for card in cards:
         if card.copies > DECK_MAX_COPIES:
-            raise SetupError(
-                f"deck has {card.copies} copies of {card.name!r}, at most {DECK_MAX_COPIES} (PM-5)"
+            raise MESSAGES.error(
+                "deck_copies",
+                "PM-5",
+                SetupError,
+                copies=card.copies,
+                card=card.name,
+                most=DECK_MAX_COPIES,
             )
 
 
@@ -153,10 +161,10 @@ def fleet_from_deck(deck: Any) -> Fleet:
                 )
             )
     if not units:
-        raise SetupError("the deck has no units: a fleet needs at least one (PM-5)")
+        raise MESSAGES.error("deck_no_units", "PM-5", SetupError)
     stars = sum(u.stars for u in units)
     if stars > FLEET_MAX_STARS:
-        raise SetupError(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
+        raise MESSAGES.error("fleet_stars", "PM-5", SetupError, stars=stars, most=FLEET_MAX_STARS)
     fleet = Fleet(
         units=tuple(units), deck=DeckList(slug=deck.slug, title=deck.title, cards=tuple(cards))
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.entry import GameEntry
-from games.pocketmodel import rules
+from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import (
     Action,
     Fleet,
@@ -26,8 +26,9 @@ from games.pocketmodel.actions import (
     fleet_to_json,
 )
 from games.pocketmodel.cards import CARDS
+from games.pocketmodel.codec import state_from_json, state_to_json
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
-from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
+from games.pocketmodel.state import State, Variant
 from games.protocol import (
     SEATS,
     DiceRequest,
@@ -40,7 +41,7 @@ from games.protocol import (
 )
 
 _SETUP_FIELDS = {"type", "variant", "fleets"}
-_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus"}
+_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus", "action_required"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,7 +53,8 @@ class Setup:
 
 
 def variant_from_json(data: Any) -> Variant:
-    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool}`` (defaults: False, True).
+    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool, "action_required"?: bool}``
+    (defaults: all False, the original rules).
 
     Raises:
         MalformedAction: not an object, an unknown flag, a flag that is not a boolean.
@@ -68,10 +70,11 @@ def variant_from_json(data: Any) -> Variant:
 
 
 def variant_to_json(variant: Variant) -> dict[str, bool]:
-    """Both flags."""
+    """Every flag."""
     return {
         "destroy_above_shields": variant.destroy_above_shields,
         "icon_gates_bonus": variant.icon_gates_bonus,
+        "action_required": variant.action_required,
     }
 
 
@@ -98,7 +101,7 @@ class PocketModelGame(Game[State, Action, Setup]):
                 f"unknown setup fields {sorted(unknown)}; allowed {sorted(_SETUP_FIELDS)}"
             )
         variant = variant_from_json(data.get("variant"))
-        raw = data.get("fleets") or {}
+        raw = {} if data.get("fleets") is None else data["fleets"]
         if not isinstance(raw, dict) or set(raw) - set(SEATS):
             raise MalformedAction('fleets must be an object {"A": fleet|null, "B": fleet|null}')
         fleets: list[Fleet | None] = []
@@ -118,7 +121,7 @@ class PocketModelGame(Game[State, Action, Setup]):
         """Both standard fleets with the default flags, the same with every flag flipped, and
         an empty table (fleets brought as actions)."""
         fleets = {seat: fleet_to_json(STANDARD_FLEET) for seat in SEATS}
-        flipped = {"destroy_above_shields": True, "icon_gates_bonus": False}
+        flipped = {"destroy_above_shields": True, "icon_gates_bonus": True, "action_required": True}
         return [
             {"type": "setup", "fleets": fleets},
             {"type": "setup", "variant": flipped, "fleets": fleets},
@@ -170,8 +173,8 @@ class PocketModelGame(Game[State, Action, Setup]):
         return action_to_json(action)
 
     def legal_actions(self, state: State, seat: str) -> Sequence[Action]:
-        """:func:`rules.legal_actions`."""
-        return rules.legal_actions(state, seat)
+        """:func:`legal.legal_actions`."""
+        return legal.legal_actions(state, seat)
 
     def dice_for(self, state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
         """:func:`rules.check`: the dice, after the action is found legal (PM-9, PM-21, PM-31).
@@ -204,11 +207,11 @@ class PocketModelGame(Game[State, Action, Setup]):
         return rules.outcome(state)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
-        """:func:`state.state_to_json` (what the phone view reads)."""
+        """:func:`codec.state_to_json` (what the phone view reads)."""
         return state_to_json(state)
 
     def state_from_json(self, data: Any) -> State:
-        """:func:`state.state_from_json`.
+        """:func:`codec.state_from_json`.
 
         Raises:
             StateError: not a consistent PocketModel state.

@@ -62,7 +62,7 @@ def _node(data: Mapping[str, Any], key: str) -> int:
 
 def _troop(data: Mapping[str, Any], key: str = "troop") -> str:
     value = data.get(key)
-    if value not in TROOP_INDEX:
+    if not isinstance(value, str) or value not in TROOP_INDEX:
         raise MalformedAction(f"{key} must be one of {list(TROOPS)}, got {value!r:.40}")
     return str(value)
 
@@ -85,7 +85,7 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction("an action must be a JSON object")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedAction(f"type must be one of {list(_FIELDS)}, got {kind!r:.40}")
     extra = set(data) - _FIELDS[kind]
     if extra:

@@ -69,7 +69,7 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
                 f"setup takes the fields {sorted(_SETUP_FIELDS)}, got {sorted(extra)}"
             )
         terrain = data.get("terrain")
-        if terrain not in TERRAINS:
+        if not isinstance(terrain, str) or terrain not in TERRAINS:
             raise MalformedAction(f"terrain must be one of {list(TERRAINS)}, got {terrain!r:.40}")
         return Setup(terrain=str(terrain), variant=rules.variant_from_json(data.get("variant")))
 
@@ -78,7 +78,7 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
         it matters."""
         flipped = {
             "pool": {"kwak_on_restricted": True},
-            "jungle": {"jungle_onto_hq": True, "captures_after_effects": True},
+            "jungle": {"jungle_onto_hq": True, "captures_after_effects": False},
             "station": {"hook_ignores_metal_x": True},
             "castle": {"covered_troop_triggers_base": True, "opponent_captures_at_once": False},
         }

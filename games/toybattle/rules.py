@@ -130,7 +130,7 @@ class Variant:
     hook_ignores_metal_x: bool = False
     covered_troop_triggers_base: bool = False
     opponent_captures_at_once: bool = True
-    captures_after_effects: bool = False
+    captures_after_effects: bool = True
 
 
 VARIANT_FLAGS = tuple(f.name for f in fields(Variant))

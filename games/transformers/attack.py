@@ -259,9 +259,10 @@ def after_attack(state: State) -> State:
 
 
 def untap_if_all_tapped(state: State) -> State:
-    """TF-25 (official, variant ``untap_all``): every character in play is tapped -> all untap.
+    """TF-25 (official, flag ``untap_all``, the default): every character in play is tapped
+    -> all untap.
 
-    Unchanged without the variant, or while any character in play is untapped.
+    Unchanged with the flag off, or while any character in play is untapped.
     """
     if not state.variant.untap_all:
         return state

@@ -52,17 +52,19 @@ def other(seat: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """Variant flags: each is the official reading of a rule the seed leaves open.
+    """Variant flags: the official reading of a rule the seed leaves open, or (``untap_all``
+    off) the seed's silence.
 
     Attributes:
         count_battle_stars: TF-3 official: stars on battle cards count toward the 25 (D2).
         must_attack: TF-20 official: a player must attack if they can (D9).
-        untap_all: TF-25 official: once every character in play is tapped, all untap (D8).
+        untap_all: TF-25 official: once every character in play is tapped, all untap (D8;
+            default True: without it a game can never end). Off: nothing untaps but by hand.
     """
 
     count_battle_stars: bool = False
     must_attack: bool = False
-    untap_all: bool = False
+    untap_all: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,26 @@ from games import registry
 from tests.data.make_state_fixtures import structure
 
 STATES = Path(__file__).resolve().parents[1] / "data" / "states"
+
+ADDED_SINCE: dict[str, frozenset[str]] = {
+    # PM: the former reading "the action may not be passed" became a flag (PM-13, "darf")
+    "Variant": frozenset({"action_required"}),
+}
+"""Fields added to a class since the fixtures were written, by class name: an old state has
+none of them, loads with their defaults and writes them back; every other field must match."""
+
+
+def _without_added(node: Any) -> Any:
+    """``node`` (a :func:`structure` or a state's JSON) without the fields of ADDED_SINCE."""
+    if isinstance(node, list):
+        if len(node) == 2 and isinstance(node[0], str) and isinstance(node[1], dict):
+            added = ADDED_SINCE.get(node[0], frozenset())
+            return [node[0], {k: _without_added(v) for k, v in node[1].items() if k not in added}]
+        return [_without_added(item) for item in node]
+    if isinstance(node, dict):
+        names = frozenset().union(*ADDED_SINCE.values())
+        return {k: _without_added(v) for k, v in node.items() if k not in names}
+    return node
 
 
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
@@ -27,6 +48,6 @@ def test_logged_states_load_to_equal_states(name: str) -> None:
     assert len(items) >= 15
     for item in items:
         state = game.state_from_json(item["state"])
-        assert structure(state) == item["structure"]
-        assert json.loads(json.dumps(game.state_to_json(state))) == item["state"]
+        assert _without_added(structure(state)) == item["structure"]
+        assert _without_added(json.loads(json.dumps(game.state_to_json(state)))) == item["state"]
         assert game.state_from_json(json.loads(json.dumps(game.state_to_json(state)))) == state

@@ -429,9 +429,36 @@ def test_tb40_the_medal_objective_wins_at_once() -> None:
         21: ["A:Roxy"],
     }
     state = place(table("caribbean", stacks), "Skully", 12)
+    assert state.seat("A").medals == 0 and effect_names(state) == ["draw"]  # TB-14: effects first
+    state = resolve(state)
     assert state.seat("A").medals == 5
     assert state.ended == tbstate.Ended(winner="A", reason="medal_objective", rule="TB-40")
-    assert state.pending == ()  # Skully's draw never comes
+    early = table("caribbean", stacks, variant=Variant(captures_after_effects=False))
+    early = place(early, "Skully", 12)
+    assert early.seat("A").medals == 5
+    assert early.ended == tbstate.Ended(winner="A", reason="medal_objective", rule="TB-40")
+    assert early.pending == ()  # the former reading: Skully's draw never comes
+
+
+@pytest.mark.parametrize(
+    ("variant", "medals"), [(None, 0), (Variant(captures_after_effects=False), 1)]
+)
+def test_tb14_castle_a_region_left_open_by_the_base_effect_is_not_taken(
+    variant: Variant | None, medals: int
+) -> None:
+    """TB-13, TB-14 on Castle Field: Roxy on special base 15 closes region 13/15/17; the base's
+    effect then returns the troop on 13 to the rack. "Finally, trigger the base's effect ... If
+    you now control region(s)": the region is open again, so by the original rules no medal is
+    taken; the former reading (flag off) took the medal at the placement and kept it."""
+    stacks = {11: ["A:Star"], 13: ["A:Roxy"], 17: ["A:Roxy"]}
+    state = place(table("castle", stacks, variant=variant), "Roxy", 15)
+    assert effect_names(state) == ["return_to_rack"]
+    rack = state.seat("A").rack
+    state = resolve(state, node=13)
+    assert top(state, 13) is None and state.seat("A").rack == rack + 1
+    assert state.seat("A").medals == medals
+    assert dict(state.captured).get(1) == ("A" if medals else None)
+    assert state.player == "B"  # the turn is over
 
 
 @pytest.mark.parametrize(
@@ -515,11 +542,13 @@ def test_d5_the_opponent_captures_at_once_or_at_their_next_placement() -> None:
         assert state.captured == ((2, "B"),) and state.seat("B").medals == 1
 
 
-def test_d6_captures_after_all_effects_is_a_flag() -> None:
-    # A closes 13/15/17 with a Jumbo on 17 and could lose it... captured at once by default
+def test_d6_captures_at_once_after_each_step_is_a_flag() -> None:
+    # A closes 13/15/17 with a Jumbo on 17: by default (TB-14) the region is taken once the
+    # effects are done; the former reading (flag off) takes it before Jumbo's effect
     stacks = {11: ["A:Star"], 13: ["A:Roxy"], 15: ["A:Roxy"], 20: ["B:Skully"]}
-    state = place(table("castle", stacks), "Jumbo", 17)
+    early = Variant(captures_after_effects=False)
+    state = place(table("castle", stacks, variant=early), "Jumbo", 17)
     assert state.captured == ((1, "A"),) and effect_names(state) == ["discard_adjacent"]
-    late = place(table("castle", stacks, variant=Variant(captures_after_effects=True)), "Jumbo", 17)
+    late = place(table("castle", stacks), "Jumbo", 17)
     assert late.captured == () and effect_names(late) == ["discard_adjacent"]
     assert decline(late).captured == ((1, "A"),)

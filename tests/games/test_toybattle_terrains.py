@@ -19,7 +19,7 @@ from games.toybattle import state as tbstate
 from games.toybattle.game import GAME
 from games.toybattle.rules import Variant
 from games.toybattle.terrains import TERRAINS, Terrain, adjacency
-from tests.games.toybattle_helpers import place, table
+from tests.games.toybattle_helpers import decline, place, table
 
 SLUGS = list(TERRAINS)
 
@@ -78,6 +78,8 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
         state = table(slug, stacks, variant=variant)
         assert state.captured == ()
         after = place(state, "Hook", missing)  # Hook: no connection needed (TB-20)
+        while after.pending:  # TB-14: the capture comes once the effects are done
+            after = decline(after)
         taken = dict(after.captured)
         assert taken[region.index] == "A", (slug, region)
         by_index = {r.index: r.medals for r in terrain.regions}
@@ -91,7 +93,10 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
             },
             variant=variant,
         )
-        assert region.index not in dict(place(blocked, "Hook", missing).captured)
+        refused = place(blocked, "Hook", missing)
+        while refused.pending:
+            refused = decline(refused)
+        assert region.index not in dict(refused.captured)
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -122,7 +122,7 @@
     const box = (name) => document.querySelector(`#pm-setup input[name=${name}]`).checked;
     send({
       type: "setup",
-      variant: { destroy_above_shields: box("destroy_above_shields"), icon_gates_bonus: box("icon_gates_bonus") },
+      variant: { destroy_above_shields: box("destroy_above_shields"), icon_gates_bonus: box("icon_gates_bonus"), action_required: box("action_required") },
     });
   };
 
@@ -333,6 +333,7 @@
         render(ctx);
       }, "mid", "pm-" + kind));
     }
+    if (can("end_turn")) row.append(button(G.pass_action, () => send({ type: "end_turn" }), "mid", "pm-pass"));
     box.append(row);
   }
 
