@@ -5,6 +5,7 @@ Units: mm, mm^3, g. Output folder layout (all names fixed, see README):
     manifest.json          parts, plates, fits, storage box, settings (machine-readable)
     PRINT-NOTES.md         the same in plain words: colours, filament changes, supports
     stl/<part>.stl         one binary STL per distinct part
+    step/<part>.step       the same part as an exact solid (mm, named) to remix in CAD
     plates/<plate>.3mf     print plates for the chosen bed, with colour-change metadata
     preview/<name>.png     a picture of every part and plate
 
@@ -271,7 +272,7 @@ def _generate(
     from cad.threemf import ColourChange, SlicerSettings
 
     step = progress  # already time-stamped by build_kit
-    for sub in ("stl", "plates", "preview") if previews else ("stl", "plates"):
+    for sub in ("stl", "step", "plates", "preview") if previews else ("stl", "step", "plates"):
         (root / sub).mkdir(exist_ok=True)
     layer = dims.layer_height
     change_layers = settings.engraving_layers - 1
@@ -328,6 +329,7 @@ def _generate(
         occ.write_stl(solid, stl, mesh.TESSELLATION_TOLERANCE, mesh.ANGULAR_TOLERANCE_RAD)
         solids[name] = solid
         sizes[name] = mesh.stl_size(stl)
+        occ.write_step(solid, root / "step" / f"{name}.step", name)
         if settings.multi_material and part.change_z:
             body, symbols = parts.symbol_layer_split(solid, part.change_z - layer)
             for suffix, piece in (("body", body), ("symbols", symbols)):
@@ -473,6 +475,7 @@ def _generate(
                 "name": part.name,
                 "count": part.count,
                 "file": f"stl/{part.name}.stl",
+                "step": f"step/{part.name}.step",
                 "bounding_box_mm": [round(v, 3) for v in checked.size],
                 "volume_mm3": round(volume, 1),
                 "filament_g": round(grams[part.name], 2),
