@@ -269,7 +269,7 @@ def _generate(
     previews and plates are queued on ``helpers`` as soon as their STLs exist.
     """
     from cad import fits, mesh, occ, parts
-    from cad.threemf import ColourChange, SlicerSettings
+    from cad.slicers import ColourChange, SlicerSettings
 
     step = progress  # already time-stamped by build_kit
     for sub in ("stl", "step", "plates", "preview") if previews else ("stl", "step", "plates"):
@@ -516,14 +516,12 @@ def _generate(
                     "colour": settings.symbol_colour,
                     "words": change_words(change.print_z, layer),
                 },
-                "symbol_part": None
-                if change is not None or len(plate_slicers[plate.name].filaments) == 1
-                else {
-                    "filament": 2,
-                    "colour": settings.symbol_colour,
-                    "height_mm": by_name[plate.placements[0].part].change_z,
-                    "layer": round(by_name[plate.placements[0].part].change_z / layer),
-                },
+                "symbol_part": _symbol_part(
+                    by_name[plate.placements[0].part].change_z,
+                    multi=len(plate_slicers[plate.name].filaments) > 1,
+                    colour=settings.symbol_colour,
+                    layer=layer,
+                ),
                 "slicer": plate_slicers[plate.name].slicer,
                 "filaments": list(plate_slicers[plate.name].filaments),
                 "gcode_name": plate_slicers[plate.name].output_name,
@@ -609,6 +607,18 @@ def _legend(
         (colour, f"{colour_name(colour)} below"),
         (top, f"{colour_name(top)}: change filament {change_words(change_z, layer)}"),
     )
+
+
+def _symbol_part(
+    height: float | None, *, multi: bool, colour: str, layer: float
+) -> dict[str, Any] | None:
+    """The manifest's entry for a plate's symbol part on filament 2 (multi-material), else None.
+
+    ``height_mm`` follows the colour change's convention: the top of its first layer.
+    """
+    if not multi or height is None:
+        return None
+    return {"filament": 2, "colour": colour, "height_mm": height, "layer": round(height / layer)}
 
 
 def _plate_colour(group: str, settings: PrintSettings) -> str:
