@@ -540,6 +540,7 @@ def _generate(
         "dimensions_mm": _dimension_summary(dims),
         "walls_mm": {name: round(width, 3) for name, width in dims.walls(split=split).items()},
         "board_split": split,
+        "whole_board_bed_border_mm": _whole_board_border(settings, dims) if split else None,
         "parts": part_entries,
         "plates": plate_entries,
         "fits": [
@@ -607,6 +608,15 @@ def _legend(
         (colour, f"{colour_name(colour)} below"),
         (top, f"{colour_name(top)}: change filament {change_words(change_z, layer)}"),
     )
+
+
+def _whole_board_border(settings: PrintSettings, dims: PrintDimensions) -> float | None:
+    """The widest ``--bed-border`` (whole mm, at least 1) with which the whole board fits the
+    bed, when the kit's border made it split; None when no border does."""
+    for border in range(int(settings.bed_border) - 1, 0, -1):
+        if fits_bed(dims.board_footprint(half=False), settings.bed, float(border)):
+            return float(border)
+    return None
 
 
 def _symbol_part(

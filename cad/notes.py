@@ -102,6 +102,13 @@ def print_notes(manifest: dict[str, Any]) -> str:
             "tabs down into its sockets: the heads lock the halves in both directions. Glue "
             "them if you like.",
         ]
+        border = manifest.get("whole_board_bed_border_mm")
+        if border:
+            lines.append(
+                f"With `--bed-border {border:g}` the whole board fits this bed (a "
+                f"{border:g} mm border leaves no room for a brim"
+                + (" and the plates ask for no skirt)." if border < 3.5 else ").")
+            )
         if travel:
             lines.append(
                 f"Measured play of the joint: {travel['along_minus']:.2f} / "

@@ -104,3 +104,15 @@ def test_notes_say_which_slicer_the_plates_are_for_and_explain_both_ways() -> No
     assert "They are Bambu Studio projects; OrcaSlicer reads them whole too." in notes
     assert "PrusaSlicer would drop the symbol parts to the bed" in notes
     assert "on **filament 2, white (#F2F2F2)**" in notes and "Change filament to" not in notes
+
+
+def test_a_split_board_says_which_bed_border_keeps_it_whole() -> None:
+    manifest = _manifest(-0.1)
+    assert (
+        "--bed-border"
+        not in print_notes(manifest).split("## What the pieces are")[0].split("two halves")[1]
+    )
+    manifest["whole_board_bed_border_mm"] = 3.0
+    notes = print_notes(manifest)
+    assert "With `--bed-border 3` the whole board fits this bed" in notes
+    assert "the plates ask for no skirt" in notes
