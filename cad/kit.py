@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
+from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions, symbol_lands
 from cad.jobs import (
     Helpers,
     PartJob,
@@ -539,6 +539,7 @@ def _generate(
         "settings": settings.to_json(),
         "dimensions_mm": _dimension_summary(dims),
         "walls_mm": {name: round(width, 3) for name, width in dims.walls(split=split).items()},
+        "symbol_lands_mm": {name: round(w, 3) for name, w in symbol_lands(dims).items()},
         "board_split": split,
         "whole_board_bed_border_mm": _whole_board_border(settings, dims) if split else None,
         "parts": part_entries,

@@ -136,6 +136,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
     ]
     for fit in manifest["fits"]:
         lines.append(f"- {fit['pair']}: {fit['play_mm']:.2f} mm play per side.")
+    narrow = {k: v for k, v in (manifest.get("symbol_lands_mm") or {}).items() if v < 0.8}
+    for name, width in narrow.items():
+        lines.append(
+            f"- Narrow in the symbol layer: {name}, {width:.2f} mm (under two 0.4 mm lines): the "
+            "slicer may leave that strip out of the top layer; the symbol still reads."
+        )
     walls = manifest.get("walls_mm") or {}
     if walls:
         name, width = min(walls.items(), key=lambda item: item[1])
