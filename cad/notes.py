@@ -127,6 +127,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "at that layer (PrusaSlicer writes a tool change T1 there, no M600). The STLs of both "
         "parts are in `stl/` beside the whole piece.",
         "",
+        "## Remixing",
+        "`step/` has every part as an exact solid (STEP, mm, named after the part) for "
+        "CadQuery, FreeCAD, Fusion or any CAD program; in CadQuery, `from cad.cq import part` "
+        'and `show_object(part("ship", scale=...))` builds the same solid from the same '
+        "parameters.",
+        "",
         "## What the pieces are",
         "- `board`: two home bases (pockets hold the ships) and six rifts open at both ends.",
         "- `fragment-HH`: two holes. `fragment-HA`: a hole and an engraved asteroid.",
