@@ -193,3 +193,19 @@ def test_every_plate_proposes_its_own_gcode_name(build_kit_once, tmp_path) -> No
         )
     produced = sorted(p.name for p in tmp_path.glob("*.gcode"))
     assert produced == sorted(names)
+
+
+def test_prusaslicer_drops_the_parts_of_a_bambu_multi_material_plate_as_the_notes_say(
+    build_kit_once,
+) -> None:
+    """Why multi-material plates for PrusaSlicer are written with ``--slicer prusa``: it makes
+    an object of each component of a Bambu-layout plate and drops it onto the bed."""
+    out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True)
+    plate = next(p for p in manifest["plates"] if p["group"] == "fragments")
+    assert plate["slicer"] == "bambu"
+    heights = [
+        float(z) for z in re.findall(r"size_z = ([\d.]+)", _run("--info", str(out / plate["file"])))
+    ]
+    layer = manifest["settings"]["layer_height"]
+    assert min(heights) == pytest.approx(layer, abs=1e-3)  # a symbol layer, lying on the bed
+    assert max(heights) == pytest.approx(plate["height_mm"] - layer, abs=1e-3)
