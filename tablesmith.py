@@ -108,6 +108,22 @@ def _fail(message: str) -> None:
     help="Free mm along every bed edge for the slicer's skirt or a brim (0..30).",
 )
 @click.option(
+    "--slicer",
+    type=click.Choice(["prusa", "orca", "bambu"]),
+    default=None,
+    help="The slicer the 3MF plates are projects for (settings, colours, colour change). "
+    "Default per --printer: a1 bambu (Bambu Studio), mk4 prusa (PrusaSlicer), mini prusa "
+    "(PrusaSlicer; an A1 mini takes bambu), ender3 and custom beds orca (OrcaSlicer). A prusa "
+    "plate also opens whole in OrcaSlicer; a bambu plate in OrcaSlicer, and in PrusaSlicer "
+    "except with --multi-material.",
+)
+@click.option(
+    "--multi-material",
+    is_flag=True,
+    help="Print the symbol layer of fragments and ships as a part of its own on filament 2 "
+    "(AMS, MMU or tool changer: no filament change by hand).",
+)
+@click.option(
     "--preview/--no-preview",
     default=True,
     show_default=True,
@@ -135,6 +151,8 @@ def build(
     box: str,
     plate_spacing: float,
     bed_border: float,
+    slicer: str | None,
+    multi_material: bool,
     preview: bool,
     cache: bool,
     quiet: bool,
@@ -172,6 +190,8 @@ def build(
             box=_parse_box(box),
             plate_spacing=plate_spacing,
             bed_border=bed_border,
+            slicer=slicer,
+            multi_material=multi_material,
         )
         target = out if out is not None else Path("build") / game
         manifest = build_kit(
@@ -191,10 +211,12 @@ def build(
             f"  {part['file']:28s} x{part['count']:<3d} {part['filament_g_all_copies']:7.1f} g"
         )
     for plate in manifest["plates"]:
-        change = plate["colour_change"]
+        change, symbols = plate["colour_change"], plate["symbol_part"]
         note = (
-            f"colour change at {change['height_mm']:g} mm (layer {change['layer']})"
+            f"colour change {change['words']}"
             if change
+            else f"symbol layer on filament 2 from layer {symbols['layer']}"
+            if symbols
             else "one colour"
         )
         click.echo(f"  {plate['file']:28s} {note}")
@@ -209,6 +231,7 @@ def build(
         )
     if settings.xy_compensation == 0:
         click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
+    click.echo(f"  plates are {manifest['plates'][0]['slicer']} projects (--slicer)")
     click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
     global _SKIP_TEARDOWN
     _SKIP_TEARDOWN = True

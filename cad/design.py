@@ -283,6 +283,38 @@ class PrintDimensions:
         return walls
 
 
+def symbol_lands(dims: PrintDimensions) -> dict[str, float]:
+    """The narrowest raised strips inside the engraved asteroid, in the symbol layer (mm).
+
+    They are not walls of the part (the symbol layer is one layer of the top), so a narrow one
+    is reported, not refused: between each crater and the outline's inner edge, and between
+    the two craters. Each engraved edge grows by ``-xy_compensation`` (``cad.parts``), so a
+    land loses twice that. Distances are to the inner polygon's edges (``asteroid_symbol``).
+    """
+    grow = -dims.xy_compensation
+    _, inner, craters = asteroid_symbol(dims.asteroid_symbol_size, dims.asteroid_stroke)
+    edges = list(zip(inner, inner[1:] + inner[:1]))
+    lands = {}
+    for number, (cx, cy, diameter) in enumerate(craters, start=1):
+        radius = diameter / 2
+        reach = min(_segment_distance((cx, cy), a, b) for a, b in edges)
+        lands[f"asteroid symbol: crater {number} to the outline"] = reach - radius - 2 * grow
+    (x1, y1, d1), (x2, y2, d2) = craters
+    lands["asteroid symbol: between the craters"] = (
+        math.hypot(x2 - x1, y2 - y1) - d1 / 2 - d2 / 2 - 2 * grow
+    )
+    return lands
+
+
+def _segment_distance(
+    point: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    (px, py), (ax, ay), (bx, by) = point, a, b
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
 _TOP_WALLS = (
     "fragment wall beside a pocket",
     "board wall beside a base pocket",

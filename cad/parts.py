@@ -234,3 +234,21 @@ def ship(dims: PrintDimensions) -> TopoDS_Shape:
     symbol = occ.polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)
     engraving = _engraving(symbol, 0, 0, top, dims.engraving_depth)
     return checked(occ.cut(body, engraving), "ship")
+
+
+def symbol_layer_split(solid: TopoDS_Shape, z: float) -> tuple[TopoDS_Shape, TopoDS_Shape]:
+    """A piece cut at ``z`` into the part below and the symbol layer above (P3).
+
+    For multi-material printing: the symbol layer (the top, whose engraved symbols show the
+    colour below) becomes a part of its own on the symbol filament.
+
+    Args:
+        solid: a fragment or ship (part frame, bed face on Z = 0).
+        z: bottom of the symbol layer in mm (the engraving floor: a whole layer).
+
+    Returns:
+        (below, symbol layer); together they are ``solid``, touching at ``z``.
+    """
+    (x0, y0, _), (x1, y1, z1) = occ.bounds(solid)
+    above = occ.box(x0 - 1, y0 - 1, z, x1 + 1, y1 + 1, z1 + 1)
+    return occ.cut(solid, above), occ.common(solid, above)

@@ -75,3 +75,25 @@ def test_the_tabs_lock_the_halves_with_little_play_both_ways(scale: float) -> No
     # the tab neck, the thinnest part of the joint, is wider than the minimum
     neck = cq_shape(halves[0])
     assert neck.isValid() and dims.walls()["neck of a board-half tab"] >= MIN_WALL
+
+
+@pytest.mark.parametrize("scale", [0.5, 1.0])
+def test_symbol_lands_are_the_gaps_between_the_engraving_tools(scale: float) -> None:
+    """The narrow strips inside the asteroid symbol, computed from the design, equal the
+    exact distance between the engraving tools the part is cut with."""
+    from cad import occ, parts
+    from cad.design import AsteroidsDesign, print_dimensions, symbol_lands
+    from cad.settings import PrintSettings
+
+    dims = print_dimensions(PrintSettings(scale=scale), AsteroidsDesign())
+    ring, crater_1, crater_2 = parts._asteroid_tools(dims, 0.0, dims.fragment_height)
+    lands = symbol_lands(dims)
+    assert lands["asteroid symbol: crater 1 to the outline"] == pytest.approx(
+        occ.distance(ring, crater_1), abs=0.01
+    )
+    assert lands["asteroid symbol: crater 2 to the outline"] == pytest.approx(
+        occ.distance(ring, crater_2), abs=0.01
+    )
+    assert lands["asteroid symbol: between the craters"] == pytest.approx(
+        occ.distance(crater_1, crater_2), abs=0.01
+    )
