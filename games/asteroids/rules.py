@@ -399,14 +399,7 @@ class Layout:
             counts[kind] += 1
         for kind, count in counts.items():
             if count != ASTEROIDS.fragment_counts[kind]:
-                raise _refuse(
-                    "fragment_count",
-                    "AST-2",
-                    LayoutError,
-                    count=ASTEROIDS.fragment_counts[kind],
-                    kind=kind.value,
-                    got=count,
-                )
+                raise _wrong_count(kind, count)
 
     @classmethod
     def from_rifts(cls, rifts: Sequence[Sequence[str]]) -> Layout:
@@ -425,14 +418,7 @@ class Layout:
         for kind in FragmentKind:
             left = ASTEROIDS.fragment_counts[kind] - used[kind]
             if left < 0:
-                raise _refuse(
-                    "fragment_count",
-                    "AST-2",
-                    LayoutError,
-                    count=ASTEROIDS.fragment_counts[kind],
-                    kind=kind.value,
-                    got=used[kind],
-                )
+                raise _wrong_count(kind, used[kind])
             supply += [kind] * left
         return cls(rifts=frozen, supply=tuple(supply))
 
@@ -814,6 +800,12 @@ def apply(state: State, action: Action) -> State:
             raise _refuse("skip_not_allowed", "AST-24")
         return _after_step(state, end=None, returned=(), skipped=True, **_unchanged(state))
     return _apply_move(state, action)
+
+
+def _wrong_count(kind: FragmentKind, got: int) -> RulesError:
+    """AST-2: a layout uses ``got`` fragments of ``kind``, the set has another number."""
+    count = ASTEROIDS.fragment_counts[kind]
+    return _refuse("fragment_count", "AST-2", LayoutError, count=count, kind=kind.value, got=got)
 
 
 def _refuse(
