@@ -18,17 +18,31 @@ Decisions where the rules digest is silent (each also named where it applies):
 
 * D1 (AST-12, variant ``stack_on_enemy=False``): a ship may end only on an empty place or on a
   stack made of its own colour only.
+  Seed: "Befindet sich auf dem Zielfeld schon ein Raumschiff, so darf gestapelt werden (max.
+  drei Raumschiffe)." (If a ship is on the target place already, ships may stack, at most three;
+  it names no colour.)
 * D2 (AST-14): a ship may move into either base from the adjacent rift, its own base included
   (a retreat); entering the opposing base scores it (AST-18).
+  Seed: "man darf von jedem Feld in die Heimatbasis ziehen und aus der Heimatbasis in jedes
+  beliebige anliegende Feld ziehen" (one may move from any place into the home base and out of
+  it onto any adjacent place).
 * D3 (AST-22, AST-24): if the 2nd step was skipped, the player chooses the rift to push, as if
   the step had ended off the board.
+  Seed: "Die Subraumspalte, in der die zweite Zug- bzw. Sprungaktion endete, wird instabil!"
+  (The rift in which the second step or jump ended becomes unstable; it names no rift for a step
+  that ended elsewhere.)
 * D4 (AST-23, variant ``immediate_repush=False``): "pushed straight back in" means the fragment
   that fell out at the previous push, pushed into the same rift from the end where it fell
   out (undoing that push). Pushing it elsewhere stays legal.
+  Seed: "Der Spieler wählt eine der vier verbleibenden Fragmente aus und schiebt diese wahlweise
+  von rechts oder links in die Spalte." (The player picks one of the four remaining fragments
+  and pushes it in from the right or the left; nothing forbids the one that fell out.)
 * D5 (AST-15/AST-16): a step or a jump whose target is a base or off the board has the same
   outcome whatever its length, so a :class:`Move` names the origin and the target only.
 * D6: a fragment's layout in a rift is ``"HH"``, ``"HA"`` (hole left, asteroid right) or
   ``"AH"``; an HH fragment has the single layout ``"HH"``.
+  Seed: "Die Basis ist hierbei eine Ausnahme: hier dürfen übrige Sprungfelder verfallen." (The
+  base is the exception: leftover jump places may be forfeited.)
 """
 
 from __future__ import annotations

@@ -83,6 +83,12 @@ def refuse(
     return error
 
 
+def _wrong_count(kind: FragmentKind, got: int) -> RulesError:
+    """AST-2: a layout uses ``got`` fragments of ``kind``, the set has another number."""
+    count = ASTEROIDS.fragment_counts[kind]
+    return refuse("fragment_count", "AST-2", LayoutError, count=count, kind=kind.value, got=got)
+
+
 def other(player: str) -> str:
     """The opponent of ``player`` ("A" <-> "B")."""
     return COLOURS[1] if player == COLOURS[0] else COLOURS[0]
@@ -291,14 +297,7 @@ class Layout:
             counts[kind] += 1
         for kind, count in counts.items():
             if count != ASTEROIDS.fragment_counts[kind]:
-                raise refuse(
-                    "fragment_count",
-                    "AST-2",
-                    LayoutError,
-                    count=ASTEROIDS.fragment_counts[kind],
-                    kind=kind.value,
-                    got=count,
-                )
+                raise _wrong_count(kind, count)
 
     @classmethod
     def from_rifts(cls, rifts: Sequence[Sequence[str]]) -> Layout:
@@ -317,14 +316,7 @@ class Layout:
         for kind in FragmentKind:
             left = ASTEROIDS.fragment_counts[kind] - used[kind]
             if left < 0:
-                raise refuse(
-                    "fragment_count",
-                    "AST-2",
-                    LayoutError,
-                    count=ASTEROIDS.fragment_counts[kind],
-                    kind=kind.value,
-                    got=used[kind],
-                )
+                raise _wrong_count(kind, used[kind])
             supply += [kind] * left
         return cls(rifts=frozen, supply=tuple(supply))
 

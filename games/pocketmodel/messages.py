@@ -61,3 +61,24 @@ MESSAGES = Messages(
     }
 )
 """Message id -> English template (``%(name)s`` fields)."""
+
+_STEPS = {
+    ("battle", "roll"): ("expect_roll", "PM-21"),
+    ("battle", "result"): ("expect_result", "PM-23"),
+    ("strike", "target"): ("expect_target", "PM-30"),
+    ("strike", "reveal"): ("expect_reveal", "PM-30"),
+    ("strike", "roll"): ("expect_strike_roll", "PM-31"),
+    ("strike", "result"): ("expect_strike_result", "PM-31"),
+    ("strike", "reinforce"): ("expect_reinforce", "PM-32"),
+}
+
+
+def expected(phase: str, fight: str, step: str | None) -> tuple[str, str]:
+    """(message id, rule id) of what the rules expect in ``phase`` (``main``, ``end``,
+    ``battle``, ``strike``, ``fleets``) at ``step`` of the running ``fight`` (``battle`` or
+    ``strike``): the refusal of an action that does not fit (PM-8, PM-11, PM-20..PM-32)."""
+    if phase in ("main", "end"):
+        return f"expect_{phase}", "PM-11"
+    if phase in ("battle", "strike") and step is not None:
+        return _STEPS.get((fight, step), ("expect_card", "PM-20"))
+    return "expect_fleets", "PM-8"

@@ -32,7 +32,7 @@ from games.pocketmodel.actions import (
     Target,
 )
 from games.pocketmodel.fleet import check_fleet, place_fleet
-from games.pocketmodel.messages import MESSAGES
+from games.pocketmodel.messages import MESSAGES, expected
 from games.pocketmodel.state import (
     ADJACENT,
     Battle,
@@ -120,26 +120,8 @@ def to_act(state: State) -> str | None:
 
 def _expected(state: State) -> tuple[str, str]:
     """What the rules expect now: (message id, rule id), for refusals."""
-    if state.phase == "main":
-        return "expect_main", "PM-11"
-    if state.phase == "end":
-        return "expect_end", "PM-11"
-    if state.battle is not None:
-        step = state.battle.step
-        if step == "roll":
-            return "expect_roll", "PM-21"
-        if step == "result":
-            return "expect_result", "PM-23"
-        return "expect_card", "PM-20"
-    if state.strike is not None:
-        return {
-            "target": ("expect_target", "PM-30"),
-            "reveal": ("expect_reveal", "PM-30"),
-            "roll": ("expect_strike_roll", "PM-31"),
-            "result": ("expect_strike_result", "PM-31"),
-            "reinforce": ("expect_reinforce", "PM-32"),
-        }[state.strike.step]
-    return "expect_fleets", "PM-8"
+    step = _step(state)
+    return expected(state.phase, "strike" if state.strike is not None else "battle", step)
 
 
 # ------------------------------------------------------------------------------------ dice
@@ -248,6 +230,15 @@ def _own_in_play(state: State, seat: str, unit_id: str, rule: str) -> Unit:
     if not unit.in_play:
         raise MESSAGES.error("in_reserve", "PM-6", name=unit.name, unit=unit.id)
     return unit
+
+
+def _reserve(state: State, seat: str, unit_ids: Sequence[str], rule: str) -> list[Unit]:
+    """The units ``unit_ids``, each one of ``seat``'s reserve (PM-14, PM-32)."""
+    units = [_unit(state, uid) for uid in unit_ids]
+    for unit in units:
+        if unit.seat != seat or unit.in_play:
+            raise MESSAGES.error("not_in_reserve", rule, name=unit.name, unit=unit.id)
+    return units
 
 
 def _budget(units: Sequence[Unit], budget: int, rule: str) -> int:
@@ -403,12 +394,7 @@ def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
     carrier = _own_in_play(state, seat, action.carrier, "PM-14")
     if "Carrier" not in carrier.icons:
         raise MESSAGES.error("no_carrier_icon", "PM-14", name=carrier.name)
-    units = []
-    for uid in action.units:
-        unit = _unit(state, uid)
-        if unit.seat != seat or unit.in_play:
-            raise MESSAGES.error("not_in_reserve", "PM-14", name=unit.name, unit=unit.id)
-        units.append(unit)
+    units = _reserve(state, seat, action.units, "PM-14")
     stars = _budget(units, CARRIER_STARS, "PM-14")
     placed = {u.id: replace(u, place=carrier.place, destroyed=False) for u in units}
     return replace(
@@ -606,12 +592,7 @@ def _strike_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> S
 def _reinforce(state: State, seat: str, action: Reinforce, faces: Faces) -> State:
     strike = state.strike
     assert strike is not None and strike.reinforce_stars is not None
-    units = []
-    for uid in action.units:
-        unit = _unit(state, uid)
-        if unit.seat != seat or unit.in_play:
-            raise MESSAGES.error("not_in_reserve", "PM-32", name=unit.name, unit=unit.id)
-        units.append(unit)
+    units = _reserve(state, seat, action.units, "PM-32")
     _budget(units, strike.reinforce_stars, "PM-32")
     placed = {u.id: replace(u, place=home(seat), destroyed=False) for u in units}
     return _next_strike(_with_units(state, placed), strike)

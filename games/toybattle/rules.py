@@ -18,21 +18,38 @@ flag is a field of :class:`Variant`, default first):
   troop never wins (TB-40 speaks of *placing* on an enemy H.Q.). On the published Volcanic
   Jungle no base next to a special base is next to an H.Q., so the flag changes nothing there
   (a test checks the fact); it is kept for terrains that differ.
+  Seed (its rules are in English): "VOLCANIC JUNGLE: ... Move it to a base that is adjacent to
+  its starting base, ignoring the placement rules."
 * D2 (open point, TB-31) Kwak (strength 0) may not go on a value-restricted Tropical Pool base
   or H.Q. Flag ``kwak_on_restricted`` (False).
+  Seed: "TROPICAL POOL: Only Troops with the indicated values can be placed on these special
+  bases and H.Q." (Kwak shows no value.)
 * D3 (TB-20/TB-36) Hook's freedom from the connection rule is its troop effect, and Station
   Metal-X suppresses troop effects on its special bases ("placement restrictions occur before
   placing"): an unconnected Hook may not go on a Metal-X base. Flag ``hook_ignores_metal_x``.
+  Seed: "STATION METAL-X: Troop effects are not applied on these special bases. (Note: Placement
+  restrictions occur before placing the Troop.)"
 * D4 (TB-13, "special base effects only for visible troops") a special base acts only if the
   troop placed on it is still the visible top of its stack when its base effect comes (after
   the troop effects: a Cap'n's extra troop placed on top of it, or a Jungle move onto it, hides
   it). Flag ``covered_troop_triggers_base`` (False).
+  Seed: "IMPORTANT: Special base terrain effects may only be applied to visible troops (i.e.,
+  the troop on top of a stack)."
 * D5 (TB-14) a region completed for the opponent during my turn (a discard, a return to the
   rack or a move uncovers their troop) is theirs at once. Flag ``opponent_captures_at_once``
   (True); without it they take it at their next capture check (after their next placement).
-* D6 (TB-14) regions are checked after the placement and after every single effect, so a
-  capture (and the medal objective, TB-40) can come before the remaining effects. Flag
-  ``captures_after_effects`` (False): check once, when the last effect is done.
+  Seed: "Wenn du Basen besetzt, die einen ununterbrochenen Pfad um eine Region bilden,
+  beanspruchst du die Orden innerhalb dieser Region." (When you occupy bases forming an unbroken
+  path around a region, you claim its medals; it does not say when the opponent does.)
+* D6 (TB-14) regions are checked once, when the placed troop's effect and the base's effect
+  (and a Cap'n's chain) are done: a region completed by the placement and opened again by an
+  effect is not taken. Flag ``captures_after_effects`` (True); off (the former default):
+  checked after the placement and after every single effect, so a capture (and the medal
+  objective, TB-40) can come before the remaining effects, and is kept.
+  Seed: "After placement, trigger that troop's effect (if any). Finally, trigger the base's
+  effect (if any). If you now control region(s) by occupying all the bases surrounding it, claim
+  the medal(s)": the default is one check once the effects are done (TB-14); flag
+  ``captures_after_effects`` off: the former default, a check after every step.
 * D7 (TB-3) seat A is blue, seat B red; a 2-sided die chooses the starting player, who takes 3
   troops (the other 4); each seat removes 4 unseen, so 17 and 16 stay in the reserves.
 * D8 (TB-1, TB-11) the player says which troop they place; the engine refuses a type of which
@@ -47,17 +64,25 @@ flag is a field of :class:`Variant`, default first):
   unblocked troop, or no troop type with a legal base), the engine ends the game itself; when it
   cannot know (the rack's types are hidden), the player declares it with ``stuck`` (offered only
   when they cannot draw) and shows the rack.
+  Seed: "Wenn ein Spieler keine Truppe ziehen oder einsetzen kann, endet das Spiel und wer die
+  meisten Orden hat, gewinnt." (When a player can neither draw nor place a troop, the game ends
+  and the most medals win.) and "If tied, the player who ended the game loses."
 * D12 (TB-20, TB-30..37) every effect is optional (``decline``); an effect that can do nothing
   now (a full rack, no adjacent enemy, an empty discard) is skipped without asking, and a draw
   is cut to what the rack (8) and the reserve allow.
 * D13 (TB-13) order: the placed troop's effect, then a Cap'n's extra troop and its effect
   (troop effects first, also of a chain of Cap'ns), then the special base effects in the order
   the troops were placed.
+  Seed: "Note: First apply all the effects of Troops you just placed, then apply any special
+  base effects."
 * D14 (TB-30) Castle Field's "other troops" are the visible own troops on any other node.
 * D15 (TB-33) a Jungle move ignores the placement rules (any adjacent base, own or enemy stack,
   the Jungle base itself included); only the visible top troop moves.
 * D16 (TB-40) a troop placed on an enemy H.Q. wins at once, before any effect; reaching the
   objective wins at the capture that reaches it (D6).
+  Seed: "Das Spiel endet, sobald du das H.Q. deines Gegners besetzt oder die erforderliche
+  Anzahl an Orden auf der Grundlage des aktuellen Spielbretts gewonnen hast." (The game ends as
+  soon as you occupy the enemy H.Q. or have won the medals the board requires.)
 """
 
 from __future__ import annotations

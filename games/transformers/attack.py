@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.protocol import IllegalAction
+from games.transformers.messages import MESSAGES
 from games.transformers.state import (
     MAX_BONUSES,
     MAX_ICONS_PER_FLIP,
@@ -55,7 +55,7 @@ def totals(state: State, side: str) -> Totals:
     """
     attack = state.attack
     if attack is None:
-        raise IllegalAction("no attack is running (TF-20)")
+        raise MESSAGES.error("no_attack", "TF-20")
     fighter = attack.side(side)
     character = state.character(fighter.character)
     assert character is not None
@@ -112,26 +112,24 @@ def start(state: State, attacker_id: str, defender_id: str, any_defender: bool) 
             play or not tapped while a tapped enemy exists (TF-20).
     """
     if state.phase == "end":
-        raise IllegalAction(
-            "no more attacks this turn: the opponent still has an untapped character (TF-24)"
-        )
+        raise MESSAGES.error("no_more_attacks", "TF-24")
     if state.phase != "main":
-        raise IllegalAction("an attack starts in the turn's main phase (TF-20)")
+        raise MESSAGES.error("attack_in_main", "TF-20")
     if not state.this_turn.drawn:
-        raise IllegalAction("draw the turn's card first (TF-10)")
+        raise MESSAGES.error("draw_first", "TF-10")
     attacker = in_play(state, attacker_id, "TF-20")
     if attacker.seat != state.player:
-        raise IllegalAction(f"{attacker.label()} is not yours: attack with your own (TF-20)")
+        raise MESSAGES.error("attack_with_own", "TF-20", character=attacker.label())
     if attacker.tapped:
-        raise IllegalAction(f"{attacker.label()} is tapped: attack with an untapped one (TF-20)")
+        raise MESSAGES.error("attacker_tapped", "TF-20", character=attacker.label())
     defender = in_play(state, defender_id, "TF-20")
     if defender.seat == state.player:
-        raise IllegalAction(f"{defender.label()} is yours: defend with an enemy (TF-20)")
+        raise MESSAGES.error("defend_with_enemy", "TF-20", character=defender.label())
     allowed = defenders(state, state.player, any_defender)
     if defender not in allowed:
         names = ", ".join(c.label() for c in allowed)
-        raise IllegalAction(
-            f"{defender.label()} is untapped; the defender must be a tapped enemy: {names} (TF-20)"
+        raise MESSAGES.error(
+            "defender_tapped_first", "TF-20", character=defender.label(), allowed=names
         )
     state = state.with_character(replace(attacker, tapped=True))
     return replace(
@@ -156,15 +154,9 @@ def enter_icons(state: State, side: str, icons: Icons) -> State:
     attack = _running(state)
     fighter = attack.side(side)
     if fighter.pending is None:
-        raise IllegalAction(
-            f"the {side}'s flips are all entered: 2 cards, and 2 more only after a white "
-            "icon, once per attack (TF-21)"
-        )
+        raise MESSAGES.error("flips_entered", "TF-21", side=side)
     if icons.total > MAX_ICONS_PER_FLIP:
-        raise IllegalAction(
-            f"{icons.total} icons on 2 flipped cards; a battle card shows 0..2, so at most "
-            f"{MAX_ICONS_PER_FLIP} (TF-21)"
-        )
+        raise MESSAGES.error("too_many_icons", "TF-21", icons=icons.total, most=MAX_ICONS_PER_FLIP)
     return _with_side(state, side, replace(fighter, flips=(*fighter.flips, icons)))
 
 
@@ -177,7 +169,7 @@ def add_bonus(state: State, side: str, bonus: Bonus) -> State:
     attack = _running(state)
     fighter = attack.side(side)
     if len(fighter.bonuses) >= MAX_BONUSES:
-        raise IllegalAction(f"the {side} has {MAX_BONUSES} bonuses already, at most (TF-22)")
+        raise MESSAGES.error("bonuses_full", "TF-22", side=side, most=MAX_BONUSES)
     return _with_side(state, side, replace(fighter, bonuses=(*fighter.bonuses, bonus)))
 
 
@@ -191,8 +183,9 @@ def resolve(state: State) -> State:
     attack = _running(state)
     for side in ("attacker", "defender"):
         if attack.side(side).pending is not None:
-            which = "first 2 cards" if attack.side(side).pending == "first" else "2 extra cards"
-            raise IllegalAction(f"the {side}'s {which} are not entered yet (TF-21)")
+            first = attack.side(side).pending == "first"
+            which = "first_flips_missing" if first else "extra_flips_missing"
+            raise MESSAGES.error(which, "TF-21", side=side)
     hit = damage(state)
     result = AttackResult(
         attacker=attack.attacker.character,
@@ -224,9 +217,12 @@ def add_counters(state: State, character: Character, delta: int) -> tuple[State,
     """
     count = character.damage + delta
     if count < 0:
-        raise IllegalAction(
-            f"{character.label()} has {character.damage} damage counters; cannot remove "
-            f"{-delta} (TF-30)"
+        raise MESSAGES.error(
+            "counters_below_zero",
+            "TF-30",
+            character=character.label(),
+            damage=character.damage,
+            remove=-delta,
         )
     if count < character.health:
         return state.with_character(replace(character, damage=count)), False
@@ -279,7 +275,7 @@ def untap_if_all_tapped(state: State) -> State:
 
 def _running(state: State) -> Attack:
     if state.attack is None:
-        raise IllegalAction("no attack is running; start one first (TF-20)")
+        raise MESSAGES.error("no_attack", "TF-20")
     return state.attack
 
 

@@ -198,7 +198,7 @@ class TransformersGame(Game[State, Action, Setup]):
         recruits, battle = team.recruits_of_deck(deck)
         problems = team.team_problems(recruits, battle, Variant())
         if problems:
-            raise SetupError("; ".join(problems), rule="TF-3")
+            raise team.joined(problems, SetupError)
         action = team.BringTeam(
             seat=seat,
             deck=deck.slug,

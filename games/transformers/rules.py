@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from games.protocol import IllegalAction, NotYourTurn
+from games.protocol import NotYourTurn
 from games.transformers import attack as fight
 from games.transformers.actions import (
     Action,
@@ -25,6 +25,7 @@ from games.transformers.actions import (
     StartAttack,
     Tap,
 )
+from games.transformers.messages import MESSAGES
 from games.transformers.state import (
     FIGHTER_SIDES,
     MAX_BONUSES,
@@ -214,24 +215,23 @@ def check_seat(state: State, seat: str, action: Action) -> None:
         NotYourTurn: another seat is to act.
     """
     if state.phase == "over":
-        raise IllegalAction("the game is over: a team is all KO'd (TF-40)")
+        raise MESSAGES.error("game_over", "TF-40")
     if isinstance(action, BringTeam):
         if action.seat != seat:
-            raise NotYourTurn(f"{seat} brings its own team, not {action.seat}'s (TF-3)")
+            raise MESSAGES.error("own_team", "TF-3", NotYourTurn, seat=seat, other=action.seat)
         return
     if state.phase == "team":
-        raise IllegalAction("both players bring their teams first (TF-3)")
+        raise MESSAGES.error("teams_first", "TF-3")
     if isinstance(action, Counters):
         return
     if isinstance(action, EnterIcons | AddBonus) and state.phase == "attack":
         if seat == state.player or action.side == "defender":
             return
-        raise NotYourTurn(
-            f"{seat} enters the defender's side only; the attacker's side is "
-            f"{state.player}'s (TF-21)"
+        raise MESSAGES.error(
+            "defender_side_only", "TF-21", NotYourTurn, seat=seat, player=state.player
         )
     if seat != state.player:
-        raise NotYourTurn(f"it is {state.player}'s turn (TF-10)")
+        raise MESSAGES.error("not_your_turn", "TF-10", NotYourTurn, player=state.player)
 
 
 def apply(state: State, seat: str, action: Action, first_face: int | None = None) -> State:
@@ -264,7 +264,7 @@ def apply(state: State, seat: str, action: Action, first_face: int | None = None
     if isinstance(action, Resolve):
         return fight.resolve(state)
     if state.phase == "attack":
-        raise IllegalAction("finish the attack first: enter the flips and apply it (TF-23)")
+        raise MESSAGES.error("finish_attack", "TF-23")
     if isinstance(action, Draw):
         return _draw(state)
     if isinstance(action, Flip):
@@ -280,23 +280,23 @@ def apply(state: State, seat: str, action: Action, first_face: int | None = None
 
 def _draw(state: State) -> State:
     if state.this_turn.drawn:
-        raise IllegalAction("the turn's card is drawn already: 1 card per turn (TF-10)")
+        raise MESSAGES.error("drawn_already", "TF-10")
     if state.phase != "main" or state.this_turn.attacks:
-        raise IllegalAction("the card is drawn at the start of the turn (TF-10)")
+        raise MESSAGES.error("draw_at_start", "TF-10")
     return replace(state, this_turn=replace(state.this_turn, drawn=True))
 
 
 def _check_plays_open(state: State, rule: str) -> None:
     if not state.this_turn.drawn:
-        raise IllegalAction("draw the turn's card first (TF-10)")
+        raise MESSAGES.error("draw_first", "TF-10")
     if state.phase != "main" or state.this_turn.attacks:
-        raise IllegalAction(f"the turn's plays come before its attack ({rule})")
+        raise MESSAGES.error("plays_before_attack", rule)
 
 
 def _own(state: State, character_id: str, rule: str) -> Character:
     character = in_play(state, character_id, rule)
     if character.seat != state.player:
-        raise IllegalAction(f"{character.label()} is not yours ({rule})")
+        raise MESSAGES.error("not_yours", rule, character=character.label())
     return character
 
 
@@ -304,7 +304,7 @@ def _flip_mode(state: State, action: Flip) -> State:
     _check_plays_open(state, "TF-11")
     flipped = state.this_turn.flipped
     if flipped is not None:
-        raise IllegalAction(f"one flip per turn, and {flipped} flipped already (TF-11)")
+        raise MESSAGES.error("one_flip", "TF-11", character=flipped)
     character = _own(state, action.character, "TF-11")
     mode = "bot" if character.mode == "alt" else "alt"
     state = state.with_character(replace(character, mode=mode))
@@ -314,27 +314,24 @@ def _flip_mode(state: State, action: Flip) -> State:
 def _tap(state: State, action: Tap) -> State:
     character = in_play(state, action.character, "TF-20")
     if state.phase not in ("main", "end"):
-        raise IllegalAction("tap and untap during the turn, not in an attack (TF-20)")
+        raise MESSAGES.error("tap_outside_attack", "TF-20")
     if character.tapped == action.tapped:
-        word = "tapped" if action.tapped else "untapped"
-        raise IllegalAction(f"{character.label()} is {word} already (TF-20)")
+        which = "tapped_already" if action.tapped else "untapped_already"
+        raise MESSAGES.error(which, "TF-20", character=character.label())
     state = state.with_character(replace(character, tapped=action.tapped))
     return fight.untap_if_all_tapped(state) if action.tapped else state
 
 
 def _check_may_play(state: State, kind: str) -> None:
-    word = "an Action" if kind == "action" else "an Upgrade"
     _check_plays_open(state, "TF-11")
     if state.turn == 1:
-        raise IllegalAction(
-            "the starting player plays no Action and no Upgrade in the first turn (TF-12)"
-        )
+        raise MESSAGES.error("first_turn_no_plays", "TF-12")
     turn = state.this_turn
     done = turn.action if kind == "action" else turn.upgrade
     if done is not None:
-        raise IllegalAction(f"{word} is played already this turn: one per turn (TF-11)")
+        raise MESSAGES.error(f"{kind}_played", "TF-11")
     if state.turn == 2 and (turn.upgrade if kind == "action" else turn.action) is not None:
-        raise IllegalAction("in the second turn an Action or an Upgrade, not both (TF-12)")
+        raise MESSAGES.error("second_turn_one_play", "TF-12")
 
 
 def _deck_card(state: State, card: str, kind: str, rule: str) -> BattleCard:
@@ -343,9 +340,9 @@ def _deck_card(state: State, card: str, kind: str, rule: str) -> BattleCard:
     found = team.battle_card(card)
     if found is None:
         listed = ", ".join(b.card for b in team.battle_cards if b.type == kind) or "none"
-        raise IllegalAction(f"no {kind} card {card!r} in your deck list: {listed[:120]} ({rule})")
+        raise MESSAGES.error("no_deck_card", rule, kind=kind, card=card, listed=listed[:120])
     if found.type != kind:
-        raise IllegalAction(f"'{found.name}' is an {found.type}, not an {kind} ({rule})")
+        raise MESSAGES.error("wrong_card_type", rule, card=found.name, type=found.type, kind=kind)
     return found
 
 
@@ -376,11 +373,9 @@ def _play_upgrade(state: State, action: PlayUpgrade) -> State:
 
 def _end_turn(state: State) -> State:
     if not state.this_turn.drawn:
-        raise IllegalAction("draw the turn's card first (TF-10)")
+        raise MESSAGES.error("draw_first", "TF-10")
     if state.variant.must_attack and fight.can_attack(state):
-        raise IllegalAction(
-            "you must attack if you can: this table plays the variant must_attack (TF-20)"
-        )
+        raise MESSAGES.error("must_attack", "TF-20")
     return replace(
         state,
         phase="main",

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.protocol import SEATS, IllegalAction
+from games.protocol import SEATS
+from games.transformers.messages import MESSAGES
 
 FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
 """TF-1: the two factions."""
@@ -409,10 +410,7 @@ def in_play(state: State, character_id: str, rule: str) -> Character:
     found = state.character(character_id)
     if found is None:
         known = ", ".join(c.id for c in state.characters if c.zone == "play") or "none"
-        shown = repr(character_id)[:20]
-        raise IllegalAction(
-            f"character {shown} is not in play; in play: {known} ({rule})", rule=rule
-        )
+        raise MESSAGES.error("not_in_play", rule, character=character_id[:20], known=known)
     if found.zone != "play":
-        raise IllegalAction(f"{found.label()} is KO'd, not in play (TF-30)")
+        raise MESSAGES.error("knocked_out", "TF-30", character=found.label())
     return found

@@ -123,9 +123,9 @@ class Seats:
         return f"/api/t/{self.table_id}"
 
 
-def seat_both(post: Any) -> Seats:
-    """Create a table and join it through ``post(path, json=..., headers=...)``."""
-    created = post("/api/tables", json={"game": "asteroids"}).json()
+def seat_both(post: Any, game: str = "asteroids") -> Seats:
+    """Create a ``game`` table and join it through ``post(path, json=..., headers=...)``."""
+    created = post("/api/tables", json={"game": game}).json()
     join_path = "/api/join/" + created["join_url"].rsplit("/", 1)[1]
     joined = post(join_path, json={}).json()
     return Seats(
@@ -138,7 +138,8 @@ def seat_both(post: Any) -> Seats:
 
 
 def flask_post(client: FlaskClient) -> Any:
-    """Adapt the Flask test client to the ``requests``-style ``post`` of :func:`seat_both`."""
+    """Adapt the Flask test client (or a :class:`LiveClient`) to the ``requests``-style
+    ``post`` of :func:`seat_both`."""
 
     class Result:
         def __init__(self, response: Any) -> None:

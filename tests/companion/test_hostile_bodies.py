@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import registry
-from tests.companion.conftest import Seats, act, flask_post
+from tests.companion.conftest import Seats, act, flask_post, seat_both
 
 SETUPS: dict[str, dict[str, Any]] = {
     "asteroids": {"type": "setup", "mode": "random"},
@@ -21,30 +21,11 @@ SETUPS: dict[str, dict[str, Any]] = {
 
 
 def seated(client: Any, game: str) -> Seats:
-    post = flask_post(client) if hasattr(client, "application") else _live_post(client)
-    created = post("/api/tables", json={"game": game}).json()
-    joined = post("/api/join/" + created["join_url"].rsplit("/", 1)[1], json={}).json()
-    seats = Seats(
-        table_id=created["table_id"],
-        a=created["token"],
-        b=joined["token"],
-        watch_url=created["watch_url"],
-        join_url=created["join_url"],
-    )
+    """Both seats of a new ``game`` table, set up."""
+    seats = seat_both(flask_post(client), game)
     response = act(client, seats, "A", SETUPS[game])
     assert response.status_code == 200, response.get_json()
     return seats
-
-
-def _live_post(client: Any) -> Any:
-    class Answer:
-        def __init__(self, response: Any) -> None:
-            self.response = response
-
-        def json(self) -> Any:
-            return self.response.get_json()
-
-    return lambda path, **kw: Answer(client.post(path, **kw))
 
 
 @pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)

@@ -10,6 +10,7 @@ import pytest
 
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 from games.transformers.game import GAME
+from games.transformers.messages import MESSAGES
 from games.transformers.state import State
 from tests.games.transformers_helpers import (
     DEMO_YAML,
@@ -36,6 +37,7 @@ def refused(state: State, seat: str, kind: str, rule: str, /, **fields: Any) -> 
         act(state, seat, kind, **fields)
     assert error.value.rule == rule, str(error.value)
     assert str(error.value).endswith(f"{rule})"), str(error.value)
+    assert error.value.message_id in MESSAGES.texts, str(error.value)
     assert json.dumps(GAME.state_to_json(state)) == before
     return str(error.value)
 
