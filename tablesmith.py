@@ -496,6 +496,13 @@ def cards(
         )
         with _Writing("--png"):
             check_preview_options(png_dir, png_dpi)
+        if cutter.lower() != "none" and not calibration:
+            from printables.cutter import MissingExtraError, require_dxf
+
+            try:
+                require_dxf()
+            except MissingExtraError as exc:
+                raise CommandError(str(exc)) from None
         sizes: dict[str, CardSize | None] = {}
         for option, text in (("--card-size", card_size), ("--character-size", character_size)):
             try:

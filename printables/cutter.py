@@ -209,3 +209,28 @@ def write_dxf(layout: SheetLayout, path: Path, radius: float = CUT_CORNER_RADIUS
         local = Rect(x=rect.x - frame.x, y=rect.y - frame.y, width=rect.width, height=rect.height)
         space.add_lwpolyline(rounded_rect_path(local, radius), format="xyb", close=True)
     doc.saveas(path)
+
+
+DXF_EXTRA = "cutter"
+"""The pyproject extra that installs ezdxf (the DXF cut lines)."""
+
+
+class MissingExtraError(RuntimeError):
+    """A feature needs a library of an extra that is not installed (the message says which
+    ``pip install`` adds it)."""
+
+
+def require_dxf() -> None:
+    """Check that ezdxf, which writes the DXF cut lines, is installed, before anything is
+    rendered (the slim ``pip install .`` leaves it out: it brings numpy and fontTools).
+
+    Raises:
+        MissingExtraError: ezdxf cannot be imported; the message names the extra.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("ezdxf") is None:
+        raise MissingExtraError(
+            "--cutter writes DXF cut lines with ezdxf, which is not installed: "
+            f"pip install 'tablesmith[{DXF_EXTRA}]'"
+        )

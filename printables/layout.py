@@ -20,7 +20,10 @@ Decisions (the shared docs leave them open):
   smaller offset, down to ``MIN_CROP_MARK_GAP``, and a length down to
   ``SHORTEST_CROP_MARK``); move onto the grid's outer *bleed* (waste that is cut away, never
   within ``MIN_CROP_MARK_GAP`` of a trim line); move into the *gutters* between the cards
-  (centred between the neighbouring trim lines). Only when none of these holds a mark of
+  (centred between the neighbouring trim lines); reach into the page margin, up to
+  ``MIN_SAFE_PAGE_MARGIN`` from the paper edge (a 12.7 mm margin is wider than any printer's
+  unprintable border; the marks of an exact fit without bleed or gutter go there, so Letter
+  with poker cards keeps its third column). Only when none of these holds a mark of
   ``SHORTEST_CROP_MARK`` is the column or row given up for the marks, and the layout records
   it (:attr:`SheetLayout.lost_to_crop_marks`, :func:`crop_mark_notes`).
 * The "print at 100 %" note and the 50 mm ruler sit in a band of ``FURNITURE_HEIGHT`` above
@@ -38,7 +41,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 CARD_SIZES = MappingProxyType(
@@ -69,6 +72,10 @@ FURNITURE_HEIGHT = 4.0
 """Height of the band for the 100 % note and the ruler (and the top heading), mm."""
 RULER_LENGTH = 50.0
 """Length of the calibration ruler printed on every sheet, mm."""
+MIN_CARD_SIDE = 20.0
+"""Smallest side of a card, mm."""
+MAX_CARD_SIDE = 300.0
+"""Largest side of a card or tile, mm."""
 EPSILON = 1e-6
 """Tolerance in mm for "fits exactly" (a grid that fits exactly keeps its column)."""
 
@@ -174,20 +181,31 @@ class Rect:
 class CardSize:
     """A card's trim size in mm.
 
+    Attributes:
+        width: mm.
+        height: mm.
+        name: the preset's name, or ``custom``.
+        min_side: the smallest side allowed, mm: :data:`MIN_CARD_SIDE` for cards; troop
+            tiles (:mod:`printables.toybattle_aids`) pass their own, smaller range.
+
     Raises:
-        SettingError: a side is not within 20..300 mm.
+        SettingError: a side is not within ``min_side``..300 mm.
     """
 
     width: float
     height: float
     name: str = "custom"
+    min_side: float = field(default=MIN_CARD_SIDE, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for side in ("width", "height"):
             value = getattr(self, side)
-            if not (isinstance(value, (int, float)) and 20.0 <= value <= 300.0):
+            if not (isinstance(value, (int, float)) and self.min_side <= value <= MAX_CARD_SIDE):
                 raise SettingError(
-                    setting=f"card {side}", allowed="20..300 mm", found=value, unit="mm"
+                    setting=f"card {side}",
+                    allowed=f"{self.min_side:g}..{MAX_CARD_SIDE:g} mm",
+                    found=value,
+                    unit="mm",
                 )
 
 
@@ -324,7 +342,7 @@ class SheetLayout:
         registration: the filled rectangles of the cutter's registration marks, mm.
         lost_to_cutter: (columns, rows) the cutter's area and marks cost.
         crop_mark_places: where the (left/right, top/bottom) crop marks went: ``outside``
-            (the normal place), ``shortened``, ``bleed``, ``gutter``, or ``none`` without
+            (the normal place), ``shortened``, ``bleed``, ``gutter``, ``margin``, or ``none`` without
             crop marks (see the module docstring).
         crop_mark_room: free space beside the grid (left/right, top/bottom) inside the page
             margin and furniture band, mm, with every card that fits there (before any card
@@ -391,6 +409,12 @@ def _mark_plan(spec: SheetSpec, room: float, count: int) -> _MarkPlan | None:
     length = min(longest, between - 2 * MIN_CROP_MARK_GAP)
     if count > 1 and length >= SHORTEST_CROP_MARK - EPSILON:
         return _MarkPlan(place="gutter", start=(between - length) / 2, length=length)
+    # The page margin the user gave is wider than most printers need: marks may reach into
+    # it, ending MIN_SAFE_PAGE_MARGIN from the paper edge.
+    outer = reach + max(0.0, spec.page_margin - MIN_SAFE_PAGE_MARGIN)
+    start = min(bleed + off, max(MIN_CROP_MARK_GAP, outer - MIN_CROP_MARK_LENGTH))
+    if outer - start >= SHORTEST_CROP_MARK - EPSILON:
+        return _MarkPlan(place="margin", start=start, length=min(longest, outer - start))
     return None
 
 
@@ -616,6 +640,13 @@ def crop_mark_notes(layout: SheetLayout) -> list[str]:
             notes.append(
                 f"crop marks {sides} the grid moved onto the {spec.bleed:g} mm bleed, "
                 f"{length:.1f} mm long, cut away with it ({where}; {cost})"
+            )
+        elif place == "margin":
+            notes.append(
+                f"crop marks {sides} the grid reach {length:.1f} mm into the "
+                f"{spec.page_margin:g} mm page margin, up to {MIN_SAFE_PAGE_MARGIN:g} mm from "
+                f"the paper edge; a printer that cannot print there leaves them out ({where}; "
+                f"{cost})"
             )
         elif place == "gutter":
             notes.append(
