@@ -384,3 +384,29 @@ def test_new_files_get_the_umask_mode_and_replaced_files_keep_theirs(run, tmp_pa
         assert stat.S_IMODE((tmp_path / "cal.pdf").stat().st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize("damage", ["cut-off", "zeroed-middle-and-end"])
+def test_a_truncated_jpeg_is_refused_with_its_name(run, tmp_path: Path, damage: str) -> None:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    noise = Image.effect_noise((600, 800), 80).convert("RGB")
+    noise.save(buffer, "JPEG", quality=90)
+    data = buffer.getvalue()
+    if damage == "cut-off":
+        data = data[: len(data) // 2]
+    else:
+        data = data[: len(data) // 2] + b"\0" * (len(data) - len(data) // 2)
+    (tmp_path / "half.jpg").write_bytes(data)
+    with Image.open(tmp_path / "half.jpg") as image:
+        image.verify()  # the header alone looks fine: this is what slipped through
+    (tmp_path / "im.yaml").write_text(
+        "game: toy-battle\ncards:\n  - {troop: Star, name: A, colour: blue, image: half.jpg}\n",
+        encoding="utf-8",
+    )
+    line = _one_error_line(run("im.yaml", "--out", "im.pdf"))
+    assert "card 'A': field 'image': 'half.jpg'" in line
+    assert not (tmp_path / "im.pdf").exists()
