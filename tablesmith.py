@@ -469,8 +469,13 @@ def cards(
         SettingError,
         parse_card_size,
     )
-    from printables.outputs import check_pdf_target, os_reason, shown
-    from printables.preview import check_preview_options, write_cricut_images, write_previews
+    from printables.outputs import check_pdf_target, glob_escape, os_reason, shown
+    from printables.preview import (
+        check_existing,
+        check_preview_options,
+        write_cricut_images,
+        write_previews,
+    )
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
     from printables.render import RenderError, RenderOptions, backs_path, render_deck
@@ -548,6 +553,12 @@ def cards(
             with _Writing("--out"):
                 for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
                     check_pdf_target(file, protect=protect)
+                if cutter.lower() == "cricut":
+                    check_existing(target.parent, f"{glob_escape(target.stem)}-cricut-p*.png")
+            if png_dir is not None:
+                with _Writing("--png"):
+                    for file in (target, backs_path(target)):
+                        check_existing(png_dir, f"{glob_escape(file.stem)}-p*.png")
             loaded = decks.read_deck(deckfile)
             source = loaded.source
             for problem in loaded.deck.legality_problems():

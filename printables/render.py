@@ -57,7 +57,7 @@ from printables.layout import (
     layout_sheet,
     mirrors_left_right,
 )
-from printables.outputs import atomic_outputs
+from printables.outputs import atomic_outputs, check_target
 from printables.qr import Prefetch
 from printables.text import Overflow
 
@@ -477,6 +477,7 @@ def render_deck(
         RenderError: texts that do not fit or glyphs that are missing (all of them); nothing
             is written then.
         LayoutError: a card size does not fit the paper.
+        printables.outputs.OutputError: a cut file's name is taken by a file of another kind.
     """
     job = _Job(deck=deck, options=options, base_dir=base_dir)
     items = _items(deck, options, base_dir)
@@ -484,6 +485,8 @@ def render_deck(
     separate = options.duplex is Duplex.SEPARATE
     pdfs = [out, backs_path(out)] if separate else [out]
     cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
+    for cut in cuts:
+        check_target(cut)
     paths = pdfs + cuts
     title = f"{deck.title} ({game_title(deck.game)})"
     codes = (job.url(item.card) for item in items)

@@ -41,6 +41,7 @@ from printables.layout import (
     SheetSpec,
     layout_sheet,
 )
+from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph
 
@@ -224,10 +225,19 @@ def render_aids(
     Raises:
         AidError: a setting out of range (names it).
         printables.layout.DoesNotFitError: tiles too big for the paper.
+        printables.outputs.OutputError: ``out`` cannot be written (nothing is left behind).
     """
     _check(tile_size, paper, language)
+    with atomic_outputs([out]) as temps:
+        return _render_aids(out, temps[0], tile_size=tile_size, paper=paper, language=language)
+
+
+def _render_aids(
+    out: Path, temp: Path, *, tile_size: float, paper: str, language: str
+) -> AidsResult:
+    """:func:`render_aids` into the temporary file ``temp`` (moved to ``out`` on success)."""
     words = TEXT[language]
-    c = new_canvas(out, "Toy Battle player aids", Duplex.NONE)
+    c = new_canvas(temp, "Toy Battle player aids", Duplex.NONE)
     page_width, page_height = PAPER_SIZES[paper]
     c.setPageSize((page_width * MM, page_height * MM))  # kept for every page that follows
     overflows: list[str] = []

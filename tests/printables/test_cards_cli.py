@@ -410,3 +410,61 @@ def test_a_truncated_jpeg_is_refused_with_its_name(run, tmp_path: Path, damage: 
     line = _one_error_line(run("im.yaml", "--out", "im.pdf"))
     assert "card 'A': field 'image': 'half.jpg'" in line
     assert not (tmp_path / "im.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "option"),
+    [
+        (["--cutter", "silhouette"], "tb-cut.svg", "--out"),
+        (["--cutter", "silhouette"], "tb-cut.dxf", "--out"),
+        (["--cutter", "cricut", "--duplex", "separate"], "tb-cricut-p02.png", "--out"),
+        (["--png", "png", "--png-dpi", "30"], "png/tb-p03.png", "--png"),
+        (
+            ["--png", "png", "--png-dpi", "30", "--duplex", "separate"],
+            "png/tb-backs-p01.png",
+            "--png",
+        ),
+    ],
+)
+def test_files_written_beside_the_pdf_never_replace_a_file_of_another_kind(
+    run, tmp_path: Path, args: list[str], name: str, option: str
+) -> None:
+    mine = tmp_path / name
+    mine.parent.mkdir(exist_ok=True)
+    mine.write_text("my own notes", encoding="utf-8")
+    line = _one_error_line(run("demo:toy-battle", "--out", "tb.pdf", *args))
+    assert (
+        line
+        == f"Error: {option}: {shown(mine.relative_to(tmp_path))} exists and is not "
+        + (
+            "an SVG file"
+            if name.endswith(".svg")
+            else "a DXF file"
+            if name.endswith(".dxf")
+            else "a PNG image"
+        )
+        + "; not overwriting it"
+    )
+    assert mine.read_text(encoding="utf-8") == "my own notes"
+    assert not (tmp_path / "tb.pdf").exists()
+
+
+def test_side_files_of_their_kind_are_replaced_atomically(run, tmp_path: Path) -> None:
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "tb-p01.png").write_bytes(b"\x89PNG\r\n\x1a\nold")
+    (tmp_path / "tb-cut.svg").write_text("<svg/>", encoding="utf-8")
+    result = run(
+        "demo:toy-battle",
+        "--out",
+        "tb.pdf",
+        "--cutter",
+        "silhouette",
+        "--png",
+        "png",
+        "--png-dpi",
+        "30",
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "png" / "tb-p01.png").stat().st_size > 1000
+    assert "Tablesmith cut lines" in (tmp_path / "tb-cut.svg").read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob("*.part"))
