@@ -419,7 +419,12 @@ class _Writing:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write PNG previews of every page into this folder.",
 )
-@click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews (30..600).")
+@click.option(
+    "--png-dpi",
+    type=int,
+    default=150,
+    help="Resolution of PNG previews (30..600; below 150 their QR codes may not decode).",
+)
 @click.option(
     "--cutter",
     type=click.Choice(["none", "silhouette", "cricut"], case_sensitive=False),
@@ -471,6 +476,7 @@ def cards(
     )
     from printables.outputs import check_pdf_target, glob_escape, os_reason, shown
     from printables.preview import (
+        QR_DPI,
         check_existing,
         check_preview_options,
         write_cricut_images,
@@ -582,6 +588,12 @@ def cards(
                 with _Writing("--out"):
                     for png in write_cricut_images(result.files[0], result, dpi=300):
                         click.echo(f"wrote {png}")
+        if png_dir is not None and qr and png_dpi < QR_DPI and not calibration:
+            click.echo(
+                f"note: --png-dpi {png_dpi}: the QR codes in the previews may not decode "
+                f"below {QR_DPI} dpi (the PDF's do)",
+                err=True,
+            )
         for file in files:
             click.echo(f"wrote {file}")
             if png_dir is not None:

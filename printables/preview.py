@@ -11,6 +11,11 @@ from printables.render import RenderResult
 
 MIN_DPI = 30
 """Lowest preview resolution, dots per inch."""
+DEFAULT_DPI = 150
+"""Default preview resolution: the lowest at which every QR code of a sheet decodes (a
+0.4 mm module is 2.4 pixels; at 100 dpi, 1.6 pixels, zbar reads about a third of them)."""
+QR_DPI = DEFAULT_DPI
+"""Below this resolution the QR codes in a preview may not decode."""
 MAX_DPI = 600
 """Highest preview resolution, dots per inch (an A3 page is then about 7000 x 9900 px)."""
 
@@ -41,7 +46,7 @@ def check_existing(folder: Path, pattern: str) -> None:
             check_target(path)
 
 
-def write_previews(pdf: Path, out_dir: Path, *, dpi: int = 100) -> list[Path]:
+def write_previews(pdf: Path, out_dir: Path, *, dpi: int = DEFAULT_DPI) -> list[Path]:
     """Render every page of ``pdf`` to ``out_dir/<stem>-pNN.png`` at ``dpi``.
 
     All or nothing: every PNG is written to a temporary file and moved into place when all

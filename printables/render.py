@@ -369,6 +369,7 @@ class _Job:
     options: RenderOptions
     base_dir: Path
     problems: list[Overflow] = field(default_factory=list)
+    overlaps: list[str] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     forms: set[str] = field(default_factory=set)
 
@@ -387,6 +388,7 @@ class _Job:
             bleed=self.options.bleed,
             card_name=card.name,
             problems=self.problems,
+            warnings=self.overlaps,
         )
         c.saveState()
         standard_face(
@@ -593,7 +595,7 @@ def render_deck(
         placements=tuple(job.placements),
         layouts=tuple(layout for layout, _ in groups),
         cut_files=tuple(cuts),
-        warnings=tuple(warned.values()),
+        warnings=tuple(warned.values()) + tuple(dict.fromkeys(job.overlaps)),
     )
 
 
