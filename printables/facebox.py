@@ -28,7 +28,7 @@ ASCENDER = 0.76
 DESCENDER = 0.24
 """Depth of DejaVu Sans's descenders (g, j, p, q, y, comma), em."""
 _TALL = frozenset("bdfhkltiÄÖÜäöüß'\"()[]{}|/\\!?")
-_DEEP = frozenset("gjpqyQ,;()[]{}|/\\@")
+_DEEP = frozenset("gjpqyJQ,;()[]{}|/\\@")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -49,7 +49,7 @@ from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, Po
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersBattleCard, TransformersCharacter
 from printables.facebox import CAP as CAP_EM
-from printables.facebox import Box, box_problems, text_box
+from printables.facebox import Box, box_problems, text_box, text_extent
 from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.icons import colour_of, defined_forms, draw_icon, mix
 from printables.images import prepare_image
@@ -342,6 +342,8 @@ class Painter:
             or not self._check(text, BOLD, field_name)
         ):
             return 0.0
+        min_pt = max(min_pt, MIN_TEXT_PT)
+        max_pt = max(max_pt, min_pt)
         fitted = _fitted(
             text, round(area.width * MM, 2), round(area.height * MM, 2), max_pt, min_pt, align
         )
@@ -579,6 +581,9 @@ def _badge(
         dark = "#111111" if badge.colour in ("#f9a825", "#ffca28", "#ffffff") else "#ffffff"
         cap = CAP_EM * size / MM
         baseline = cy - cap / 2 + (0.22 * r if small else 0.0)
+        if label:  # clear of the word under it, descender (J) included
+            below = text_extent(badge.value, size)[0]
+            baseline = max(baseline, label_y + CAP_EM * label_size / MM + 0.3 + below)
         p.centred(badge.value, cx, baseline, size, "badge", dark)
         if badge.icon:
             p.icon(badge.icon, cx - 0.22 * r, cy - 0.8 * r, 0.44 * r, dark)
@@ -964,7 +969,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     art_default = min(0.34 * h, avail - zone_h - 1.0)
     text, field_name = face.text
     inner_w = tr - tx - 2.4
-    max_pt = MAX_TEXT_PT * u
+    max_pt = max(MAX_TEXT_PT * u, MIN_TEXT_PT)
     box_h = max(zone_h if base == s else 8.0 * u, avail - art_default - 1.0)
     reserved = legend_h + stars_h
     if text:
