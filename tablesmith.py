@@ -387,20 +387,24 @@ class _Writing:
 @click.option("--landscape", is_flag=True, help="Landscape sheets.")
 @click.option(
     "--card-size",
-    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm [default: tcg 63x88].",
+    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm, each side "
+    "20..300 [default: tcg 63x88].",
 )
-@click.option("--character-size", help="Transformers characters [default: tf-character 88x126].")
-@click.option("--bleed", type=float, default=0.0, help="Bleed per side, mm.")
-@click.option("--gutter", type=float, default=0.0, help="Gap between cards, mm.")
-@click.option("--page-margin", type=float, default=5.0, help="Unprintable page border, mm.")
+@click.option(
+    "--character-size",
+    help="Transformers characters, as --card-size [default: tf-character 88x126].",
+)
+@click.option("--bleed", type=float, default=0.0, help="Bleed per side, mm (0..10).")
+@click.option("--gutter", type=float, default=0.0, help="Gap between cards, mm (0..30).")
+@click.option("--page-margin", type=float, default=5.0, help="Unprintable page border, mm (0..40).")
 @click.option("--crop-marks/--no-crop-marks", default=True, help="Crop marks around the grid.")
 @click.option(
     "--duplex",
     help="long-edge, short-edge, separate or none [default: the "
     "printer profile's, else long-edge].",
 )
-@click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm.")
-@click.option("--back-rotation", type=float, help="Rotate back pages, degrees (CCW).")
+@click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm (each -20..20).")
+@click.option("--back-rotation", type=float, help="Rotate back pages, degrees CCW (-5..5).")
 @click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation).")
 @click.option(
     "--save-profile",
@@ -690,15 +694,19 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
 
     Example: tablesmith toy-battle-aids -o aids.pdf --tile-size 28 --paper letter
     """
-    from printables.layout import LayoutError
+    from printables.layout import LayoutError, SettingError
     from printables.outputs import OutputError, check_pdf_target, os_reason, shown
     from printables.toybattle_aids import render_aids
 
     try:
         check_pdf_target(out)
         result = render_aids(out, tile_size=tile_size, paper=paper.lower(), language=language)
+    except SettingError as exc:
+        option = {"tile_size": "--tile-size", "paper": "--paper", "language": "--language"}
+        _fail(f"{option.get(exc.setting, exc.setting)} must be {exc.allowed}, got {exc.found_text}")
+        return
     except (LayoutError, OutputError) as exc:
-        _fail(str(exc))
+        _fail(str(exc) if isinstance(exc, LayoutError) else f"--out: {exc}")
         return
     except OSError as exc:
         _fail(f"cannot write {shown(out)}: {os_reason(exc)}")

@@ -1107,13 +1107,16 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     art = Rect(x=s, y=art_bottom, width=w - 2 * s, height=top - art_bottom)
     if art.height < 3.0:
         parts = (["the stats row"] if face.stats else []) + [f"the text box ({box_h:.1f} mm)"]
+        below = top - base
+        reason = (
+            f"does not fit: {' and '.join(parts)} "
+            f"{'leave' if len(parts) > 1 else 'leaves'} {max(art.height, 0):.1f} mm of the "
+            f"{below:.1f} mm below the type band for the art window, which needs 3 mm"
+            if below > 0
+            else f"does not fit: the header and type band fill the {h:g} mm high card"
+        )
         p.problems.append(
-            Overflow(
-                card=p.card_name,
-                field="stats" if face.stats else field_name,
-                reason=f"does not fit: {' and '.join(parts)} leave {art.height:.1f} mm of the "
-                f"{top - base:.1f} mm below the type band for the art window, which needs 3 mm",
-            )
+            Overflow(card=p.card_name, field="stats" if face.stats else field_name, reason=reason)
         )
         return qr_x
     if face.image is not None:
