@@ -252,7 +252,12 @@ def test_an_exact_fit_keeps_its_columns_with_crop_marks(run, tmp_path: Path, pag
         for line in page.lines
         if abs(line[1] - line[3]) < 1e-6 and abs(line[0] - line[2]) > 0.5
     ]
-    left = [line for line in horizontal if max(line[0], line[2]) <= 12.7 + 1e-6]
-    # marks (each drawn with its white halo) at each of the 3 horizontal cut lines of 2 rows
-    assert len({round(line[1], 3) for line in left}) == 3
-    assert min(min(line[0], line[2]) for line in left) >= 4.0 - 1e-6
+    trims = {50.8, 139.7, 228.6}  # the 2 rows' cut lines, grid centred on 279.4 mm
+    marks = [
+        line
+        for line in horizontal
+        if round(line[1], 3) in trims and max(line[0], line[2]) <= 12.7 - 0.5
+    ]
+    assert {round(line[1], 3) for line in marks} == trims  # each cut line marked on the left
+    # 1 mm from the trim, 5 mm long: clear of the 4 mm a printer cannot print
+    assert min(min(line[0], line[2]) for line in marks) == pytest.approx(12.7 - 1 - 5, abs=0.01)
