@@ -573,6 +573,8 @@ def cards(
             source = loaded.source
             for problem in loaded.deck.legality_problems():
                 click.echo(f"warning: {loaded.source}: {problem}", err=True)
+            for line in decks.literal_line_breaks(loaded):
+                click.echo(f"warning: {line}", err=True)
             if page_margin < MIN_SAFE_PAGE_MARGIN:
                 click.echo(
                     f"warning: --page-margin {page_margin:g} mm: most printers cannot print "

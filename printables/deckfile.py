@@ -230,6 +230,27 @@ def read_deck(argument: str) -> LoadedDeck:
     return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
 
 
+def literal_line_breaks(loaded: LoadedDeck) -> list[str]:
+    """Warnings for CSV cells holding a literal ``\\n`` (backslash, n).
+
+    CSV has no escapes: a line break in a cell is a real one inside a quoted cell (Alt+Enter
+    in LibreOffice Calc and Excel). A typed ``\\n`` is printed as typed; the warning says so
+    and how to make a break, so the card is not printed with a stray ``\\n`` unnoticed.
+    """
+    if not loaded.source.lower().endswith(".csv"):
+        return []
+    found = []
+    for card in loaded.deck.cards:
+        for name, value in vars(card).items():
+            if isinstance(value, str) and "\\n" in value:
+                found.append(
+                    f"{loaded.source}: card '{card.name}': field '{name}' holds a literal \\n, "
+                    "printed as typed; for a line break put the cell in quotes and break the "
+                    "line inside it (Alt+Enter in a spreadsheet)"
+                )
+    return found
+
+
 def _jpeg_ends(path: Path) -> bool:
     """True if the JPEG ``path`` has an EOI marker (``FF D9``) after its last start-of-scan
     (``FF DA``). In the entropy-coded data every ``FF`` is stuffed (``FF 00``), so a file

@@ -468,3 +468,71 @@ def test_side_files_of_their_kind_are_replaced_atomically(run, tmp_path: Path) -
     assert (tmp_path / "png" / "tb-p01.png").stat().st_size > 1000
     assert "Tablesmith cut lines" in (tmp_path / "tb-cut.svg").read_text(encoding="utf-8")
     assert not list(tmp_path.rglob("*.part"))
+
+
+def test_csv_line_breaks_are_quoted_cells_and_a_typed_backslash_n_prints_as_typed(
+    run, tmp_path: Path
+) -> None:
+    import pypdfium2 as pdfium
+
+    (tmp_path / "d.csv").write_text(
+        "game;name;troop;colour;text\n"
+        'toy-battle;Breaker;Star;blue;"First line.\nSecond line."\n'
+        "toy-battle;Typist;Roxy;red;One\\nTwo\n",
+        encoding="utf-8",
+    )
+    result = run("d.csv", "--out", "d.pdf", "--duplex", "none", "--no-qr")
+    assert result.exit_code == 0, result.output
+    assert (
+        "warning: d.csv: card 'Typist': field 'text' holds a literal \\n, printed as typed"
+        in result.output
+    )
+    assert "Breaker" not in result.output.split("holds a literal")[0]
+    page = pdfium.PdfDocument(str(tmp_path / "d.pdf"))[0]
+    text = page.get_textpage()
+    lines = text.get_text_range().splitlines()
+    assert "First line." in [line.strip() for line in lines]  # a line of its own
+    assert "Second line." in [line.strip() for line in lines]
+    assert "One\\nTwo" in text.get_text_range()
+    first, second = (text.get_text_range().index(s) for s in ("First", "Second"))
+    y_first = text.get_charbox(first)[1]
+    y_second = text.get_charbox(second)[1]
+    assert y_first - y_second > 5  # the second line is set below the first, pt
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("shutil").which("zbarimg") is None, reason="needs zbarimg (Debian zbar-tools)"
+)
+def test_every_qr_code_in_the_default_previews_decodes(run, tmp_path: Path) -> None:
+    import subprocess
+
+    result = run("demo:toy-battle", "--out", "tb.pdf", "--duplex", "none", "--png", "png")
+    assert result.exit_code == 0, result.output
+    assert "may not decode" not in result.output
+    for number in (1, 6):  # a full sheet of 9 and the last one
+        png = tmp_path / "png" / f"tb-p{number:02d}.png"
+        found = subprocess.run(
+            ["zbarimg", "-q", str(png)], capture_output=True, text=True, check=False
+        ).stdout.splitlines()
+        expected = 9 if number == 1 else 48 - 5 * 9
+        assert len(found) == expected, (png.name, found)
+    low = run("demo:toy-battle", "--out", "tb.pdf", "--png", "png", "--png-dpi", "100")
+    assert "note: --png-dpi 100: the QR codes in the previews may not decode" in low.output
+
+
+def test_cutter_without_ezdxf_names_the_extra_in_one_line(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ezdxf" else real(name, *a)
+    )
+    line = _one_error_line(run("demo:toy-battle", "--out", "c.pdf", "--cutter", "silhouette"))
+    assert line == (
+        "Error: --cutter writes DXF cut lines with ezdxf, which is not installed: "
+        "pip install 'tablesmith[cutter]'"
+    )
+    assert not (tmp_path / "c.pdf").exists()
