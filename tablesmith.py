@@ -315,6 +315,31 @@ def _offset(text: str | None) -> tuple[float, float] | None:
     return dx, dy
 
 
+def _scale(text: str) -> Any:
+    """``--print-scale X,Y`` as a :class:`printables.layout.PrintScale`."""
+    import math
+
+    from printables.layout import SCALE_LIMITS, PrintScale, SettingError
+
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        x = y = float("nan")
+    low, high = SCALE_LIMITS
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise CommandError(
+            f"--print-scale must be X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998), "
+            f"got {_short(text)}"
+        ) from None
+    try:
+        return PrintScale(x=x, y=y)
+    except SettingError as exc:
+        axis = exc.setting[-1].upper()
+        raise CommandError(
+            f"--print-scale {axis} must be {exc.allowed}, got {exc.found_text}"
+        ) from None
+
+
 def _short(text: str) -> str:
     """``repr(text)`` cut to about 60 characters."""
     return repr(text if len(text) <= 58 else text[:57] + "…")
@@ -405,7 +430,14 @@ class _Writing:
 )
 @click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm (each -20..20).")
 @click.option("--back-rotation", type=float, help="Rotate back pages, degrees CCW (-5..5).")
-@click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation).")
+@click.option(
+    "--print-scale",
+    metavar="X,Y",
+    help="Scale every page by X across and Y down (each 0.95..1.05) for a printer that prints "
+    "short or long: 100 / the measured length of --calibration's 100 mm rulers "
+    "[default: the printer profile's, else 1,1].",
+)
+@click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation, scale).")
 @click.option(
     "--save-profile",
     metavar="NAME",
@@ -452,6 +484,7 @@ def cards(
     duplex: str | None,
     back_offset: str | None,
     back_rotation: float | None,
+    print_scale: str | None,
     printer: str | None,
     save_profile: str | None,
     qr: bool,
@@ -509,6 +542,7 @@ def cards(
             dy=offset[1] if offset else profile.adjust.dy,
             rotation_deg=profile.adjust.rotation_deg if back_rotation is None else back_rotation,
         )
+        scale = _scale(print_scale) if print_scale is not None else profile.scale
         with _Writing("--png"):
             check_preview_options(png_dir, png_dpi)
         if cutter.lower() != "none" and not calibration:
@@ -534,6 +568,7 @@ def cards(
                 crop_marks=crop_marks,
                 duplex=mode,
                 adjust=adjust,
+                scale=scale,
                 qr=qr,
                 qr_base=qr_base,
                 card_size=sizes["--card-size"],
@@ -541,7 +576,7 @@ def cards(
                 cutter=cutter.lower(),
             )
         if save_profile:
-            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
+            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust, scale=scale))
             click.echo(f"saved printer profile {save_profile!r} to {path}")
             if deckfile is None and not calibration:
                 return
@@ -551,7 +586,12 @@ def cards(
                 for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
                     check_pdf_target(file)
                 files = render_calibration(
-                    target, paper=paper, landscape=landscape, duplex=mode, adjust=adjust
+                    target,
+                    paper=paper,
+                    landscape=landscape,
+                    duplex=mode,
+                    adjust=adjust,
+                    scale=scale,
                 )
         else:
             if deckfile is None:

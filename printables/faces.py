@@ -838,7 +838,7 @@ def _chip_width(chip: Chip, chip_h: float, chip_font: float) -> float:
     """Width of one chip and the gap before it, mm."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    return stringWidth(chip.word, BOLD, chip_font) / MM + chip_h + 1.6
+    return float(stringWidth(chip.word, BOLD, chip_font)) / MM + chip_h + 1.6
 
 
 def _chips_left(row: tuple[Chip, ...], band: Rect, chip_h: float, chip_font: float) -> float:

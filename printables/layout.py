@@ -736,6 +736,56 @@ class BackAdjust:
                 )
 
 
+SCALE_LIMITS = (0.95, 1.05)
+"""Allowed print scale per axis: a printer 5 % short or long is broken, not miscalibrated."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrintScale:
+    """A printer's size correction: every page is scaled by ``x`` across and ``y`` down,
+    about the page centre, so that a printer that prints a little short or long prints true
+    size (Proxy-PDF-Maker#14). Measure the 100 mm rulers of the calibration sheet printed at
+    scale 1: ``x = 100 / measured across``, ``y = 100 / measured down``.
+
+    The centre stays put, so duplex pairing holds: turning the sheet mirrors about a centre
+    line, which commutes with a scale about the centre (front and back are scaled alike).
+
+    Attributes:
+        x: scale across the page, :data:`SCALE_LIMITS`.
+        y: scale down the page, :data:`SCALE_LIMITS`.
+
+    Raises:
+        SettingError: a value out of range or not a finite number (setting ``scale_x`` or
+            ``scale_y``).
+    """
+
+    x: float = 1.0
+    y: float = 1.0
+
+    def __post_init__(self) -> None:
+        low, high = SCALE_LIMITS
+        for name in ("x", "y"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and low <= value <= high):
+                raise SettingError(
+                    setting=f"scale_{name}", allowed=f"{low:g}..{high:g}", found=value
+                )
+
+    @property
+    def identity(self) -> bool:
+        """True for a scale of 1 in both directions."""
+        return self.x == 1.0 and self.y == 1.0
+
+
+def scale_point(
+    x: float, y: float, *, page_width: float, page_height: float, scale: PrintScale
+) -> tuple[float, float]:
+    """Where the page point (x, y) mm is drawn with ``scale`` applied about the page centre
+    (the transform the renderer puts on every page)."""
+    cx, cy = page_width / 2, page_height / 2
+    return cx + (x - cx) * scale.x, cy + (y - cy) * scale.y
+
+
 def mirrors_left_right(duplex: Duplex, landscape: bool) -> bool:
     """True if backs are mirrored left-right for this duplex mode and orientation.
 

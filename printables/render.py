@@ -48,6 +48,7 @@ from printables.layout import (
     CardSize,
     Duplex,
     LayoutError,
+    PrintScale,
     Rect,
     SettingError,
     SheetLayout,
@@ -98,6 +99,7 @@ class RenderOptions:
         crop_marks: draw crop marks.
         duplex: how backs are printed.
         adjust: printer correction applied to every back page.
+        scale: the printer's size correction, applied to every page about its centre.
         qr: print QR codes (cards can still opt out with ``qr: no``).
         qr_base: companion base URL, ``http://`` or ``https://`` with a host.
         cutter: ``none``, ``silhouette`` or ``cricut``: lay sheets out for the machine's
@@ -118,6 +120,7 @@ class RenderOptions:
     crop_marks: bool = True
     duplex: Duplex = Duplex.LONG_EDGE
     adjust: BackAdjust = field(default_factory=BackAdjust)
+    scale: PrintScale = field(default_factory=PrintScale)
     qr: bool = True
     qr_base: str = DEFAULT_QR_BASE
     cutter: str = "none"
@@ -354,6 +357,17 @@ def _draw_static_furniture(c: Canvas, layout: SheetLayout) -> None:
             c.rect(mark.x * MM, mark.y * MM, mark.width * MM, mark.height * MM, stroke=0, fill=1)
 
 
+def apply_scale(c: Canvas, page_width: float, page_height: float, scale: PrintScale) -> None:
+    """Put :class:`printables.layout.PrintScale` on the canvas: scale about the page centre
+    (page mm; see :func:`printables.layout.scale_point`)."""
+    if scale.identity:
+        return
+    cx, cy = page_width / 2 * MM, page_height / 2 * MM
+    c.translate(cx, cy)
+    c.scale(scale.x, scale.y)
+    c.translate(-cx, -cy)
+
+
 def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
     """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
     cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
@@ -513,6 +527,8 @@ def render_deck(
                 page_size = (layout.page_width * MM, layout.page_height * MM)
                 front.setPageSize(page_size)
                 pages[0] += 1
+                front.saveState()
+                apply_scale(front, layout.page_width, layout.page_height, options.scale)
                 draw_furniture(
                     front,
                     layout,
@@ -537,6 +553,7 @@ def render_deck(
                         )
                     )
                 draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
+                front.restoreState()
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue
@@ -545,6 +562,7 @@ def render_deck(
                 pages[index] += 1
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
+                apply_scale(back, layout.page_width, layout.page_height, options.scale)
                 back.setFillColor(colour_of("#444444"))
                 back.setFont(REGULAR, 6.5)
                 back.drawString(

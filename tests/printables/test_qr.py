@@ -69,9 +69,7 @@ def test_finder_form_and_runs_cover_exactly_the_dark_modules_of_every_size() -> 
         width = len(matrix)
         widths.add(width)
         covered = [
-            (c + k, r)
-            for c, r, n in qr.dark_runs(matrix, without_finders=True).tolist()
-            for k in range(n)
+            (c + k, r) for c, r, n in qr.dark_runs(matrix, without_finders=True) for k in range(n)
         ]
         covered += [(c + k, r) for c, r, n in qr.finder_runs(width) for k in range(n)]
         dark = [(c, r) for r, row in enumerate(matrix) for c, on in enumerate(row) if on]
