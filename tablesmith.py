@@ -463,7 +463,7 @@ class _Writing:
 )
 @click.option(
     "--cutter",
-    type=click.Choice(["none", "silhouette", "cricut"], case_sensitive=False),
+    type=click.Choice(["none", "silhouette", "silhouette-4", "cricut"], case_sensitive=False),
     default="none",
     help="Lay sheets out for a cutting machine's print-then-cut and write its cut lines "
     "(SVG, DXF; Cricut also PNG images).",

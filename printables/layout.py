@@ -76,6 +76,8 @@ MIN_CARD_SIDE = 20.0
 """Smallest side of a card, mm."""
 MAX_CARD_SIDE = 300.0
 """Largest side of a card or tile, mm."""
+CUTTERS = ("none", "silhouette", "silhouette-4", "cricut")
+"""The cutting machines a sheet can be laid out for (:mod:`printables.cutter`)."""
 EPSILON = 1e-6
 """Tolerance in mm for "fits exactly" (a grid that fits exactly keeps its column)."""
 
@@ -245,7 +247,7 @@ class SheetSpec:
         crop_marks: draw crop marks around the grid.
         crop_mark_offset: gap between the grid's outer bleed edge and a crop mark, 0..10 mm.
         crop_mark_length: longest crop mark, 2..20 mm.
-        cutter: ``none``, ``silhouette`` or ``cricut``: keep the cards inside the cutting
+        cutter: one of :data:`CUTTERS`: keep the cards inside the cutting
             machine's print-then-cut area and clear of its registration marks
             (:mod:`printables.cutter`).
 
@@ -265,9 +267,9 @@ class SheetSpec:
     cutter: str = "none"
 
     def __post_init__(self) -> None:
-        if self.cutter not in ("none", "silhouette", "cricut"):
+        if self.cutter not in CUTTERS:
             raise SettingError(
-                setting="cutter", allowed="one of none, silhouette, cricut", found=self.cutter
+                setting="cutter", allowed="one of " + ", ".join(CUTTERS), found=self.cutter
             )
         paper = self.paper.strip().lower() if isinstance(self.paper, str) else self.paper
         if paper not in PAPER_SIZES:
@@ -540,7 +542,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     band = spec.page_margin
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
     heading_x = max(left, band)
-    if spec.cutter == "silhouette":  # furniture clear of the bottom-left and top-left marks
+    if spec.cutter.startswith("silhouette"):  # furniture clear of the left-hand marks
         from printables.cutter import SILHOUETTE_MARKS as regmarks
 
         clear = regmarks.inset + regmarks.length + regmarks.padding + 1.0
@@ -659,15 +661,16 @@ def crop_mark_notes(layout: SheetLayout) -> list[str]:
 def _cutter_grid(spec: SheetSpec, columns: int, rows: int) -> tuple[int, int, tuple[Rect, ...]]:
     """The largest centred grid (at most ``columns`` x ``rows``) inside the cutter's area and
     clear of its registration marks; (columns, rows, the marks' rectangles)."""
-    from printables.cutter import SILHOUETTE_MARKS, cricut_area
+    from printables.cutter import cricut_area, marks_for
 
     page_w, page_h = spec.page_size
     cell_w = spec.card.width + 2 * spec.bleed
     cell_h = spec.card.height + 2 * spec.bleed
-    if spec.cutter == "silhouette":
-        area = SILHOUETTE_MARKS.cut_area(page_w, page_h).inset(SILHOUETTE_MARKS.padding)
-        keep_out = SILHOUETTE_MARKS.keep_out(page_w, page_h)
-        shapes = SILHOUETTE_MARKS.shapes(page_w, page_h)
+    marks = marks_for(spec.cutter)
+    if marks is not None:
+        area = marks.cut_area(page_w, page_h).inset(marks.padding)
+        keep_out = marks.keep_out(page_w, page_h)
+        shapes = marks.shapes(page_w, page_h)
     else:
         area, keep_out, shapes = cricut_area(page_w, page_h), (), ()
 

@@ -29,7 +29,7 @@ from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersCharacter
 from printables.cropmarks import draw_marks_on_art
-from printables.cutter import SILHOUETTE_MARKS, svg_text, write_dxf
+from printables.cutter import marks_for, svg_text, write_dxf
 from printables.faces import (
     FRAME_COLOURS,
     MM,
@@ -220,7 +220,7 @@ class RenderResult:
         pages: page count per file.
         placements: every card face drawn.
         layouts: the sheet layout per card size used.
-        cut_files: cut lines per card size (SVG, then DXF), with a cutter.
+        cut_files: the cut lines (SVG, then DXF, of each :class:`CutFile`), with a cutter.
         warnings: one line each, e.g. a back moved off the paper by the back adjustment.
     """
 
@@ -232,19 +232,56 @@ class RenderResult:
     warnings: tuple[str, ...] = ()
 
 
-def cut_paths(out: Path, layouts: list[SheetLayout]) -> list[Path]:
-    """The cut files of ``out``: ``<stem>-cut.svg`` and ``<stem>-cut.dxf``, with the card
-    size appended (``-cut-88x126.svg``) when the deck prints cards of several sizes."""
-    paths = []
-    for layout in layouts:
-        size = (
-            f"-{layout.spec.card.width:g}x{layout.spec.card.height:g}" if len(layouts) > 1 else ""
-        )
-        paths += [
-            out.with_name(f"{out.stem}-cut{size}.svg"),
-            out.with_name(f"{out.stem}-cut{size}.dxf"),
-        ]
-    return paths
+@dataclass(frozen=True, kw_only=True)
+class CutFile:
+    """One pair of cut files (SVG and DXF) and the sheets it is for.
+
+    Attributes:
+        svg: ``<stem>-cut.svg``; ``-cut-88x126.svg`` when the deck prints cards of several
+            sizes; ``-cut-sheet07.svg`` (after the size) for a last sheet that is not full.
+        dxf: the same name ending in ``.dxf``.
+        layout: the sheet layout.
+        cards: the cards each of its sheets holds (the first slots, in order).
+        sheets: the sheet numbers (1-based, as in the sheet headings) it cuts.
+    """
+
+    svg: Path
+    dxf: Path
+    layout: SheetLayout
+    cards: int
+    sheets: tuple[int, ...]
+
+
+def cut_files(out: Path, groups: list[tuple[SheetLayout, int]]) -> list[CutFile]:
+    """The cut files of ``out`` for sheet groups of (layout, cards): one for the full sheets
+    of each card size, and one for a last sheet that is not full, outlining only its cards."""
+    files = []
+    sheet = 0
+    for layout, count in groups:
+        size = f"-{layout.spec.card.width:g}x{layout.spec.card.height:g}" if len(groups) > 1 else ""
+        full, rest = divmod(count, layout.per_page)
+        if full:
+            name = f"{out.stem}-cut{size}"
+            sheets = tuple(range(sheet + 1, sheet + full + 1))
+            files.append(_cut_file(out, name, layout, layout.per_page, sheets))
+        sheet += full
+        if rest:
+            sheet += 1
+            name = f"{out.stem}-cut{size}" + (f"-sheet{sheet:02d}" if full else "")
+            files.append(_cut_file(out, name, layout, rest, (sheet,)))
+    return files
+
+
+def _cut_file(
+    out: Path, name: str, layout: SheetLayout, cards: int, sheets: tuple[int, ...]
+) -> CutFile:
+    return CutFile(
+        svg=out.with_name(name + ".svg"),
+        dxf=out.with_name(name + ".dxf"),
+        layout=layout,
+        cards=cards,
+        sheets=sheets,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -500,7 +537,13 @@ def render_deck(
     groups = [(layout_sheet(options.sheet(size)), group) for size, group in _groups(items, options)]
     separate = options.duplex is Duplex.SEPARATE
     pdfs = [out, backs_path(out)] if separate else [out]
-    cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
+    plan = (
+        cut_files(out, [(layout, len(group)) for layout, group in groups])
+        if options.cutter != "none"
+        else []
+    )
+    cuts = [path for cut in plan for path in (cut.svg, cut.dxf)]
+    cut_of = {sheet: cut for cut in plan for sheet in cut.sheets}
     for cut in cuts:
         check_target(cut)
     paths = pdfs + cuts
@@ -535,10 +578,11 @@ def render_deck(
                     f"{title} · sheet {sheet}/{total} fronts · "
                     f"{size.width:g} x {size.height:g} mm · {options.paper}"
                     + (
-                        f" · {SILHOUETTE_MARKS.studio_settings()}"
-                        if options.cutter == "silhouette"
+                        f" · {marks.studio_settings()}"
+                        if (marks := marks_for(options.cutter)) is not None
                         else ""
-                    ),
+                    )
+                    + (f" · cut file {cut_of[sheet].svg.name}" if sheet in cut_of else ""),
                 )
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     job.face(front, slot.trim, item.card, item.side)
@@ -604,9 +648,10 @@ def render_deck(
         front.save()
         if separate:
             back.save()
-        for index, (layout, _) in enumerate(groups[: len(cuts) // 2]):
-            temps[len(pdfs) + 2 * index].write_text(svg_text(layout), encoding="utf-8")
-            write_dxf(layout, temps[len(pdfs) + 2 * index + 1])
+        for index, sheet_cut in enumerate(plan):
+            svg = svg_text(sheet_cut.layout, cards=sheet_cut.cards)
+            temps[len(pdfs) + 2 * index].write_text(svg, encoding="utf-8")
+            write_dxf(sheet_cut.layout, temps[len(pdfs) + 2 * index + 1], cards=sheet_cut.cards)
     return RenderResult(
         files=tuple(pdfs),
         pages=tuple(pages[: len(pdfs)]),
