@@ -211,7 +211,7 @@ def test_a_partial_last_sheet_gets_cut_lines_for_its_own_cards_only(
     frame = cut_frame(layout)
     printed = [p.trim for p in result.placements if p.page == 2 * full + 1 and p.side != "back"]
     assert len(printed) == rest
-    for (left, top, right, bottom), trim in zip(boxes, printed, strict=True):
+    for (left, _top, _right, bottom), trim in zip(boxes, printed, strict=True):
         assert left + frame.x == pytest.approx(trim.x, abs=0.1)
         assert frame.top - bottom == pytest.approx(trim.y, abs=0.1)
     assert (
@@ -246,7 +246,7 @@ def test_four_corner_marks_for_the_cameo_5(tmp_path: Path) -> None:
             assert not slot.bleed.overlaps(box)
     # the cut lines still match the printed cards (same layout rules, same frame)
     svg = result.cut_files[0]
-    for (left, top, right, bottom), slot in zip(svg_cards(svg), layout.slots, strict=True):
+    for (left, _top, _right, bottom), slot in zip(svg_cards(svg), layout.slots, strict=True):
         assert left == pytest.approx(slot.trim.x, abs=0.1)
         assert h - bottom == pytest.approx(slot.trim.y, abs=0.1)
     text = pdfium.PdfDocument(str(tmp_path / "deck.pdf"))[0].get_textpage().get_text_range()

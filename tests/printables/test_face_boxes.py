@@ -44,18 +44,6 @@ class Drawn:
     rect: Rect
 
 
-def _matrix(inner: list[float], outer: list[float]) -> list[float]:
-    a, b, c, d, e, f = inner
-    return [
-        a * outer[0] + b * outer[2],
-        a * outer[1] + b * outer[3],
-        c * outer[0] + d * outer[2],
-        c * outer[1] + d * outer[3],
-        e * outer[0] + f * outer[2] + outer[4],
-        e * outer[1] + f * outer[3] + outer[5],
-    ]
-
-
 def _box(m: list[float], x0: float, y0: float, x1: float, y1: float) -> Rect:
     xs, ys = [], []
     for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
@@ -69,31 +57,17 @@ def _box(m: list[float], x0: float, y0: float, x1: float, y1: float) -> Rect:
     )
 
 
-def symbols(page: pypdf.PageObject) -> list[Drawn]:
+def symbols(page: pypdf.PageObject, page_content) -> list[Drawn]:
     """Icons and QR codes on ``page``: the page box of every icon/QR form placed (mm)."""
     found: list[Drawn] = []
-    outer: list[list[float]] = [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]
-
-    def before(op, args, cm, tm):
-        if op == b"Do":
-            full = _matrix([float(v) for v in cm], outer[-1])
-            name = str(args[0])
-            icon = re.search(r"icon-([a-z]+)-", name)
-            qr = re.search(r"qrfinders(\d+)", name)
-            if icon:
-                found.append(
-                    Drawn(f"symbol {icon.group(1)}", _box(full, 0, 0, FORM_SIZE, FORM_SIZE))
-                )
-            elif qr:
-                n = int(qr.group(1))
-                found.append(Drawn("QR code", _box(full, 0, 0, n, n)))
-            outer.append(full)
-
-    def after(op, args, cm, tm):
-        if op == b"Do":
-            outer.pop()
-
-    page.extract_text(visitor_operand_before=before, visitor_operand_after=after)
+    for name, full in page_content(page).form_matrices:
+        icon = re.search(r"icon-([a-z]+)-", name)
+        qr = re.search(r"qrfinders(\d+)", name)
+        if icon:
+            found.append(Drawn(f"symbol {icon.group(1)}", _box(full, 0, 0, FORM_SIZE, FORM_SIZE)))
+        elif qr:
+            n = int(qr.group(1))
+            found.append(Drawn("QR code", _box(full, 0, 0, n, n)))
     return found
 
 
@@ -140,20 +114,26 @@ class CardRead:
     smallest: float
 
 
-def read_cards(pdf: Path, result) -> list[CardRead]:
+def read_cards(pdf: Path, result, page_content) -> list[CardRead]:
     """Every front placement of ``result``: what overlaps or crosses its safe margin, and its
     smallest text size."""
     document = pdfium.PdfDocument(str(pdf))
     reader = pypdf.PdfReader(pdf)
-    names = {}
+    seen: set[tuple[str, str]] = set()
     cards: list[CardRead] = []
     for number, page in enumerate(reader.pages, start=1):
         placed = [
-            p for p in result.placements if p.page == number and p.file == 0 and p.side != "back"
+            p
+            for p in result.placements
+            if p.page == number
+            and p.file == 0
+            and p.side != "back"
+            and (p.card_id, p.side) not in seen  # copies of a card draw the same face
         ]
+        seen.update((p.card_id, p.side) for p in placed)
         if not placed:
             continue
-        drawn = [(d, None) for d in symbols(page)] + words(document[number - 1])
+        drawn = [(d, None) for d in symbols(page, page_content)] + words(document[number - 1])
         for placement in placed:
             trim = placement.trim
             inside = [
@@ -179,7 +159,6 @@ def read_cards(pdf: Path, result) -> list[CardRead]:
                 if dx > TOLERANCE and dy > TOLERANCE:
                     problems.append(f"{a.what} overlaps {b.what} ({dx:.2f} x {dy:.2f} mm)")
             sizes = [size for _, size in inside if size is not None]
-            names.setdefault(placement.card_id, placement.card_id)
             cards.append(CardRead(placement.card_id, problems, min(sizes, default=99.0)))
     document.close()
     return cards
@@ -201,7 +180,7 @@ def render(deck, tmp_path: Path, size: str | None, base_dir: Path = Path(".")):
 
 
 def check(
-    deck, tmp_path: Path, size: str | None, base_dir: Path = Path(".")
+    deck, tmp_path: Path, size: str | None, page_content, base_dir: Path = Path(".")
 ) -> tuple[list[CardRead], list[str]]:
     """Render ``deck``; every card the PDF shows overlapping, crossing the safe margin or
     under 6 pt must be named in a warning; a RenderError must name cards and say what does not
@@ -215,7 +194,7 @@ def check(
             )
         return [], []
     pdf, result = rendered
-    cards = read_cards(pdf, result)
+    cards = read_cards(pdf, result, page_content)
     by_id = {card.id: card.name for card in deck.cards}
     named = {w.split("'")[1] for w in result.warnings if w.startswith("card '")}
     for card in cards:
@@ -229,17 +208,17 @@ def check(
 @pytest.mark.parametrize("size", (None, *SIZES))
 @pytest.mark.parametrize("demo", DEMOS)
 def test_demo_decks_at_every_size_overlap_nowhere_or_name_the_card(
-    tmp_path: Path, demo: str, size: str | None
+    tmp_path: Path, page_content, demo: str, size: str | None
 ) -> None:
     loaded = read_deck(f"demo:{demo}")
-    cards, warnings = check(loaded.deck, tmp_path, size, loaded.base_dir)
+    cards, warnings = check(loaded.deck, tmp_path, size, page_content, loaded.base_dir)
     if size is None:  # the default sizes: all clean, nothing under 6 pt, no warning
         assert cards, "the demo deck prints at its default sizes"
         assert warnings == []
         assert [c for c in cards if c.problems] == []
 
 
-def test_a_four_icon_unit_at_tcg_size_is_clean(tmp_path: Path) -> None:
+def test_a_four_icon_unit_at_tcg_size_is_clean(tmp_path: Path, page_content) -> None:
     deck = parse_deck_text(
         "game: pocketmodel\ncards:\n"
         "  - {kind: unit, name: Heavy Carrier Sovereign, stars: 5, attack: 9, damage: 9,"
@@ -249,7 +228,7 @@ def test_a_four_icon_unit_at_tcg_size_is_clean(tmp_path: Path) -> None:
         " defense: 20, shields: 20, ground: yes, icons: Turbolaser Carrier Leader Torpedo}\n",
         source="four.yaml",
     )
-    cards, warnings = check(deck, tmp_path, "tcg")
+    cards, warnings = check(deck, tmp_path, "tcg", page_content)
     assert len(cards) == 2
     assert warnings == []
     assert [c.problems for c in cards] == [[], []]
@@ -298,6 +277,6 @@ def hostile_decks(draw):
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(case=hostile_decks())
-def test_hostile_decks_overlap_nowhere_or_name_the_card(tmp_path: Path, case) -> None:
+def test_hostile_decks_overlap_nowhere_or_name_the_card(tmp_path: Path, page_content, case) -> None:
     deck, size = case
-    check(deck, tmp_path, size)
+    check(deck, tmp_path, size, page_content)
