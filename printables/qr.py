@@ -338,10 +338,26 @@ def draw_qr(
 @lru_cache(maxsize=CACHE_SIZE)
 def _module_path(data: str) -> str:
     """``re`` operators of the dark modules of ``data`` outside its finder patterns, in
-    module units, quiet zone offset."""
+    module units, quiet zone offset: the runs of :func:`dark_runs` (with numpy, where it is
+    installed, computed the same way on the whole matrix at once)."""
     q = QUIET_ZONE_MODULES
-    runs = dark_runs(qr_matrix(data), without_finders=True)
-    return "".join([f"{c + q} {r + q} {w} 1 re " for c, r, w in runs])
+    matrix = qr_matrix(data)
+    try:
+        import numpy as np  # the fast path where numpy is installed (the kit and tests)
+    except ImportError:
+        runs = dark_runs(matrix, without_finders=True)
+        return "".join([f"{c + q} {r + q} {w} 1 re " for c, r, w in runs])
+    width, f = len(matrix), FINDER_MODULES
+    padded = np.zeros((width, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = np.frombuffer(b"".join(matrix), dtype=np.int8).reshape(width, width)
+    padded[:f, 1 : f + 1] = 0
+    padded[:f, width - f + 1 : width + 1] = 0
+    padded[width - f :, 1 : f + 1] = 0
+    edges = padded[:, 1:] - padded[:, :-1]
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    table = np.column_stack((starts + q, rows + q, ends - starts))
+    return ("%d %d %d 1 re " * len(table)) % tuple(table.ravel().tolist())
 
 
 class Prefetch:
