@@ -261,3 +261,12 @@ def test_an_exact_fit_keeps_its_columns_with_crop_marks(run, tmp_path: Path, pag
     assert {round(line[1], 3) for line in marks} == trims  # each cut line marked on the left
     # 1 mm from the trim, 5 mm long: clear of the 4 mm a printer cannot print
     assert min(min(line[0], line[2]) for line in marks) == pytest.approx(12.7 - 1 - 5, abs=0.01)
+
+
+def test_cards_character_size_sets_the_transformers_characters_only(run, tmp_path: Path) -> None:
+    result = run(
+        "cards", "demo:transformers", "-o", "t.pdf", "--character-size", "80x120", "--paper", "a3"
+    )
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^80 x 120 mm: \d+ x \d+ = \d+ cards per sheet, 3 cards", result.output, re.M)
+    assert re.search(r"^63 x 88 mm: \d+ x \d+ = \d+ cards per sheet, 42 cards", result.output, re.M)
