@@ -231,6 +231,37 @@ def read_deck(argument: str) -> LoadedDeck:
     return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
 
 
+def literal_line_breaks(loaded: LoadedDeck) -> list[str]:
+    """Warnings for CSV cells holding a literal ``\\n`` (backslash, n).
+
+    CSV has no escapes: a line break in a cell is a real one inside a quoted cell (Alt+Enter
+    in LibreOffice Calc and Excel). A typed ``\\n`` is printed as typed; the warning says so
+    and how to make a break, so the card is not printed with a stray ``\\n`` unnoticed.
+    """
+    if not loaded.source.lower().endswith(".csv"):
+        return []
+    found = []
+    for card in loaded.deck.cards:
+        for name, value in vars(card).items():
+            if isinstance(value, str) and "\\n" in value:
+                found.append(
+                    f"{loaded.source}: card '{card.name}': field '{name}' holds a literal \\n, "
+                    "printed as typed; for a line break put the cell in quotes and break the "
+                    "line inside it (Alt+Enter in a spreadsheet)"
+                )
+    return found
+
+
+def _jpeg_ends(path: Path) -> bool:
+    """True if the JPEG ``path`` has an EOI marker (``FF D9``) after its last start-of-scan
+    (``FF DA``). In the entropy-coded data every ``FF`` is stuffed (``FF 00``), so a file
+    whose end was cut off or overwritten (zeros decode without an error) has none there
+    (ITU T.81, B.1.1.5, F.1.2.3)."""
+    data = path.read_bytes()
+    scan = data.rfind(b"\xff\xda")
+    return scan >= 0 and data.find(b"\xff\xd9", scan) > scan
+
+
 def _image_problem(path: Path) -> str | None:
     """Why ``path`` cannot be used as card art (None if it can): Pillow must identify it as
     PNG or JPEG and find its data complete."""
@@ -247,8 +278,18 @@ def _image_problem(path: Path) -> str | None:
                     f"{image.width} x {image.height} pixels; the limit is "
                     f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels"
                 )
-            image.verify()
+            image.verify()  # PNG: chunk checksums; JPEG: nothing (it has none)
+        with Image.open(path) as image:
+            # Decode it (JPEG at 1/8 scale: the same entropy-coded data, read to its end), so
+            # a file cut off halfway is refused, not printed as a nearly blank art window.
+            if image.format in ("JPEG", "MPO"):
+                image.draft(image.mode, (max(1, image.width // 8), max(1, image.height // 8)))
+            image.load()
+            if image.format in ("JPEG", "MPO") and not _jpeg_ends(path):
+                return "the JPEG data has no end marker after its last scan (cut off or damaged)"
     except OSError as exc:
+        if "truncated" in str(exc) or "broken data" in str(exc):
+            return "the image data is cut off (truncated file)"
         return exc.strerror or "not an image Pillow can read"
     except Exception:  # Pillow raises assorted errors for damaged files
         return "damaged image data"

@@ -35,10 +35,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.cards.anatomy import Badge, FaceContent, Frame
+from games.cards.anatomy import Badge, Chip, FaceContent, Frame
 from games.cards.cardgame import CardGame
 from games.cards.fields import ValidatedCard
 from games.registry import CARD_GAMES
+from printables.facebox import CAP as CAP_EM
+from printables.facebox import Box, box_problems, text_box, text_extent
 from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.icons import colour_of, defined_forms, draw_icon, mix
 from printables.images import prepare_image
@@ -80,6 +82,8 @@ class Painter:
         bleed: bleed width, mm.
         card_name: for problem reports.
         problems: shared list that collects :class:`Overflow` items.
+        boxes: every text run and symbol drawn, face mm (:mod:`printables.facebox`).
+        warnings: shared list that collects ``card '<name>': <what overlaps>`` lines.
     """
 
     canvas: Canvas
@@ -87,6 +91,8 @@ class Painter:
     bleed: float
     card_name: str
     problems: list[Overflow] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def unit(self) -> float:
@@ -158,28 +164,60 @@ class Painter:
         Returns:
             The font size used, pt (0 when nothing was drawn).
         """
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
         font = BOLD if bold else REGULAR
         if not text or not self._check(text, font, field_name):
             return 0.0
+        min_pt = max(min_pt, MIN_TEXT_PT)  # nothing on a card under 6 pt
         max_pt = max(max_pt, min_pt)
         size, problem = fit_line(text, width * MM, max_pt=max_pt, min_pt=min_pt, bold=bold)
         if problem:
             self.problems.append(Overflow(card=self.card_name, field=field_name, reason=problem))
             return 0.0
+        used = stringWidth(text, font, size) / MM
+        start = {"centre": x + (width - used) / 2, "right": x + width - used}.get(align, x)
+        self.text(text, start, y, size, field_name, bold=bold, colour=colour)
+        return size
+
+    def text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        field_name: str,
+        *,
+        bold: bool = True,
+        colour: str = INK,
+    ) -> None:
+        """Draw one run of ``text`` at ``size`` pt, its baseline starting at (x, y) mm, and
+        record its box (no fitting: for texts sized by the caller)."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        font = BOLD if bold else REGULAR
         c = self.canvas
         c.setFillColor(colour_of(colour))
         c.setFont(font, size)
-        if align == "centre":
-            c.drawCentredString(*self.pt(x + width / 2, y), text)
-        elif align == "right":
-            c.drawRightString(*self.pt(x + width, y), text)
-        else:
-            c.drawString(*self.pt(x, y), text)
-        return size
+        c.drawString(*self.pt(x, y), text)
+        used = stringWidth(text, font, size) / MM
+        self.boxes.append(text_box(field_name, text, size, x, y, used))
+
+    def centred(
+        self, text: str, cx: float, y: float, size: float, field_name: str, colour: str
+    ) -> None:
+        """:meth:`text` (bold) centred on ``cx`` mm."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        used = stringWidth(text, BOLD, size) / MM
+        self.text(text, cx - used / 2, y, size, field_name, colour=colour)
 
     def icon(self, name: str, x: float, y: float, size: float, colour: str) -> None:
         """Icon ``name`` (see :mod:`printables.icons`) in the square (x, y, size) mm."""
         draw_icon(self.canvas, name, *self.pt(x, y), size * MM, colour)
+        self.boxes.append(
+            Box(what=f"symbol {name!r}", rect=Rect(x=x, y=y, width=size, height=size))
+        )
 
     def disc_icon(self, name: str, cx: float, cy: float, diameter: float, colour: str) -> None:
         """A white icon on a disc of ``colour`` centred at (cx, cy) mm."""
@@ -229,6 +267,8 @@ class Painter:
             or not self._check(text, BOLD, field_name)
         ):
             return 0.0
+        min_pt = max(min_pt, MIN_TEXT_PT)
+        max_pt = max(max_pt, min_pt)
         fitted = _fitted(
             text, round(area.width * MM, 2), round(area.height * MM, 2), max_pt, min_pt, align
         )
@@ -253,6 +293,15 @@ class Painter:
         c.translate(x, top - height)
         c.doForm(form)
         c.restoreState()
+        widths = para.getActualLineWidths0() or [0.0]
+        self.boxes.append(
+            Box(
+                what=f"{field_name} text",
+                rect=Rect(
+                    x=area.x, y=area.top - height / MM, width=max(widths) / MM, height=height / MM
+                ),
+            )
+        )
         return height / MM
 
 
@@ -338,7 +387,15 @@ def _band_box(w: float, h: float, u: float) -> Rect:
 def _badge(
     p: Painter, badge: Badge, cx: float, cy: float, r: float, *, upside_down: bool = False
 ) -> None:
+    """The badge disc of radius ``r`` mm centred at (cx, cy) mm, its value, and a small
+    symbol or word under the value. The word (``JOKER``) is set at 6 pt at the least and
+    left out where it would not fit inside the disc at that size (the mirrored index of a
+    troop: the value alone repeats the corner). Upside down, the drawing and its recorded
+    boxes turn 180 degrees about the centre."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     c = p.canvas
+    first = len(p.boxes)
     c.saveState()
     if upside_down:
         px, py = p.pt(cx, cy)
@@ -349,25 +406,47 @@ def _badge(
     c.setStrokeColor(colour_of("#ffffff"))
     c.setLineWidth(1.2)
     c.circle(*p.pt(cx, cy), r * MM, stroke=1, fill=1)
+    p.boxes.append(
+        Box(what="badge", rect=Rect(x=cx - r, y=cy - r, width=2 * r, height=2 * r), container=True)
+    )
+    label_size = max(MIN_TEXT_PT, 0.3 * r * MM)
+    label_y = cy - 0.62 * r
+    # The word's top corners must stay inside the disc (the chord at its cap height).
+    label_top = abs(label_y + CAP_EM * label_size / MM - cy)
+    chord = 2 * (max(r * r - max(label_top, cy - label_y) ** 2, 0.0)) ** 0.5 - 0.6
+    label = badge.label if stringWidth(badge.label, BOLD, label_size) / MM <= chord else ""
     if not badge.value:
         if badge.icon:
             p.icon(badge.icon, cx - 0.62 * r, cy - 0.62 * r, 1.24 * r, "#ffffff")
     else:
-        small = bool(badge.icon or badge.label)
+        small = bool(badge.icon or label)
         fit = 1.0 if len(badge.value) == 1 else (0.82 if len(badge.value) == 2 else 0.64)
         size = r * MM * (1.05 if small else 1.3) * fit  # pt; cap height is ~0.73 of it
         dark = "#111111" if badge.colour in ("#f9a825", "#ffca28", "#ffffff") else "#ffffff"
-        c.setFillColor(colour_of(dark))
-        c.setFont(BOLD, size)
-        cap = 0.73 * size / MM
+        cap = CAP_EM * size / MM
         baseline = cy - cap / 2 + (0.22 * r if small else 0.0)
-        c.drawCentredString(*p.pt(cx, baseline), badge.value)
+        if label:  # clear of the word under it, descender (J) included
+            below = text_extent(badge.value, size)[0]
+            baseline = max(baseline, label_y + CAP_EM * label_size / MM + 0.3 + below)
+        p.centred(badge.value, cx, baseline, size, "badge", dark)
         if badge.icon:
             p.icon(badge.icon, cx - 0.22 * r, cy - 0.8 * r, 0.44 * r, dark)
-        elif badge.label:
-            c.setFont(BOLD, max(3.5, 0.3 * r * MM))
-            c.drawCentredString(*p.pt(cx, cy - 0.7 * r), badge.label)
+        elif label:
+            p.centred(label, cx, label_y, label_size, "badge", dark)
     c.restoreState()
+    if upside_down:
+        p.boxes[first:] = [
+            replace(
+                box,
+                rect=Rect(
+                    x=2 * cx - box.rect.right,
+                    y=2 * cy - box.rect.top,
+                    width=box.rect.width,
+                    height=box.rect.height,
+                ),
+            )
+            for box in p.boxes[first:]
+        ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -379,6 +458,8 @@ class _Design:
     title: tuple[float, float, float]
     qr_x: float
     problems: tuple[tuple[str, str], ...]
+    boxes: tuple[Box, ...] = ()
+    overlaps: tuple[str, ...] = ()
 
 
 _DESIGN_FIELDS = tuple(
@@ -430,19 +511,44 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     c.doForm(design.form)
     c.restoreState()
     x, y, width = design.title
+    first = len(p.boxes)
     p.line(
         face.title,
         x,
         y,
         width,
         max_pt=11.5 * p.unit,
-        min_pt=6.0,
+        min_pt=MIN_TEXT_PT,
         field_name="name",
         bold=True,
         colour="#ffffff",
     )
     if face.qr_url:
         draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
+        p.boxes.append(
+            Box(
+                what="QR code",
+                rect=Rect(x=design.qr_x, y=SAFE_MARGIN, width=qr_edge, height=qr_edge),
+            )
+        )
+    own = p.boxes[first:]
+    found = list(design.overlaps) + box_problems(own, p.trim.width, p.trim.height, SAFE_MARGIN)
+    found += _crossings(own, design.boxes)
+    size = f"{p.trim.width:g} x {p.trim.height:g} mm"
+    p.warnings.extend(f"card '{p.card_name}' ({size}): {line}" for line in found)
+
+
+def _crossings(own: list[Box], others: tuple[Box, ...]) -> list[str]:
+    """The overlaps of the boxes ``own`` (the name, the QR code) with a design's boxes."""
+    found = []
+    for box in own:
+        a = box.rect
+        for other in others:
+            b = other.rect
+            if b.x >= a.right or a.x >= b.right or b.y >= a.top or a.y >= b.top:
+                continue  # the common case, decided without a call
+            found += box_problems([box, other], 1e9, 1e9, 0.0)
+    return found
 
 
 def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> _Design:
@@ -452,8 +558,8 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
     w, h, b = p.trim.width, p.trim.height, p.bleed
     local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
     c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
-    title = _design_upper(local, face)
-    qr_x = _lower_half(local, face, _band_box(w, h, local.unit).y - 1.0, qr_edge)
+    title, band_bottom = _design_upper(local, face)
+    qr_x = _lower_half(local, face, band_bottom - 1.0, qr_edge)
     c.endForm()
     defined_forms(c).add(name)
     return _Design(
@@ -461,21 +567,23 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
         title=title,
         qr_x=qr_x,
         problems=tuple((problem.field, problem.reason) for problem in local.problems),
+        boxes=tuple(local.boxes),
+        overlaps=tuple(box_problems(local.boxes, w, h, SAFE_MARGIN)),
     )
 
 
-def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
+def _design_upper(p: Painter, face: FaceContent) -> tuple[tuple[float, float, float], float]:
     """Frame, corner icons, mode tab, badge and type band of ``face``; returns where the
-    name goes: (x, baseline y, width), face mm."""
+    name goes, (x, baseline y, width), and the bottom of the lowest type band row, face
+    mm."""
     w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
-    c = p.canvas
     _frame_form(p, face.frame)
     head = _header_box(w, h, u)
     band = _band_box(w, h, u)
     # Badge: a disc overlapping the header's left end.
-    r = 5.6 * u
-    bx, by = s + r - 0.4, h - s - r + 0.6
-    # Corner icons in the header's right end.
+    r = 5.4 * u
+    bx, by = s + r, h - s - r  # the disc inside the safe area, clear of the type band
+    # Corner battle icons (TF-2) in the header's right end.
     icon_edge = 5.4 * u
     right = head.right - 1.0
     for i, (symbol, colour) in enumerate(face.corner_icons):
@@ -498,7 +606,9 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
     if face.corner_icons:
         right -= len(face.corner_icons) * (icon_edge + 0.6) + 0.6
     if face.mode_tab:
-        tab_w = 12.5 * u
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        tab_w = max(12.5 * u, stringWidth(face.mode_tab, BOLD, MIN_TEXT_PT) / MM + 1.0)
         p.fill(
             Rect(x=right - tab_w, y=head.y + 1.4 * u, width=tab_w, height=head.height - 2.8 * u),
             "#eceff1",
@@ -510,7 +620,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
             head.y + head.height / 2 - 1.0 * u,
             tab_w,
             max_pt=7 * u,
-            min_pt=5,
+            min_pt=MIN_TEXT_PT,
             field_name="mode",
             bold=True,
             colour="#263238",
@@ -520,26 +630,19 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
     name_left = bx + r + 1.6
     title = (name_left, head.y + head.height / 2 - 1.45 * u, right - name_left)
     _badge(p, face.badge, bx, by, r)
-    # Type band: kind label + subtitle on the left, chips (icon + word) on the right.
-    chip_h = band.height - 1.4
-    x = band.right - 0.8
-    chip_font = 5.6 * u
+    # Type band: kind label + subtitle on the left, chips (icon + word) on the right; chips
+    # that leave the label no room go onto extra band rows below it (the art gives way).
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    for chip in reversed(face.chips):
-        word_w = stringWidth(chip.word, BOLD, chip_font) / MM
-        x -= word_w + chip_h + 1.6
-        p.fill(
-            Rect(x=x, y=band.y + 0.7, width=word_w + chip_h + 1.2, height=chip_h),
-            chip.colour,
-            radius=chip_h / 2,
-        )
-        p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
-        c.setFillColor(colour_of("#ffffff"))
-        c.setFont(BOLD, chip_font)
-        c.drawString(
-            *p.pt(x + chip_h + 0.1, band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM), chip.word
-        )
+    chip_h = band.height - 1.4
+    chip_font = max(MIN_TEXT_PT, 5.6 * u)
+    rows = _chip_rows(p, face, band, chip_h, chip_font)
+    for index, row in enumerate(rows):
+        row_band = replace(band, y=band.y - index * (band.height + 0.8))
+        if index:
+            p.fill(row_band, "#ffffff", radius=0.8, stroke=face.frame.colour, width_pt=0.5)
+        _chips(p, row, row_band, chip_h, chip_font)
+    x = _chips_left(rows[0], band, chip_h, chip_font) if rows else band.right - 0.8
     left = band.x + 1.2
     label_size = p.line(
         face.kind_label,
@@ -547,7 +650,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
         band.y + band.height / 2 - 0.9 * u,
         max(x - left - 1.0, 6.0),
         max_pt=7.0 * u,
-        min_pt=5.0,
+        min_pt=MIN_TEXT_PT,
         field_name="type",
         bold=True,
         colour=face.frame.colour,
@@ -562,7 +665,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
                 band.y + band.height / 2 - 0.9 * u,
                 room,
                 max_pt=6.5 * u,
-                min_pt=4.5,
+                min_pt=MIN_TEXT_PT,
                 field_name="subtitle",
                 colour="#555555",
             )
@@ -574,7 +677,76 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
                     reason=f"no room on the type band ({room:.1f} mm left)",
                 )
             )
-    return title
+    bottom = band.y - max(len(rows) - 1, 0) * (band.height + 0.8)
+    return title, bottom
+
+
+def _chip_width(chip: Chip, chip_h: float, chip_font: float) -> float:
+    """Width of one chip and the gap before it, mm."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return float(stringWidth(chip.word, BOLD, chip_font)) / MM + chip_h + 1.6
+
+
+def _chips_left(row: tuple[Chip, ...], band: Rect, chip_h: float, chip_font: float) -> float:
+    """The x where a row of chips right-aligned on ``band`` begins, mm."""
+    return band.right - 0.8 - sum(_chip_width(chip, chip_h, chip_font) for chip in row)
+
+
+def _chip_rows(
+    p: Painter, face: FaceContent, band: Rect, chip_h: float, chip_font: float
+) -> list[tuple[Chip, ...]]:
+    """The chips of ``face`` in band rows: the first row beside the kind label (which keeps
+    room for itself at 6 pt), the others full width. A chip wider than a whole row is a
+    problem of the card."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if not face.chips:
+        return []
+    label = stringWidth(face.kind_label, BOLD, MIN_TEXT_PT) / MM + 2.2
+    rows: list[list[Chip]] = [[]]
+    room = band.width - 1.6 - label
+    for chip in face.chips:
+        need = _chip_width(chip, chip_h, chip_font)
+        if need > room + 1e-9:
+            rows.append([])
+            room = band.width - 1.6
+            if need > room + 1e-9:
+                p.problems.append(
+                    Overflow(
+                        card=p.card_name,
+                        field="icons",
+                        reason=f"the icon '{chip.word}' needs {need:.1f} mm at "
+                        f"{MIN_TEXT_PT:g} pt, the type band is {room:.1f} mm wide",
+                    )
+                )
+                continue
+        rows[-1].append(chip)
+        room -= need
+    return [tuple(row) for row in rows]
+
+
+def _chips(p: Painter, row: tuple[Chip, ...], band: Rect, chip_h: float, chip_font: float) -> None:
+    """Draw a row of chips (icon and word) right-aligned on ``band``."""
+    x = band.right - 0.8
+    for chip in reversed(row):
+        x -= _chip_width(chip, chip_h, chip_font)
+        p.fill(
+            Rect(
+                x=x, y=band.y + 0.7, width=_chip_width(chip, chip_h, chip_font) - 0.4, height=chip_h
+            ),
+            chip.colour,
+            radius=chip_h / 2,
+        )
+        p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
+        p.text(
+            chip.word,
+            x + chip_h + 0.1,
+            band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM,
+            chip_font,
+            "icon",
+            colour="#ffffff",
+        )
 
 
 def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> float:
@@ -607,14 +779,23 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
         x0 = w - s - edge
         p.fill(Rect(x=x0, y=s, width=edge, height=edge), face.corner_colour, radius=1.4)
         p.icon("defense", x0 + 0.8, s + edge - 4.0 * u, 3.2 * u, "#ffffff")
-        c.setFillColor(colour_of("#ffffff"))
-        c.setFont(BOLD, 15 * u)
-        c.drawCentredString(*p.pt(x0 + edge / 2 + 1.2 * u, s + 3.0 * u), str(face.defense_corner))
-        c.setFont(BOLD, 4.8 * u)
-        c.drawCentredString(*p.pt(x0 + edge / 2, s + 0.8), "DEF")
+        label_pt = max(MIN_TEXT_PT, 4.8 * u)
+        label_top = s + 0.8 + CAP_EM * label_pt / MM
+        # the value between the word and the icon in the box's top-left corner
+        icon_bottom = s + edge - 4.0 * u
+        value_pt = min(15 * u, (icon_bottom - 0.3 - (label_top + 0.5)) * MM / CAP_EM)
+        p.centred(
+            str(face.defense_corner),
+            x0 + edge / 2 + 1.2 * u,
+            label_top + 0.5,
+            value_pt,
+            "defense",
+            "#ffffff",
+        )
+        p.centred("DEF", x0 + edge / 2, s + 0.8, label_pt, "defense", "#ffffff")
     if face.mirror_index:
         mr = corner_w / 2
-        _badge(p, face.badge, w - s - mr + 0.2, s + mr - 0.2, mr, upside_down=True)
+        _badge(p, face.badge, w - s - mr, s + mr, mr, upside_down=True)
     # Text box between the corners.
     tx = s + (left_w + 1.0 if left_w else 0.0)
     tr = w - s - (right_w + 1.0 if right_w else 0.0)
@@ -630,7 +811,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     art_default = min(0.34 * h, avail - zone_h - 1.0)
     text, field_name = face.text
     inner_w = tr - tx - 2.4
-    max_pt = MAX_TEXT_PT * u
+    max_pt = max(MAX_TEXT_PT * u, MIN_TEXT_PT)
     box_h = max(zone_h if base == s else 8.0 * u, avail - art_default - 1.0)
     reserved = legend_h + stars_h
     if text:
@@ -660,7 +841,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
             box.y + box.height / 2 - 1.0,
             box.width,
             max_pt=7 * u,
-            min_pt=5,
+            min_pt=MIN_TEXT_PT,
             field_name="text",
             colour="#8a8172",
             align="centre",
@@ -692,8 +873,8 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
                 x + size + 0.7,
                 y + 0.9 * u,
                 18 * u,
-                max_pt=5.6 * u,
-                min_pt=4.0,
+                max_pt=max(5.6 * u, MIN_TEXT_PT),
+                min_pt=MIN_TEXT_PT,
                 field_name="legend",
                 colour="#444444",
             )
@@ -757,8 +938,8 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
                 x0 + 0.5,
                 stats_y + 1.2,
                 slot - 1.0,
-                max_pt=5.2 * u,
-                min_pt=3.8,
+                max_pt=max(5.2 * u, MIN_TEXT_PT),
+                min_pt=MIN_TEXT_PT,
                 field_name="stats",
                 bold=True,
                 colour=stat.colour,
@@ -767,10 +948,17 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     art_bottom = stats_y + stats_h + 1.0 if face.stats else box.top + 1.0
     art = Rect(x=s, y=art_bottom, width=w - 2 * s, height=top - art_bottom)
     if art.height < 3.0:
+        parts = (["the stats row"] if face.stats else []) + [f"the text box ({box_h:.1f} mm)"]
+        below = top - base
+        reason = (
+            f"does not fit: {' and '.join(parts)} "
+            f"{'leave' if len(parts) > 1 else 'leaves'} {max(art.height, 0):.1f} mm of the "
+            f"{below:.1f} mm below the type band for the art window, which needs 3 mm"
+            if below > 0
+            else f"does not fit: the header and type band fill the {h:g} mm high card"
+        )
         p.problems.append(
-            Overflow(
-                card=p.card_name, field=field_name, reason="the text leaves no room for the art"
-            )
+            Overflow(card=p.card_name, field="stats" if face.stats else field_name, reason=reason)
         )
         return qr_x
     if face.image is not None:

@@ -41,6 +41,7 @@ from printables.layout import (
     SheetSpec,
     layout_sheet,
 )
+from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph
 
@@ -53,6 +54,8 @@ DEFAULT_TILE_SIZE = 30.0
 """Side of a square troop tile, mm (a default to change: measure your own tiles)."""
 TILE_SIZE_RANGE = (15.0, 60.0)
 """Allowed tile sides, mm."""
+MIN_TILE_TEXT_PT = 6.0
+"""Smallest text on a tile, pt (the troop's name on a 15 mm tile)."""
 LANGUAGES = ("en", "de")
 ASPECT = 118 / 100
 """Height / width of the terrain drawing (the phone's SVG viewBox)."""
@@ -222,16 +225,27 @@ def render_aids(
     Raises:
         AidError: a setting out of range (names it).
         printables.layout.DoesNotFitError: tiles too big for the paper.
+        printables.outputs.OutputError: ``out`` cannot be written (nothing is left behind).
     """
     _check(tile_size, paper, language)
+    with atomic_outputs([out]) as temps:
+        return _render_aids(out, temps[0], tile_size=tile_size, paper=paper, language=language)
+
+
+def _render_aids(
+    out: Path, temp: Path, *, tile_size: float, paper: str, language: str
+) -> AidsResult:
+    """:func:`render_aids` into the temporary file ``temp`` (moved to ``out`` on success)."""
     words = TEXT[language]
-    c = new_canvas(out, "Toy Battle player aids", Duplex.NONE)
+    c = new_canvas(temp, "Toy Battle player aids", Duplex.NONE)
     page_width, page_height = PAPER_SIZES[paper]
+    c.setPageSize((page_width * MM, page_height * MM))  # kept for every page that follows
     overflows: list[str] = []
     for terrain in TERRAINS.values():
         overflows += _aid_page(c, terrain, words, page_width, page_height)
         c.showPage()
-    spec = SheetSpec(card=CardSize(width=tile_size, height=tile_size), paper=paper, gutter=2.0)
+    tile = CardSize(width=tile_size, height=tile_size, min_side=TILE_SIZE_RANGE[0])
+    spec = SheetSpec(card=tile, paper=paper, gutter=2.0)
     layout = layout_sheet(spec)
     items = tile_items()
     per_page = layout.per_page
@@ -254,6 +268,8 @@ def render_aids(
 
 def _tile(c: Canvas, box: Rect, colour: str, troop: int) -> None:
     """One troop tile: the colour, the big label (K, 1..7) and the name."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     side = box.width
     c.saveState()
     c.setFillColor(colour_of(COLOURS[colour]))
@@ -263,8 +279,12 @@ def _tile(c: Canvas, box: Rect, colour: str, troop: int) -> None:
     c.setFillColor(colour_of("#ffffff"))
     c.setFont(BOLD, side * 0.5 * MM)
     c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.38) * MM, SHORT[troop])
-    c.setFont(BOLD, side * 0.13 * MM)
-    c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.12) * MM, TROOPS[troop])
+    name = TROOPS[troop]
+    # 13 % of the side, but never under 6 pt (readable at arm's length) nor wider than the tile
+    size = max(MIN_TILE_TEXT_PT, side * 0.13 * MM)
+    size = min(size, side * 0.84 * MM / max(stringWidth(name, BOLD, 1.0), 1e-6))
+    c.setFont(BOLD, size)
+    c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.12) * MM, name)
     c.restoreState()
 
 

@@ -37,7 +37,7 @@ DECK_MIN_CARDS = 30
 DECK_MAX_COPIES = 3
 """PM-5: at most 3 copies of a card."""
 
-_TEXT = FieldSpec(name="text", max_length=400, multiline=True)
+_TEXT = FieldSpec(name="text", max_length=1000, multiline=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,7 +117,7 @@ class PocketModelCard(ValidatedCard):
             high=3,
             choices=CARD_ICONS,
         ),
-        FieldSpec(name="text", required=True, max_length=400, multiline=True),
+        FieldSpec(name="text", required=True, max_length=1000, multiline=True),
         FieldSpec(name="stars", kind=Kind.INT, required=True, low=1, high=5),
         FieldSpec(name="defense", kind=Kind.INT, required=True, low=1, high=20),
     )

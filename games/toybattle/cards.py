@@ -44,7 +44,7 @@ class ToyBattleTroop(ValidatedCard):
     FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
         FieldSpec(name="troop", kind=Kind.CHOICE, required=True, choices=TROOPS),
         FieldSpec(name="colour", kind=Kind.CHOICE, required=True, choices=_COLOURS),
-        FieldSpec(name="text", max_length=300, multiline=True),
+        FieldSpec(name="text", max_length=1000, multiline=True),
     )
 
     troop: str

@@ -51,7 +51,7 @@ _SIDE_FIELDS: tuple[FieldSpec, ...] = tuple(
         FieldSpec(name=f"{side}_traits", max_length=60),
         FieldSpec(name=f"{side}_attack", kind=Kind.INT, required=True, low=0, high=20),
         FieldSpec(name=f"{side}_defense", kind=Kind.INT, required=True, low=0, high=20),
-        FieldSpec(name=f"{side}_text", max_length=400, multiline=True),
+        FieldSpec(name=f"{side}_text", max_length=1000, multiline=True),
     )
 )
 
@@ -166,7 +166,7 @@ class TransformersBattleCard(ValidatedCard):
         FieldSpec(name="upgrade", kind=Kind.CHOICE, choices=SLOTS),
         FieldSpec(name="icons", kind=Kind.LIST, default=(), low=0, high=2, choices=ICONS),
         FieldSpec(name="stars", kind=Kind.INT, default=0, low=0, high=5),
-        FieldSpec(name="text", required=True, max_length=400, multiline=True),
+        FieldSpec(name="text", required=True, max_length=1000, multiline=True),
     )
 
     type: str

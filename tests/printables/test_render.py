@@ -341,7 +341,10 @@ def test_missing_glyph_and_overflow_are_reported_by_card_and_nothing_is_written(
         "card 'Gwiazda', field 'text': glyph(s) not in the font: U+5B57 '字', U+6F22 '漢'"
         in message
     )
-    assert "card 'Talkative', field 'text': needs" in message
+    assert (
+        "card 'Talkative', field 'text': does not fit: at 6 pt, the smallest size allowed"
+        in message
+    )
     assert not out.exists() and list(tmp_path.glob("*.part")) == []
 
 
