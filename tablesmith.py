@@ -867,7 +867,10 @@ def serve(
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     from companion.serve import ServeError, ServeOptions, run
-    from printables.render import DEFAULT_QR_BASE
+
+    card_qr_base = ""
+    if mdns:  # named when the announced address is not the one printed cards use
+        from printables.render import DEFAULT_QR_BASE as card_qr_base
 
     options = ServeOptions(
         host=host,
@@ -880,7 +883,7 @@ def serve(
         fsync=fsync,
         qr=qr,
         mdns=mdns,
-        card_qr_base=DEFAULT_QR_BASE,
+        card_qr_base=card_qr_base,
     )
     try:
         run(options)

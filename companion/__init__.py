@@ -3,8 +3,20 @@
 ``create_app`` is the factory (flaskr style): it loads the config, registers the services
 (event store, dice, tables, translations, join rate limiter) and the blueprints
 (:mod:`companion.pages` for the phone pages, :mod:`companion.api` for JSON and the live
-stream). Run it with ``tablesmith serve`` (uvicorn, :mod:`companion.evented`; live streams on
-the event loop, :mod:`companion.asgi`).
+stream). Run it with ``tablesmith serve`` (:mod:`companion.serve`: uvicorn,
+:mod:`companion.evented`, with live streams on the event loop, :mod:`companion.asgi`; or
+waitress, :mod:`companion.server`).
+
+The house: :mod:`companion.tables` (the tables, one module per job, behind
+:class:`~companion.tables.service.TableService`), :mod:`companion.store` and
+:mod:`companion.hub` (interface, implementations and factory each), the HTTP side
+(:mod:`~companion.api`, :mod:`~companion.pages`, :mod:`~companion.links`,
+:mod:`~companion.refusals`, :mod:`~companion.security`, :mod:`~companion.views`,
+:mod:`~companion.i18n`, :mod:`~companion.decks`), and the servers (:mod:`~companion.asgi`,
+:mod:`~companion.evented`, :mod:`~companion.server`, :mod:`~companion.serve`,
+:mod:`~companion.mdns`). A service's accessor sits beside it (``tables()`` in
+:mod:`companion.tables.service`, the rate limiters in :mod:`companion.security`), never here,
+so the blueprints never import this package's ``__init__``.
 """
 
 from __future__ import annotations
@@ -13,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 
 from companion import i18n
 from companion.dice import DiceService
@@ -22,7 +34,7 @@ from companion.security import (
     JOIN_LIMITER,
     LOOKUP_LIMITER,
     RateLimiter,
-    refuse_cross_site,
+    cross_site_guard,
 )
 from companion.store.factory import open_store
 from companion.tables.service import EXTENSION, TableService
@@ -91,11 +103,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)
-    app.before_request(lambda: refuse_cross_site(request))
+    app.before_request(cross_site_guard)
 
-    from companion import api, pages, views
+    from companion import api, pages, refusals, views
 
-    api.init_app(app)
+    refusals.init_app(app)
     views.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -2,10 +2,9 @@
 
 Writes are authorised by the seat token in the ``X-Seat-Token`` header, which a cross-site
 page cannot set without a CORS preflight that the companion never grants; in addition every
-POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403
-(issue 4, "writes are protected against cross-site requests"). ``Origin: null`` (sandboxed
-frames, ``data:`` pages, cross-site redirects) counts as another site: the companion's own
-pages always send their real origin.
+POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403.
+``Origin: null`` (sandboxed frames, ``data:`` pages, cross-site redirects) counts as another
+site: the companion's own pages always send their real origin.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Request, current_app
+from flask import Request, current_app, request
 from werkzeug.wrappers import Response
 
 from companion.tables.rejected import Rejected
@@ -79,6 +78,16 @@ def refuse_cross_site(request: Request) -> None:
         request.method, request.host, headers.get("Sec-Fetch-Site"), headers.get("Origin")
     ):
         raise Rejected(403, "cross_site", "cross-site request refused")
+
+
+def cross_site_guard() -> None:
+    """The app's ``before_request`` hook: :func:`refuse_cross_site` for every request (the
+    event loop's direct action route makes the same test itself, :mod:`companion.asgi`).
+
+    Raises:
+        Rejected: 403 ``cross_site``.
+    """
+    refuse_cross_site(request)
 
 
 class RateLimiter:

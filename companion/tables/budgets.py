@@ -14,7 +14,7 @@ import time
 
 from companion.hub.base import Hub
 from companion.tables.cache import TableCache
-from companion.tables.rejected import Rejected
+from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected
 from companion.tables.seats import Seat
 from companion.tables.table import Table, dumps
 from games.protocol import SEATS
@@ -94,6 +94,7 @@ class StreamBudgets:
                     503,
                     "server_full",
                     f"{self.streams_open} live streams are open on this server; try again soon",
+                    retry_after=RETRY_AFTER_SECONDS,
                 )
             mine = self._streams.setdefault(table.id, {}).setdefault(role, [])
             if role not in SEATS:
@@ -102,6 +103,7 @@ class StreamBudgets:
                         429,
                         "watchers_full",
                         f"this table already has {WATCH_STREAMS} watchers; try again later",
+                        retry_after=RETRY_AFTER_SECONDS,
                     )
                 share = None if self.max_streams is None else int(self.max_streams * WATCH_SHARE)
                 if share is not None and self.watchers_open >= share:
@@ -109,6 +111,7 @@ class StreamBudgets:
                         429,
                         "watchers_full",
                         "this server has no room for more watchers; the seated phones come first",
+                        retry_after=RETRY_AFTER_SECONDS,
                     )
                 self.watchers_open += 1
             elif len(mine) >= SEAT_STREAMS:

@@ -22,6 +22,10 @@ def brief(value: Any) -> str:
     return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 1] + "\u2026"
 
 
+RETRY_AFTER_SECONDS = 5
+"""``Retry-After`` of a refusal that will pass soon (a full server or table, a busy database)."""
+
+
 class Rejected(ValueError):
     """A request the table refuses; ``status`` is the HTTP status, ``reason`` a stable code.
 
@@ -31,10 +35,17 @@ class Rejected(ValueError):
         message: what went wrong, cut to :data:`MESSAGE_CHARS` characters.
         reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
         view: the table's current view when it helps the phone recover (409, 422).
+        retry_after: seconds after which the same request may pass (``Retry-After``), or None.
     """
 
     def __init__(
-        self, status: int, reason: str, message: str, view: Mapping[str, Any] | None = None
+        self,
+        status: int,
+        reason: str,
+        message: str,
+        view: Mapping[str, Any] | None = None,
+        *,
+        retry_after: int | None = None,
     ) -> None:
         if len(message) > MESSAGE_CHARS:
             message = message[: MESSAGE_CHARS - 1] + "\u2026"
@@ -42,3 +53,4 @@ class Rejected(ValueError):
         self.status = status
         self.reason = reason
         self.view = view
+        self.retry_after = retry_after

@@ -18,7 +18,7 @@ from typing import Any
 from companion.store.base import Event, Store, StoreError, token_hash
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
-from companion.tables.rejected import Rejected, brief
+from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected, brief
 from companion.tables.table import iso_utc
 from games import registry
 from games.protocol import SEATS
@@ -217,7 +217,12 @@ class Seats:
                 table.add(event)
                 self.cache.publish(table)
                 return Seat(table_id=table_id, role=target, token=token)
-        raise Rejected(503, "busy", "the table is too busy right now; try again")
+        raise Rejected(
+            503,
+            "busy",
+            "the table is too busy right now; try again",
+            retry_after=RETRY_AFTER_SECONDS,
+        )
 
 
 def _seat_event(seq: int, kind: str, seat: str) -> Event:

@@ -22,7 +22,7 @@ from companion.tables.budgets import StreamBudgets
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
 from companion.tables.seats import Seat, Seats
-from companion.tables.sse import Stream, blocking_events
+from companion.tables.sse import Stream, stream_loop
 from companion.tables.writes import Writes
 
 LOG_EVENTS = 500
@@ -134,8 +134,8 @@ class TableService:
 
     def stream(self, seat: Seat, since: int, heartbeat: float, lifetime: float = 600.0) -> Stream:
         """Server-Sent Events for a table from ``since`` (exclusive) on, until :meth:`close`,
-        as a blocking iterator for a WSGI server (the Flask route; ``tablesmith serve`` streams
-        on its event loop instead, :mod:`companion.asgi`); framing in
+        for the Flask route: a WSGI server iterates it in a thread, ``tablesmith serve`` drives
+        the same loop on its event loop (:mod:`companion.asgi`); framing in
         :mod:`companion.tables.sse`. Such a stream holds a server thread, so the stream
         budgets apply (:mod:`companion.tables.budgets`), and a stream ends after ``lifetime``
         seconds (the page reconnects with ``since``).
@@ -147,7 +147,8 @@ class TableService:
         self.fresh(seat.table_id)  # a phone resuming from another process's log
         slot = self.open_stream(seat)
         deadline = time.monotonic() + lifetime
-        return Stream(blocking_events(slot, since, heartbeat, deadline, self.closed), slot.release)
+        loop = stream_loop(slot, since, heartbeat, deadline, self.closed)
+        return Stream(slot, loop, self.closed)
 
 
 def tables() -> TableService:

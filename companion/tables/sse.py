@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 
 from companion.tables.budgets import StreamSlot
 from companion.tables.table import Table
@@ -57,44 +58,114 @@ def pending(slot: StreamSlot, sent: int) -> tuple[str, int]:
     return text, sent
 
 
-def blocking_events(
+@dataclass(frozen=True)
+class Wait:
+    """What :func:`stream_loop` yields when it has nothing to send: wait until the table
+    changes (its published revision passes ``seen``, or its presence changes) or ``seconds``
+    pass, then send back True if they passed without a change."""
+
+    seconds: float
+    seen: int
+
+
+StreamLoop = Generator[str | Wait, bool | None, None]
+"""A live stream's frames and waits (:func:`stream_loop`)."""
+
+
+def stream_loop(
     slot: StreamSlot, since: int, heartbeat: float, deadline: float, closed: threading.Event
-) -> Iterator[str]:
-    """The frames of a stream for a WSGI server thread: waits on the table's condition
-    between them, until ``closed`` is set, the slot is taken back or ``deadline``
-    (``time.monotonic()``) has passed."""
+) -> StreamLoop:
+    """The one loop of every live stream, whichever server drives it: yields the frames to send
+    (text) and the waits between them (:class:`Wait`), until ``closed`` is set, the slot is
+    taken back or ``deadline`` (``time.monotonic()``) has passed.
+
+    A driver sends each frame and, for a :class:`Wait`, waits for the table to change and sends
+    back whether the wait timed out: :func:`blocking_frames` (a WSGI server's thread, on the
+    table's condition) and :meth:`companion.asgi.CompanionASGI._drive` (the event loop,
+    on the hub's wake-up).
+
+    Args:
+        slot: the stream's slot (:meth:`companion.tables.budgets.StreamBudgets.open`).
+        since: the last seq the phone has (``since`` / ``Last-Event-ID``).
+        heartbeat: seconds without a frame after which :data:`HEARTBEAT` is sent.
+        deadline: when the stream ends (the page reconnects with ``since``).
+        closed: set at server shutdown.
+    """
     table = slot.table
     yield RETRY
     sent = max(0, min(since, table.published[0]))
-    while not closed.is_set() and not slot.ended and time.monotonic() < deadline:
-        with table.changed:
-            if (
-                table.published[0] <= sent
-                and table.presence_version == slot.presence_sent
-                and not closed.is_set()
-                and not slot.ended
-            ):
-                table.changed.wait(heartbeat)
-        if slot.ended:
-            return
+    while not closed.is_set() and not slot.ended:
         text, sent = pending(slot, sent)
-        yield text or HEARTBEAT
+        if text:
+            yield text
+            continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        timed_out = yield Wait(min(heartbeat, remaining), sent)
+        if timed_out and not slot.ended and time.monotonic() < deadline:
+            yield HEARTBEAT
+
+
+def has_news(slot: StreamSlot, seen: int) -> bool:
+    """True when the stream's table has something a stream at ``seen`` has not sent: a newer
+    revision, or a presence change since its last view."""
+    table = slot.table
+    return table.published[0] > seen or table.presence_version != slot.presence_sent
+
+
+def blocking_frames(loop: StreamLoop, slot: StreamSlot, closed: threading.Event) -> Iterator[str]:
+    """Drive :func:`stream_loop` in a WSGI server's thread: each wait is on the table's
+    condition (:attr:`companion.tables.table.Table.changed`), looked at under its lock so no
+    change is missed."""
+    changed = slot.table.changed
+    reply: bool | None = None
+    while True:
+        try:
+            step = loop.send(reply)
+        except StopIteration:
+            return
+        if isinstance(step, str):
+            reply = None
+            yield step
+            continue
+        with changed:
+            if has_news(slot, step.seen) or closed.is_set() or slot.ended:
+                reply = False
+            else:
+                reply = not changed.wait(step.seconds)
 
 
 class Stream:
-    """A live stream's iterable for the WSGI server; ``close`` frees its slot exactly once."""
+    """A live stream opened by :meth:`companion.tables.service.TableService.stream`.
 
-    def __init__(self, events: Iterator[str], release: Callable[[], None]) -> None:
-        self._events = events
-        self._release: Callable[[], None] | None = release
+    A WSGI server iterates it (:func:`blocking_frames` in its thread) and calls :meth:`close`
+    when it is done or the phone went away, which gives the slot back exactly once. The event
+    loop instead takes it over (:meth:`detach`) and drives :attr:`loop` itself.
+
+    Attributes:
+        slot: the stream's slot.
+        loop: its :func:`stream_loop`.
+    """
+
+    def __init__(self, slot: StreamSlot, loop: StreamLoop, closed: threading.Event) -> None:
+        self.slot = slot
+        self.loop = loop
+        self._closed = closed
+        self._owned = True
 
     def __iter__(self) -> Iterator[str]:
-        return self._events
+        return blocking_frames(self.loop, self.slot, self._closed)
+
+    def detach(self) -> Stream:
+        """Take the stream over: :meth:`close` no longer ends it; the new owner drives
+        :attr:`loop` and calls ``slot.release()`` when done."""
+        self._owned = False
+        return self
 
     def close(self) -> None:
-        """End the stream (the server calls this when the phone goes away)."""
-        if hasattr(self._events, "close"):
-            self._events.close()
-        release, self._release = self._release, None
-        if release is not None:
-            release()
+        """End the stream and give its slot back (once; nothing once detached)."""
+        if self._owned:
+            self._owned = False
+            self.loop.close()
+            self.slot.release()

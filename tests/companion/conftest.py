@@ -12,7 +12,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,14 +66,20 @@ class LiveClient:
 
     ``actions`` counts the action POSTs sent, ``via_flask`` the paths the Flask app itself
     dispatched (the rest of the action POSTs took the event loop's direct route; requests of
-    Flask's test client on the same app are counted there too).
+    Flask's test client on the same app are counted there too). It counts in the app's
+    dispatch, not in a ``before_request`` hook: a hook the direct route does not know would
+    send every action through Flask (:func:`companion.asgi.unknown_hooks`).
     """
 
     def __init__(self, app: Flask) -> None:
         self.via_flask: list[str] = []
-        app.before_request_funcs.setdefault(None, []).insert(
-            0, lambda: self.via_flask.append(flask_request.path)
-        )
+        dispatch = app.full_dispatch_request
+
+        def counted() -> Any:
+            self.via_flask.append(flask_request.path)
+            return dispatch()
+
+        app.full_dispatch_request = counted  # type: ignore[method-assign]
         self.base, self.stop = serve_in_thread(app)
         self.session = requests.Session()
         self.actions = 0
@@ -208,7 +214,15 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
         yield base, app
         stop()
         return
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    base, stop = serve_with_waitress(app, threads=16)
+    yield base, app
+    stop()
+
+
+def serve_with_waitress(app: Flask, *, threads: int) -> tuple[str, Callable[[], None]]:
+    """Serve ``app`` by waitress (Flask over plain WSGI) on a free loopback port in a thread:
+    (base URL, stop function)."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
 
     def run() -> None:
         try:
@@ -218,11 +232,14 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}", app  # type: ignore[union-attr]
-    app.extensions["tablesmith.tables"].close()
-    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
+
+    def stop() -> None:
+        app.extensions["tablesmith.tables"].close()
+        server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
+        server.close()
+        thread.join(timeout=5)
+
+    return f"http://127.0.0.1:{server.effective_port}", stop  # type: ignore[union-attr]
 
 
 @pytest.fixture
