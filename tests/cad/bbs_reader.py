@@ -31,11 +31,19 @@ the filament of every part, the colour change, the plate.
 
 The reader is checked on a project Bambu Studio saved (``tests/data/slicers/``, from
 depoll/LANbu-Handy; ``tests/cad/test_bbs_reader.py``), which found that it ignored the
-``p:path`` sub-models. No file saved by either slicer with a colour change
-(``custom_gcode_per_layer.xml``) or saved by OrcaSlicer was found: bambulab/BambuStudio and
+``p:path`` sub-models. What was searched for more: bambulab/BambuStudio and
 SoftFever/OrcaSlicer are over the fetch size limit; the code index's hits for
-``<custom_gcodes_per_layer>``, ``BambuStudio-0`` and ``model_settings.config`` were all
-files written by other tools (exporters' templates and their tests), not by a slicer.
+``<custom_gcodes_per_layer>``, ``BambuStudio-0``, ``OrcaSlicer-`` and
+``model_settings.config`` were files written by other tools (exporters' templates and their
+tests), not by a slicer. Parallel-7/slicer-meta (``__tests__/fixtures/``, commit
+``2c6f115cae710ce5f43b43882c91a3522219da45``) keeps OrcaSlicer 2.3.1-beta and 2.4.0-alpha
+*sliced* exports (``orcaslicer_v2.3.1-beta_twocolors.3mf``, ``orcaslicer_v2.4.0-alpha.3mf``):
+they state no licence, so they are not committed; read here by hand, their ``Application``
+is ``BambuStudio-2.3.1-beta`` / ``BambuStudio-02.06.00.51`` (OrcaSlicer names itself
+Bambu Studio in a sliced export), they hold no objects (``<build/>``, plate 1 empty) and no
+``custom_gcode_per_layer.xml``; this reader loads them as own projects with their whole
+``project_settings.config`` (layer height 0.16 / 0.2 mm). No file saved by either slicer with
+a colour change, and no OrcaSlicer project with objects, was found.
 """
 
 from __future__ import annotations
