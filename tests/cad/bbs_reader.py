@@ -15,6 +15,9 @@ the filament of every part, the colour change, the plate.
   (OrcaSlicer) makes the file the slicer's own (``_handle_end_metadata``).
 - Bambu Studio loads ``project_settings.config`` and ``custom_gcode_per_layer.xml`` only from
   its own files (``dont_load_config``); OrcaSlicer from any ("Orca: skip version check").
+- Every other ``3D/*.model`` part is a sub-model: objects are keyed by (part, id), and a
+  ``component``'s ``p:path`` names the sub-model of its object, as Bambu Studio saves every
+  mesh (``3D/Objects/object_N.model``).
 - ``model_settings.config`` (always read): ``object`` > ``metadata`` / ``part`` > ``metadata``
   and ``plate`` > ``model_instance``.
 - Objects not claimed by the slicer with several copies are split into one object per copy
@@ -25,6 +28,22 @@ the filament of every part, the colour change, the plate.
 - At the end, an object filament of 0 or above the count of ``filament_settings_id`` (when the
   project has one) becomes 1; a single-volume object's volume filament is dropped, a volume
   filament 0 means the object's.
+
+The reader is checked on a project Bambu Studio saved (``tests/data/slicers/``, from
+depoll/LANbu-Handy; ``tests/cad/test_bbs_reader.py``), which found that it ignored the
+``p:path`` sub-models. What was searched for more: bambulab/BambuStudio and
+SoftFever/OrcaSlicer are over the fetch size limit; the code index's hits for
+``<custom_gcodes_per_layer>``, ``BambuStudio-0``, ``OrcaSlicer-`` and
+``model_settings.config`` were files written by other tools (exporters' templates and their
+tests), not by a slicer. Parallel-7/slicer-meta (``__tests__/fixtures/``, commit
+``2c6f115cae710ce5f43b43882c91a3522219da45``) keeps OrcaSlicer 2.3.1-beta and 2.4.0-alpha
+*sliced* exports (``orcaslicer_v2.3.1-beta_twocolors.3mf``, ``orcaslicer_v2.4.0-alpha.3mf``):
+they state no licence, so they are not committed; read here by hand, their ``Application``
+is ``BambuStudio-2.3.1-beta`` / ``BambuStudio-02.06.00.51`` (OrcaSlicer names itself
+Bambu Studio in a sliced export), they hold no objects (``<build/>``, plate 1 empty) and no
+``custom_gcode_per_layer.xml``; this reader loads them as own projects with their whole
+``project_settings.config`` (layer height 0.16 / 0.2 mm). No file saved by either slicer with
+a colour change, and no OrcaSlicer project with objects, was found.
 """
 
 from __future__ import annotations
@@ -97,7 +116,7 @@ class _Object:
     pid: int
     pindex: int
     triangles: int = 0
-    components: list[int] = field(default_factory=list)
+    components: list[tuple[str, int]] = field(default_factory=list)
 
 
 def load(path: Path, reader: Reader) -> Loaded:
@@ -111,7 +130,11 @@ def load(path: Path, reader: Reader) -> Loaded:
         start = _start_part(archive.read(names["_rels/.rels"]))
         if start not in names:
             raise LoaderError(f"{path}: model part {start} missing")
-        model = _parse_model(archive.read(names[start]))
+        model = _parse_model(archive.read(names[start]), start)
+        for name, stored in names.items():  # the sub-models a production-extension file keeps
+            if name != start and name.startswith("3D/") and name.lower().endswith(".model"):
+                sub = _parse_model(archive.read(stored), name)
+                model["objects"].update(sub["objects"])
         application = model["application"]
         own = application.startswith("BambuStudio-") or (
             reader == "orca" and application.startswith("OrcaSlicer-")
@@ -138,8 +161,14 @@ def _start_part(rels: bytes) -> str:
     raise LoaderError("_rels/.rels names no 3D model")
 
 
-def _parse_model(data: bytes) -> dict:
-    """The model document with expat and literal tag names, as the importer's handlers."""
+def _parse_model(data: bytes, part: str) -> dict:
+    """The model document ``part`` with expat and literal tag names, as the importer's handlers.
+
+    Objects are keyed by ``(part, id)``: the importer keys them by ``Id{sub_model_path, id}``
+    (``_handle_start_object``), and a ``component`` with a ``p:path`` names an object of that
+    sub-model (``_handle_start_component``), which is how Bambu Studio saves every mesh
+    (``3D/Objects/object_N.model``).
+    """
     state: dict = {
         "application": "",
         "groups": {},
@@ -166,10 +195,11 @@ def _parse_model(data: bytes) -> dict:
         elif tag == "triangle" and state["object"] is not None:
             state["object"].triangles += 1
         elif tag == "component" and state["object"] is not None:
-            state["object"].components.append(int(attributes.get("objectid", "0")))
+            path = attributes.get("p:path", "").lstrip("/") or part
+            state["object"].components.append((path, int(attributes.get("objectid", "0"))))
         elif tag == "item":
             transform = [float(v) for v in attributes.get("transform", "").split()]
-            state["items"].append((int(attributes.get("objectid", "0")), transform))
+            state["items"].append(((part, int(attributes.get("objectid", "0"))), transform))
         elif tag == "metadata":
             state["text"] = ""
             state["metadata"] = attributes.get("name") or state["metadata"]
@@ -179,9 +209,9 @@ def _parse_model(data: bytes) -> dict:
             current = state["object"]
             if current is None or current.id == -1:
                 raise LoaderError("Found invalid object")
-            if current.id in state["objects"]:
+            if (part, current.id) in state["objects"]:
                 raise LoaderError("Found object with duplicate id")
-            state["objects"][current.id] = current
+            state["objects"][(part, current.id)] = current
             state["object"] = None
         elif tag == "metadata" and state["metadata"] == "Application":
             state["application"] = state["text"]
@@ -292,12 +322,12 @@ def _assemble(
     reader: Reader,
 ) -> Loaded:
     objects_settings, plates = settings
-    shapes: dict[int, _Object] = model["objects"]
-    built: dict[int, list[list[float]]] = {}
-    for object_id, transform in model["items"]:
-        if object_id not in shapes:
-            raise LoaderError(f"can not find object id {object_id} to builditem")
-        built.setdefault(object_id, []).append(transform)
+    shapes: dict[tuple[str, int], _Object] = model["objects"]
+    built: dict[tuple[str, int], list[list[float]]] = {}
+    for key, transform in model["items"]:
+        if key not in shapes:
+            raise LoaderError(f"can not find object id {key[1]} to builditem")
+        built.setdefault(key, []).append(transform)
     # one filament per distinct colour, colour groups in id order ("process group colors")
     by_colour: dict[str, int] = {}
     group_filament: dict[tuple[int, int], int] = {}
@@ -309,9 +339,10 @@ def _assemble(
             filament = by_colour.setdefault(colour, len(by_colour) + 1)
             group_filament[(group_id, index if reader == "bambu" else 0)] = filament
     loaded: list[LoadedObject] = []
-    for object_id, transforms in built.items():
-        shape = shapes[object_id]
-        meshes = _mesh_objects(object_id, shapes)
+    for key, transforms in built.items():
+        object_id = key[1]
+        shape = shapes[key]
+        meshes = _mesh_objects(key, shapes)
         entry = objects_settings.get(object_id)
         copies = [transforms] if own else [[t] for t in transforms]
         for number, own_transforms in enumerate(copies):
@@ -363,9 +394,9 @@ def _assemble(
     )
 
 
-def _mesh_objects(object_id: int, shapes: dict[int, _Object]) -> list[_Object]:
+def _mesh_objects(key: tuple[str, int], shapes: dict[tuple[str, int], _Object]) -> list[_Object]:
     """``_generate_current_object_list``: components breadth first down to meshes."""
-    found, queue = [], [object_id]
+    found, queue = [], [key]
     while queue:
         current = shapes.get(queue.pop(0))
         if current is None:
