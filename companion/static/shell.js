@@ -81,6 +81,25 @@ const Tablesmith = (() => {
 
   const other = (seat) => (seat === "A" ? "B" : "A");
 
+  // Each phone sees the table from its own side: seat B sits across from A, so B's view is A's
+  // turned through 180 degrees (never mirrored): own side at the bottom, and what lies on A's
+  // left lies on B's right. A watcher sees it as A does.
+  const TURNED = ROLE === "B";
+
+  // Fill a grid of pieces (`columns` wide, left to right and top to bottom on A's screen) as
+  // this phone sees it: on B's screen the last piece comes first, after the gaps that keep each
+  // piece in its turned column (A's "1 2 / 3 _" is B's "_ 3 / 2 1").
+  function fillFromSide(list, nodes, columns = 2) {
+    if (!TURNED) {
+      list.append(...nodes);
+      return list;
+    }
+    const gaps = (columns - (nodes.length % columns)) % columns;
+    for (let i = 0; i < gaps; i++) list.append(el("div", "unit-gap"));
+    list.append(...nodes.slice().reverse());
+    return list;
+  }
+
   function newId() {
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -839,7 +858,7 @@ const Tablesmith = (() => {
   }
 
   return {
-    register, start, fmt, newId, toast, role: ROLE, $, el, button, other,
+    register, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     awake: () => keepAwake.mode(),
