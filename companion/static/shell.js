@@ -176,6 +176,30 @@ const Tablesmith = (() => {
     tapped = control ? { element: control, at: performance.now() } : null;
   }, true);
 
+  // A press the other phone's update re-rendered under the finger: the mouse button went down
+  // on a control that the render then replaced, and came up on its replacement (the element
+  // with the same id, or inside it). The browser sends no click then (the old control left the
+  // page, so the two have no common ancestor), so the press is completed here, once, on what
+  // is under the pointer now. A touch needs none: its click goes to wherever the finger lifts.
+  let pressed = null; // {keyed, id}: the pressed element's nearest element with an id
+  app.addEventListener("pointerdown", (event) => {
+    const keyed = event.pointerType === "touch" || !event.target.closest ? null
+      : event.target.closest("[id]");
+    pressed = keyed ? { keyed, id: keyed.id } : null;
+  }, true);
+  app.addEventListener("pointerup", (event) => {
+    const down = pressed;
+    pressed = null;
+    if (!down || down.keyed.isConnected || !event.target.closest) return;
+    const keyed = event.target.closest("[id]");
+    if (!keyed || keyed.id !== down.id) return;
+    const control = event.target.closest("button, input, select");
+    if (control && control.disabled) return;
+    event.target.dispatchEvent(new MouseEvent("click", {
+      bubbles: true, cancelable: true, view: window, clientX: event.clientX, clientY: event.clientY,
+    }));
+  }, true);
+
   function markSending(entry) {
     if (!tapped || performance.now() - tapped.at > 1000) return;
     const control = tapped.element;
@@ -249,7 +273,7 @@ const Tablesmith = (() => {
       scheduleRetry();
       return null;
     }
-    setOnline(true);
+    reached();
     retryDelay = 1000;
     if (outbox[0] === entry) outbox.shift();
     saveOutbox();
@@ -359,27 +383,66 @@ const Tablesmith = (() => {
     if (changed && view) renderPresence();
   }
 
+  // A request (a write, the state) got an answer from the server. A stream that is not open
+  // (waiting for its next try, or a try hanging since the network went) is opened again at
+  // once: the phone catches up (the events since the last one seen) as soon as anything gets
+  // through, not when the retry's timer comes round.
+  function reached() {
+    const wasOffline = !online;
+    setOnline(true);
+    const hanging = source && source.readyState === EventSource.CONNECTING
+      && performance.now() - streamStarted > STREAM_RETRY_MS[0];
+    if (streamTimer !== null || hanging || (wasOffline && source && source.readyState !== EventSource.OPEN)) {
+      streamFailures = 0;
+      connect();
+    }
+  }
+
+  // A stream that broke is tried again after STREAM_RETRY_MS[failures - 1], then every
+  // STREAM_RETRY_MAX_MS: short, so that a phone back on the network finds the table within a
+  // couple of seconds on its own (a try costs the server one refused or one short request).
+  // A try that is not open after STREAM_OPEN_MS hangs (a lost network answers nothing, and an
+  // EventSource never gives up by itself): it is dropped and counts as a failure. The server
+  // answers a stream's headers at once.
+  const STREAM_RETRY_MS = [250, 1000];
+  const STREAM_RETRY_MAX_MS = 2000;
+  const STREAM_OPEN_MS = 4000;
+  let streamTimer = null; // the next try of a broken stream, while one is waited for
+  let streamFailures = 0; // tries that failed since the stream was last open
+  let streamStarted = 0; // when the current stream's try began (performance.now())
+
   function connect() {
+    clearTimeout(streamTimer);
+    streamTimer = null;
     if (source) source.close();
-    source = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
-    source.onopen = () => {
+    const stream = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
+    source = stream;
+    streamStarted = performance.now();
+    const watchdog = setTimeout(() => {
+      if (source === stream && stream.readyState === EventSource.CONNECTING) stream.onerror();
+    }, STREAM_OPEN_MS);
+    stream.onopen = () => {
+      clearTimeout(watchdog);
+      streamFailures = 0;
       setOnline(true);
-      connect.failures = 0;
       flush();
     };
-    source.onmessage = (message) => {
+    stream.onmessage = (message) => {
       seen = Math.max(seen, Number(message.lastEventId) || seen);
       const data = JSON.parse(message.data);
       if (data.event) remember(data.event);
       if (data.presence) setPresence(data.presence);
       if (data.view) render(data.view);
     };
-    source.onerror = () => {
+    stream.onerror = () => {
       // A new EventSource does not resend Last-Event-ID with our ?since: reconnect ourselves.
-      source.close();
-      connect.failures = (connect.failures || 0) + 1;
-      if (connect.failures >= 2) probeStream();
-      setTimeout(connect, Math.min(1500 * connect.failures, 8000));
+      clearTimeout(watchdog);
+      stream.close();
+      if (source !== stream || streamTimer !== null) return; // a newer stream took over
+      streamFailures += 1;
+      if (streamFailures >= 2) probeStream();
+      const wait = STREAM_RETRY_MS[streamFailures - 1] || STREAM_RETRY_MAX_MS;
+      streamTimer = setTimeout(connect, wait);
     };
   }
 
@@ -431,7 +494,7 @@ const Tablesmith = (() => {
     try {
       const result = await call("GET", "state", undefined, TIMEOUT_MS);
       if (result.status === 200) {
-        setOnline(true);
+        reached();
         render(result.data);
         flush();
       }

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.companion.phones import two_phones
+from tests.companion.phones import pocketmodel_table, two_phones
 
 pytestmark = pytest.mark.slow
 
@@ -203,17 +203,7 @@ def test_asteroids_b_sees_the_board_turned_and_pushes_the_way_its_arrow_points(
 
 def test_pocketmodel_b_sees_the_zones_turned(browser: Any, live_server: tuple[str, Flask]) -> None:
     base, app = live_server
-    phone_a, phone_b = two_phones(browser, base, "pocketmodel")
-    phone_a.wait_for_selector("#pm-open")
-    phone_a.click("#pm-open")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")
-    phone_a.click("#deck-bring")
-    phone_a.wait_for_selector("#pm-fleet-wait:not([hidden])")
-    phone_b.click("#deck-bring")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#zone-home_A #unit-A1")
-        phone.wait_for_selector("#zone-home_B #unit-B1")
+    phone_a, phone_b = pocketmodel_table(browser, base)
     state = table_of(app, phone_a).view()["state"]
     for seat in ("A", "B"):
         home = [f"unit-{u['id']}" for u in state["units"] if u["place"] == f"home_{seat}"]
