@@ -264,7 +264,7 @@ class Game(abc.ABC, Generic[S, A, T]):
         every state, each is legal after the other exactly when it is legal before it, means
         the same, and applying both in either order gives the same state. The companion then
         applies ``action`` even when the phone sent it before it saw ``other`` (module
-        docstring). Symmetric; only actions without dice are asked.
+        docstring). Symmetric; an action with dice is asked with its dice still to roll.
 
         Returns:
             True only where the rules make both orders the same; the default, False, refuses
