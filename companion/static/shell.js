@@ -225,7 +225,7 @@ const Tablesmith = (() => {
   // Any write endpoint of the table ("actions", "deck", "dice"): the body gets the revision the
   // phone saw and a fresh client_action_id, and goes through the outbox.
   async function write(path, fields) {
-    if (!view || !SEATED) return null;
+    if (!view || !SEATED || taken) return null;
     const key = path + " " + JSON.stringify(fields);
     if (outbox.length) {
       // One write at a time; the same tap again is a double tap, anything else is told to wait.
@@ -293,6 +293,10 @@ const Tablesmith = (() => {
 
   function refused(entry, result) {
     const data = result.data || {};
+    if (result.status === 403 && data.error === "forbidden") {
+      seatTaken({ at: new Date().toISOString() });
+      return;
+    }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
     toast(fmt(T.refused, { reason }), 7000);
     notice({ kind: "refused", reason, detail: data.message || "" });
@@ -411,7 +415,25 @@ const Tablesmith = (() => {
   let streamFailures = 0; // tries that failed since the stream was last open
   let streamStarted = 0; // when the current stream's try began (performance.now())
 
+  // This phone's seat was taken over by another phone (a move code, a seat code while this
+  // phone was away, or the seat key): the server ends its streams and refuses its token. Say
+  // so at once, stop connecting and writing, and offer the way back (the page without a seat,
+  // where the seat key or a new code is typed).
+  let taken = false;
+
+  function seatTaken(info) {
+    taken = true;
+    clearTimeout(streamTimer);
+    streamTimer = null;
+    if (source) source.close();
+    setBusy(true);
+    $("net").hidden = true;
+    $("seat-taken-text").textContent = fmt(T.seat_taken, { time: clock(info.at) });
+    $("seat-taken").hidden = false;
+  }
+
   function connect() {
+    if (taken) return;
     clearTimeout(streamTimer);
     streamTimer = null;
     if (source) source.close();
@@ -428,8 +450,12 @@ const Tablesmith = (() => {
       flush();
     };
     stream.onmessage = (message) => {
-      seen = Math.max(seen, Number(message.lastEventId) || seen);
       const data = JSON.parse(message.data);
+      if (data.revoked) {
+        seatTaken(data.revoked);
+        return;
+      }
+      seen = Math.max(seen, Number(message.lastEventId) || seen);
       if (data.event) remember(data.event);
       if (data.presence) setPresence(data.presence);
       if (data.view) render(data.view);
@@ -463,6 +489,10 @@ const Tablesmith = (() => {
         data = await response.json();
       } catch (e) {
         data = null;
+      }
+      if (response.status === 403 && SEATED) { // the token holds no seat any more
+        seatTaken({ at: new Date().toISOString() });
+        return;
       }
       showNet(fmt(T.stream_refused, { reason: problem(data) }));
     } catch (e) {
@@ -765,14 +795,17 @@ const Tablesmith = (() => {
 
   // The seated phone shows a short code; a phone that lost its seat cookie enters it on the
   // "no seat" page (message.html) and gets the seat back (POST reclaim-code / reclaim).
-  const codeButton = $("reclaim-show");
-  if (codeButton) {
+  // A seat code is for the other seat (it works once that seat's phone is away); a move code
+  // is for this phone's own seat (asking for it is this phone's consent: it works at once).
+  for (const [id, body] of [["reclaim-show", {}], ["reclaim-move", { seat: ROLE }]]) {
+    const codeButton = $(id);
+    if (!codeButton) continue;
     codeButton.onclick = async () => {
       if (codeButton.disabled) return;
       codeButton.disabled = true;
       const out = $("reclaim-code");
       try {
-        const result = await call("POST", "reclaim-code", {}, TIMEOUT_MS);
+        const result = await call("POST", "reclaim-code", body, TIMEOUT_MS);
         if (result.status === 200 || result.status === 201) {
           const data = result.data || {};
           out.textContent = data.code || "?";
