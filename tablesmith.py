@@ -679,90 +679,6 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
     )
 
 
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))  # UDP connect only picks a route
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
-
-
-def _serve_base_url(text: str) -> str:
-    """Check ``--base-url``: http(s), a host, no query or fragment; one trailing slash dropped.
-
-    Raises:
-        CommandError: the URL is unusable, or too long for a QR code.
-    """
-    from urllib.parse import urlsplit
-
-    import segno
-
-    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise CommandError("--base-url: must not contain spaces or control characters")
-    try:
-        parts = urlsplit(text)
-        _ = parts.port  # raises ValueError for a bad port
-    except ValueError as exc:
-        raise CommandError(f"--base-url: not a valid URL ({exc})") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise CommandError(
-            f"--base-url: must be http://HOST[:PORT][/PATH] or https://..., got {text[:60]!r}"
-        )
-    if parts.query or parts.fragment or text.endswith(("?", "#")):
-        raise CommandError("--base-url: must not have a query (?...) or a fragment (#...)")
-    url = text[:-1] if text.endswith("/") else text
-    try:  # the longest link the pages put in a QR code: /j/<32-character join token>
-        segno.make(url + "/j/" + "x" * 32, error="m")
-    except segno.DataOverflowError:
-        raise CommandError(f"--base-url: too long for a QR code ({len(url)} characters)") from None
-    return url
-
-
-def _serve_open_error(option: str, exc: BaseException, value: object) -> CommandError:
-    """A one-line error naming the option for an OS or database error at startup."""
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return CommandError(f"{option}: cannot use {value}: {reason}")
-
-
-def _serve_listen_error(exc: OSError, host: str, port: int) -> CommandError:
-    import errno
-
-    if exc.errno == errno.EADDRINUSE:
-        return CommandError(f"--port: port {port} is already in use on {host}")
-    if exc.errno == errno.EACCES:
-        return CommandError(f"--port: no permission to listen on port {port}")
-    return CommandError(f"--host: cannot listen on {host}: {exc.strerror or exc}")
-
-
-def _announce(host: str, port: int, base_url: str, announced: list[Any]) -> None:
-    """Announce ``tablesmith.local`` (background thread of ``serve``) and say how it went."""
-    from companion.mdns import MdnsUnavailable, announce
-    from printables.render import DEFAULT_QR_BASE
-
-    try:
-        announcement = announce(lan_address(), port, host)
-    except MdnsUnavailable as exc:
-        click.echo(
-            f"note: cannot announce tablesmith.local on the LAN: {exc}. Cards printed with the "
-            "default QR address will not open this server; print them with "
-            f"--qr-base {base_url}",
-            err=True,
-        )
-        return
-    announced.append(announcement)
-    message = f"Announced on the LAN as {announcement.url}/ (mDNS)."
-    if announcement.url != DEFAULT_QR_BASE:
-        message += (
-            f" Cards printed with the default QR address use {DEFAULT_QR_BASE}: serve on "
-            f"--port 8765 or print them with --qr-base {announcement.url}."
-        )
-    click.echo(message, err=True)
-
-
 @cli.command()
 @click.option(
     "--host",
@@ -847,136 +763,29 @@ def serve(
     mdns: bool,
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
-    import sqlite3
+    from companion.serve import ServeError, ServeOptions, run
 
-    from companion import create_app, default_database
-    from companion.hub import make_hub
-    from companion.server import bound_port, connection_limit, create_server, max_streams
-    from companion.store import POSTGRES_SCHEMES, StorageUnavailable, StoreError, redact_url
+    card_qr_base = ""
+    if mdns:  # named when the announced address is not the one printed cards use
+        from printables.render import DEFAULT_QR_BASE as card_qr_base
 
-    if base_url is not None:
-        base_url = _serve_base_url(base_url)
-    if database is not None and not database.strip():
-        raise CommandError("--db: must be a file path or a postgresql:// URL, got an empty string")
-    db_value: str | Path
-    if database is not None and database.strip().lower().startswith(POSTGRES_SCHEMES):
-        db_value = database.strip()
-    else:
-        db_path = Path(database) if database is not None else default_database()
-        if db_path.is_dir():
-            raise CommandError(f"--db: {db_path} is a folder; give a file path")
-        if db_path.exists() and not db_path.is_file():
-            raise CommandError(f"--db: {db_path} is not a regular file")
-        db_value = db_path
-    if not host.strip():
-        raise CommandError("--host: must not be empty")
-
-    evented = server_kind == "uvicorn"
+    options = ServeOptions(
+        host=host,
+        port=port,
+        database=database,
+        pubsub=pubsub,
+        base_url=base_url,
+        threads=threads,
+        server=server_kind,
+        fsync=fsync,
+        qr=qr,
+        mdns=mdns,
+        card_qr_base=card_qr_base,
+    )
     try:
-        hub = make_hub(pubsub)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None  # the message starts with --pubsub
-    if hub.url != "local":
-        if not evented:
-            raise CommandError("--pubsub: a Redis hub needs --server uvicorn (the default)")
-        from companion.redis_hub import HubUnavailable, RedisHub
-
-        assert isinstance(hub, RedisHub)
-        try:
-            hub.check()
-        except HubUnavailable as exc:
-            raise CommandError(f"--pubsub: {exc}") from None
-    if threads is None:
-        threads = 16 if evented else 256
-    connections = connection_limit()
-    config = {
-        "DATABASE": str(db_value),
-        "PUBSUB": pubsub,
-        "BASE_URL": base_url,
-        "DURABILITY": "power" if fsync else "crash",
-        "MAX_STREAMS": None if evented else max_streams(threads, connections),
-    }
-    try:
-        app = create_app(config)
-    except (StorageUnavailable, StoreError) as exc:
-        if not isinstance(db_value, Path):  # the message names the URL without its password
-            raise CommandError(f"--db: {exc}") from None
-        raise _serve_open_error("--db", exc, db_value) from None
-    except (OSError, sqlite3.Error) as exc:
-        raise _serve_open_error("--db", exc, redact_url(str(db_value))) from None
-    store = app.extensions["tablesmith.tables"].store
-    server: Any
-    try:
-        if evented:
-            from companion.evented import create_evented_server
-
-            server, listener = create_evented_server(app, host=host, port=port, threads=threads)
-        else:
-            server = create_server(
-                app, host=host, port=port, threads=threads, connections=connections
-            )
-    except OSError as exc:
-        store.close()
-        raise _serve_listen_error(exc, host, port) from None
-    except ValueError:
-        store.close()
-        raise CommandError(
-            f"--host: not an address or name of this machine: {host[:60]!r}"
-        ) from None
-    actual_port = listener.getsockname()[1] if evented else bound_port(server)
-    if base_url is None:
-        shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-        shown = f"[{shown}]" if ":" in shown else shown
-        base_url = f"http://{shown}:{actual_port}"
-        app.config["BASE_URL"] = base_url
-    click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
-    click.echo(f"Database: {store.location}")
-    if pubsub != "local":
-        click.echo(f"Live updates between processes: {redact_url(pubsub)}")
-    if qr:
-        import segno
-
-        segno.make(base_url + "/", error="m").terminal(compact=True)
-    click.echo("Press Ctrl+C to stop.", err=True)
-    tables = app.extensions["tablesmith.tables"]
-    announced: list[Any] = []
-    if mdns:
-        import threading
-
-        threading.Thread(
-            target=_announce, args=(host, actual_port, base_url, announced), daemon=True
-        ).start()
-    from companion.evented import tune_gc
-
-    tune_gc()  # collector pauses out of the answers (both servers)
-    if evented:
-        try:
-            server.run(sockets=[listener])  # SIGINT/SIGTERM: streams end, then a clean stop
-        finally:
-            tables.close()
-            listener.close()
-            store.close()
-            for announcement in announced:
-                announcement.close()
-        click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
-        return
-
-    def stop(signum: int, _frame: object) -> None:
-        """Ctrl+C / SIGTERM: end the live streams at once, so the workers stop promptly."""
-        tables.close()
-        raise KeyboardInterrupt(f"signal {signum}")  # waitress stops its loop and workers
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
-        server.run()
-    finally:
-        tables.close()
-        server.close()
-        store.close()
-        for announcement in announced:
-            announcement.close()
-    click.echo("Tablesmith companion stopped; every confirmed action is on disk.", err=True)
+        run(options)
+    except ServeError as exc:
+        raise CommandError(str(exc)) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,14 +13,19 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask
 
 from companion import i18n
 from companion.dice import DiceService
-from companion.hub import make_hub
-from companion.security import RateLimiter, refuse_cross_site
-from companion.store import open_store
-from companion.tables import TableService
+from companion.hub.factory import make_hub
+from companion.security import (
+    JOIN_LIMITER,
+    LOOKUP_LIMITER,
+    RateLimiter,
+    cross_site_guard,
+)
+from companion.store.factory import open_store
+from companion.tables.service import EXTENSION, TableService
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,
@@ -59,12 +64,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Args:
         test_config: config overrides. Keys: ``DATABASE`` (an SQLite file path, or a
-            ``postgresql://`` URL: :func:`companion.store.open_store`), ``DURABILITY`` (``"power"``,
-            default, or ``"crash"``, see :mod:`companion.store`), ``BUSY_SECONDS`` (how long a write
+            ``postgresql://`` URL: :func:`companion.store.factory.open_store`), ``DURABILITY`` (``"power"``,
+            default, or ``"crash"``, see :mod:`companion.store.sqlite`), ``BUSY_SECONDS`` (how long a write
             waits for a database lock held by another program; then 503), ``BASE_URL`` (the URL put in
             QR codes; default: the request's host), ``HEARTBEAT_SECONDS`` (live stream; also how
             soon a vanished phone is noticed, :mod:`companion.evented`), ``PUBSUB`` (fan-out
-            between processes: None in-process, or a ``redis://`` URL, :mod:`companion.hub`), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
+            between processes: None in-process, or a ``redis://`` URL, :mod:`companion.hub.factory`), ``STREAM_SECONDS`` (a live stream's lifetime, the page reconnects),
             ``MAX_STREAMS`` (live streams
             open at once; ``tablesmith serve`` keeps 1/8 of its threads free for actions),
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``LOOKUP_RATE_LIMIT``
@@ -82,34 +87,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     hub = make_hub(app.config["PUBSUB"])  # before the store: a bad URL leaves nothing open
     store = open_store(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
     dice = DiceService(app.config["DICE_RNG"])
-    app.extensions["tablesmith.tables"] = TableService(store, dice, app.config["MAX_STREAMS"], hub)
-    app.extensions["tablesmith.join_limiter"] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
-    app.extensions["tablesmith.lookup_limiter"] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
+    app.extensions[EXTENSION] = TableService(store, dice, app.config["MAX_STREAMS"], hub)
+    app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
+    app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)
-    app.before_request(lambda: refuse_cross_site(request))
+    app.before_request(cross_site_guard)
 
-    from companion import api, pages, views
+    from companion import api, pages, refusals, views
 
-    api.init_app(app)
+    refusals.init_app(app)
     views.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app
-
-
-def tables() -> TableService:
-    """The app's :class:`TableService`."""
-    service: TableService = current_app.extensions["tablesmith.tables"]
-    return service
-
-
-def join_limiter() -> RateLimiter:
-    """The app's rate limiter for joining and creating tables."""
-    limiter: RateLimiter = current_app.extensions["tablesmith.join_limiter"]
-    return limiter
-
-
-def lookup_limiter() -> RateLimiter:
-    """The app's rate limiter for looking up join and watch links (guessing them)."""
-    limiter: RateLimiter = current_app.extensions["tablesmith.lookup_limiter"]
-    return limiter

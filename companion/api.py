@@ -14,11 +14,12 @@ Routes (issue 4; URL scheme in docs/companion.md):
 * ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
   bring a deck to the table (the game's own action, :mod:`companion.decks`).
 * ``GET /api/t/<table>/log`` -> the newest events (the action log: who and when).
-* ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events (served on the
-  event loop by :mod:`companion.asgi` under ``tablesmith serve``; this Flask route serves the
-  test client and ``--server waitress``). 429 ``watchers_full`` / 503 ``server_full`` when over
-  budget (:meth:`companion.tables.TableService.open_stream`). A change of presence alone is
-  sent as ``data: {"event": null, "view": {...}}`` without an ``id``.
+* ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events
+  (:mod:`companion.tables.sse`; this route opens the stream under every server; a WSGI server
+  iterates it in a thread, ``tablesmith serve`` drives it on its event loop,
+  :data:`LIVE_STREAM`). 429 ``watchers_full`` / 503 ``server_full`` with ``Retry-After`` when
+  over budget (:meth:`companion.tables.budgets.StreamBudgets.open`). A change of presence alone
+  is sent as ``data: {"event": null, "view": {...}}`` without an ``id``.
 * ``POST /api/t/<table>/reclaim-code`` ``{"seat"?}`` (seated phone) -> ``{"code", "seat",
   "expires_at"}``: a 6-character code, 10 minutes, for the other seat by default.
 * ``POST /api/t/<table>/reclaim`` ``{"code"}`` (no token needed) -> 200 that seat's new token
@@ -30,7 +31,7 @@ Every table view (state, action answers, the stream) has ``colours`` (``{"A": "#
 
 Tokens travel in the ``X-Seat-Token`` header (``?token=`` is accepted on GET only, because an
 EventSource cannot set headers). Every error under ``/api/`` is JSON ``{"error", "message",
-"view"?}``, whatever raised it (:func:`init_app`): a refused request, 403 cross-site, 404, 405,
+"view"?}``, whatever raised it (:mod:`companion.refusals`): a refused request, 403 cross-site, 404, 405,
 413 (bodies are limited to ``MAX_CONTENT_LENGTH``, 64 KiB), 503 ``storage_unavailable`` and
 500 ``internal``. The pages answer errors with HTML.
 """
@@ -43,118 +44,29 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     current_app,
     jsonify,
-    make_response,
-    render_template,
     request,
-    url_for,
 )
-from werkzeug.exceptions import HTTPException, InternalServerError, default_exceptions
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import decks, join_limiter, lookup_limiter, tables
-from companion.security import token_from
-from companion.store import StorageUnavailable
-from companion.tables import Rejected, Seat, TableService, brief
+from companion import decks
+from companion.links import links
+from companion.security import join_limiter, lookup_limiter, seated, token_from
+from companion.tables.rejected import Rejected, brief
+from companion.tables.seats import Seat
+from companion.tables.service import TableService, tables
 from games.protocol import SEATS, GameError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
+LIVE_STREAM = "tablesmith.take_stream"
+"""WSGI environ key: a list the event loop puts in every request's environ; the stream route
+appends the opened :class:`~companion.tables.sse.Stream` to it, and the loop then drives that
+stream instead of a thread iterating the answer (Flask still made its status and headers)."""
 SEQUENCE = re.compile(r"[0-9]{1,15}")
 """``since`` / ``Last-Event-ID``: ASCII digits only (``str.isdigit`` accepts '²' and '١')."""
-RETRY_AFTER_SECONDS = 5
-
-
-def wants_json() -> bool:
-    """True for the JSON API (``/api/...``); the pages answer errors with HTML."""
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
-def error_response(
-    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
-) -> Response:
-    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
-    body: dict[str, Any] = {"error": reason, "message": message}
-    if view is not None:
-        body["view"] = view
-    response = jsonify(body)
-    response.status_code = status
-    response.headers.extend(headers)
-    return response
-
-
-def error_page(status: int, headers: Any = ()) -> BaseResponse:
-    """A page's error as the app's own styled page (``message.html``, kind ``error``).
-
-    It says in the page's language (English or German) what happened for the usual codes
-    (403, 404, 405, 409, 413, 429, 500, 503; any other code gets a general text naming it) and
-    links to the start page. Should the template itself fail (a 500 while the app is broken),
-    Werkzeug's plain page for ``status`` is answered instead.
-
-    Args:
-        status: the HTTP status code, 400..599.
-        headers: extra headers such as ``Allow`` (405) or ``Retry-After`` (503).
-    """
-    response: BaseResponse
-    try:
-        response = make_response(render_template("message.html", kind="error", status=status))
-    except Exception:  # noqa: BLE001 - the error page must never raise
-        current_app.logger.exception("the error page for %s could not be drawn", status)
-        response = default_exceptions.get(status, InternalServerError)().get_response()
-    response.status_code = status
-    response.headers.extend(headers)
-    return response
-
-
-def rejected(error: Rejected) -> BaseResponse:
-    """Answer a refused request with its status, reason code, message and the current view."""
-    if not wants_json():
-        return error_page(error.status)
-    return error_response(error.status, error.reason, str(error), error.view)
-
-
-def http_error(error: HTTPException) -> BaseResponse:
-    """404, 405, 413 ... as JSON under ``/api/`` (with their headers, e.g. ``Allow``).
-
-    The pages answer the same codes with :func:`error_page`; a redirect passes unchanged.
-    """
-    if not wants_json():
-        if error.code is None or error.code < 400:
-            return error.get_response()
-        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-        return error_page(error.code, headers)
-    reason = (error.name or "error").lower().replace(" ", "_")
-    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-    return error_response(error.code or 500, reason, error.description or "", headers=headers)
-
-
-def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
-    """503 at once when the database cannot be used (locked, disk full, read-only)."""
-    current_app.logger.error("storage unavailable: %s", error)
-    message = f"the database is not available now; nothing was changed, try again ({error})"
-    headers = [("Retry-After", str(RETRY_AFTER_SECONDS))]
-    if not wants_json():
-        return error_page(503, headers)
-    return error_response(503, "storage_unavailable", message, headers=headers)
-
-
-def internal_error(error: Exception) -> BaseResponse:
-    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
-    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
-    if not wants_json():
-        return error_page(500)
-    return error_response(500, "internal", "internal server error")
-
-
-def init_app(app: Flask) -> None:
-    """Register the error handlers for the whole app (pages and API)."""
-    app.register_error_handler(Rejected, rejected)
-    app.register_error_handler(StorageUnavailable, storage_unavailable)
-    app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(Exception, internal_error)
 
 
 def json_body() -> Any:
@@ -167,23 +79,6 @@ def json_body() -> Any:
         return request.get_json(silent=True)
     except RecursionError:
         raise Rejected(400, "malformed", "the JSON body is nested too deeply") from None
-
-
-def base_url() -> str:
-    """The URL phones reach the server at (``BASE_URL`` or the request's host), no slash."""
-    configured = current_app.config.get("BASE_URL")
-    return str(configured or request.host_url).rstrip("/")
-
-
-def links(table_id: str) -> dict[str, str]:
-    """Absolute table, join and watch links of a table (for QR codes)."""
-    table = tables().table(table_id)
-    root = base_url()
-    return {
-        "table_url": root + url_for("pages.table", table_id=table_id),
-        "join_url": root + url_for("pages.join", join_token=table.join_token),
-        "watch_url": root + url_for("pages.watch", watch_token=table.watch_token),
-    }
 
 
 def check_rate() -> None:
@@ -238,10 +133,10 @@ def post_action(
 ) -> str:
     """``POST /api/t/<table>/actions`` once the request passed the app's checks (cross-site,
     body size, JSON): the token's seat (403/404 first), then the write
-    (:meth:`companion.tables.TableService.submit`: client_action_id, expected_revision, the
+    (:meth:`companion.tables.writes.Writes.submit`: client_action_id, expected_revision, the
     rules). The Flask route answers through this function, and so does the event loop's
     direct route (:mod:`companion.asgi`) where it cannot decide the action on the loop itself
-    (:meth:`companion.tables.TableService.submit_soon`, the same checks in the same order).
+    (:meth:`companion.tables.writes.Writes.submit_soon`, the same checks in the same order).
 
     Args:
         service: the app's tables.
@@ -253,19 +148,32 @@ def post_action(
         JSON text ``{"revision", "duplicate", "view"}``.
 
     Raises:
-        Rejected: 400/403/404/409/422 as :meth:`~companion.tables.TableService.authorise` and
-            :meth:`~companion.tables.TableService.submit` say.
+        Rejected: 400/403/404/409/422 as :meth:`~companion.tables.seats.Seats.authorise` and
+            :meth:`~companion.tables.writes.Writes.submit` say.
         StorageUnavailable: the database cannot be written now.
     """
     seat = service.authorise(table_id, token)
     return service.submit(seat, body())
 
 
+def action_answer(text: str) -> tuple[bytes, list[tuple[str, str]]]:
+    """The 200 answer of an action write, framed once for both routes (the Flask route and
+    the event loop's direct one, :mod:`companion.asgi`): the body and its headers.
+
+    Args:
+        text: the JSON answer of :func:`post_action` or
+            :meth:`~companion.tables.writes.Writes.submit_soon`.
+    """
+    body = text.encode()
+    return body, [("Content-Type", JSON), ("Content-Length", str(len(body)))]
+
+
 @bp.post("/t/<table_id>/actions")
 def action(table_id: str) -> Response:
     """Apply an action (200), or refuse it (400/403/409/422)."""
     token = token_from(request, allow_query=False)
-    return Response(post_action(tables(), table_id, token, json_body), mimetype=JSON)
+    body, headers = action_answer(post_action(tables(), table_id, token, json_body))
+    return Response(body, headers=headers)
 
 
 @bp.post("/t/<table_id>/dice")
@@ -308,8 +216,6 @@ def reclaim_code(table_id: str) -> Response:
 @bp.post("/t/<table_id>/reclaim")
 def reclaim(table_id: str) -> BaseResponse:
     """Take over a seat with a reclaim code: the seat's new token, links, and the cookie."""
-    from companion.pages import seated
-
     if not lookup_limiter().allow(request.remote_addr or "?"):
         raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
     seat = tables().reclaim(table_id, json_body())
@@ -345,6 +251,9 @@ def events(table_id: str) -> Response:
     heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
     lifetime = float(current_app.config["STREAM_SECONDS"])
     stream = tables().stream(seat, int(since_text), heartbeat, lifetime)
+    taken = request.environ.get(LIVE_STREAM)
+    if taken is not None:  # the event loop drives the stream (companion.asgi)
+        taken.append(stream)
     return Response(
         stream,
         mimetype="text/event-stream",

@@ -1,26 +1,30 @@
 """The companion as an ASGI application: live streams on the event loop, the rest in threads.
 
-``tablesmith serve`` runs this under uvicorn (:mod:`companion.evented`). A live stream
-(``GET /api/t/<table>/events``) is a coroutine here, not a thread: thousands of open phones
-cost memory, not threads (issue 9, point 1). Every other request goes to the Flask app
-(WSGI) in a small thread pool, but only once its whole body has arrived: a client that
-trickles its body holds no thread and is cut off after :data:`BODY_SECONDS` (slowloris; the
-header deadline is in :mod:`companion.evented`). Flask's answer is collected in the thread and
-sent from the event loop, so a slow reader holds no thread either.
+``tablesmith serve`` runs this under uvicorn (:mod:`companion.evented`). Every request goes to
+the Flask app (WSGI) in a small thread pool, but only once its whole body has arrived: a
+client that trickles its body holds no thread and is cut off after :data:`BODY_SECONDS`
+(slowloris; the header deadline is in :mod:`companion.evented`). Flask's answer is collected
+in the thread and sent from the event loop, so a slow reader holds no thread either. Flask is
+the one authority on every request: its hooks, its checks, its refusals (the app's error
+handlers, :mod:`companion.refusals`, also answer the 408 and 413 this layer gives itself).
+
+A live stream (``GET /api/t/<table>/events``) is answered by Flask like any request, but its
+body is not iterated in a thread: the route hands the opened stream over
+(:data:`companion.api.LIVE_STREAM`), and the event loop drives the same loop a WSGI server
+would (:func:`companion.tables.sse.stream_loop`), woken by the hub instead of a condition, so
+thousands of open phones cost memory, not threads.
 
 ``POST /api/t/<table>/actions``, the request every tap makes, skips Flask where Flask would
-accept the request as it is (:meth:`CompanionASGI._action`): it is decided on the event loop
-(:meth:`companion.tables.TableService.submit_soon`: the checks and rules of
+accept the request as it is and would run nothing but what this route does itself
+(:meth:`CompanionASGI._action`, :func:`unknown_hooks`): it is decided on the event loop
+(:meth:`companion.tables.writes.Writes.submit_soon`: the checks and rules of
 :func:`companion.api.post_action`) and answered once the store's committer thread has made it
 durable, so no worker thread is involved; where that cannot be done without waiting (the
 table's lock is taken, the table is not loaded, other processes share the log)
-:func:`companion.api.post_action` runs in a worker thread as before. The Flask app's error
-handlers answer its refusals, and anything unusual (cross-site, not JSON, too large,
-ambiguous headers) is left to Flask.
-
-The stream endpoint answers exactly like the Flask route it replaces (same tokens, same
-``since`` rules, the same JSON errors ``{"error", "message"}``), plus the budgets of
-:meth:`companion.tables.TableService.open_stream` (429 ``watchers_full``, 503 ``server_full``).
+:func:`companion.api.post_action` runs in a worker thread. Its answer is framed by
+:func:`companion.api.action_answer`, its refusals by the Flask app's error handlers, and
+anything unusual (cross-site, not JSON, too large, ambiguous headers, a hook of the app it
+does not know) is left to Flask.
 """
 
 from __future__ import annotations
@@ -31,28 +35,26 @@ import json
 import os
 import re
 import sys
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from urllib.parse import parse_qs
 
 from a2wsgi.wsgi import build_environ
 from flask import Flask
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
 from werkzeug.http import parse_options_header
 from werkzeug.sansio.utils import get_host
 
-from companion.api import post_action
-from companion.security import is_cross_site
-from companion.store import StorageUnavailable
-from companion.tables import Rejected, TableService, brief, frames
+from companion.api import LIVE_STREAM, action_answer, post_action
+from companion.security import cross_site_guard, is_cross_site
+from companion.tables.service import EXTENSION, TableService
+from companion.tables.sse import Stream
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-STREAM_PATH = re.compile(r"/api/t/([^/]+)/events")
 ACTION_PATH = re.compile(r"/api/t/([A-Za-z0-9_-]{1,64})/actions")
 """The actions route as the event loop answers it directly (table ids are URL-safe tokens)."""
 ACTION_HEADERS = {
@@ -77,37 +79,47 @@ def wsgi_name(name: bytes) -> str:
     return f"HTTP_{text}".upper().replace("-", "_")
 
 
-SEQUENCE = re.compile(r"[0-9]{1,15}")
 BODY_SECONDS = 10.0
 """A request body must arrive completely within this many seconds (else 408)."""
 MAX_REQUEST_BODY = 256 * 1024
 """Bodies above this are refused (413) while reading; the app's own limit is 64 KiB."""
-STREAM_HEADERS = [
-    (b"content-type", b"text/event-stream; charset=utf-8"),
-    (b"cache-control", b"no-store"),
-    (b"x-accel-buffering", b"no"),
-]
+HOOKS = (
+    "before_request_funcs",
+    "after_request_funcs",
+    "teardown_request_funcs",
+    "url_value_preprocessors",
+    "url_default_functions",
+)
+"""The Flask app's per-request hooks (app-wide under the key None, and per blueprint)."""
+HONOURED_HOOKS: dict[str, dict[str | None, tuple[Callable[..., Any], ...]]] = {
+    "before_request_funcs": {None: (cross_site_guard,)},
+}
+"""The hooks the direct action route does itself: the cross-site test
+(:func:`companion.security.is_cross_site`, in :meth:`CompanionASGI._direct_request`)."""
+
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+"""An answer collected from the Flask app: status, headers, body."""
 
 
-def _json_error(status: int, reason: str, message: str, view: Any = None) -> tuple[int, bytes]:
-    body: dict[str, Any] = {"error": reason, "message": message}
-    if view is not None:
-        body["view"] = view
-    return status, json.dumps(body, separators=(",", ":")).encode()
-
-
-async def _answer(
-    send: Send, status: int, body: bytes, *, close: bool = False, extra: list[Any] | None = None
-) -> None:
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        *(extra or []),
-    ]
-    if close:
-        headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+def unknown_hooks(app: Flask) -> list[str]:
+    """The hooks of ``app`` the direct action route would skip (empty: it may run): any
+    per-request hook (:data:`HOOKS`) beyond :data:`HONOURED_HOOKS`, and any
+    ``teardown_appcontext`` function (the route pushes no app context), and a WSGI middleware
+    put around ``app.wsgi_app`` (ProxyFix, say). Template context processors do not count: an
+    action's answer renders no template."""
+    found = []
+    for name in HOOKS:
+        honoured = HONOURED_HOOKS.get(name, {})
+        for key, functions in getattr(app, name).items():
+            found += [
+                f"{name}[{key!r}]: {getattr(f, '__qualname__', f)!s}"
+                for f in functions
+                if f not in honoured.get(key, ())
+            ]
+    found += [f"teardown_appcontext: {f.__qualname__}" for f in app.teardown_appcontext_funcs]
+    if "wsgi_app" in vars(app):
+        found.append("a WSGI middleware around app.wsgi_app")
+    return found
 
 
 class CompanionASGI:
@@ -118,16 +130,15 @@ class CompanionASGI:
         threads: worker threads for the Flask requests (actions, state, pages ...).
         body_seconds: deadline for a request body.
 
-    The app's ``HEARTBEAT_SECONDS`` and ``STREAM_SECONDS`` apply to the live streams.
+    The app's ``HEARTBEAT_SECONDS`` and ``STREAM_SECONDS`` apply to the live streams (the
+    Flask route reads them).
     """
 
     def __init__(self, app: Flask, *, threads: int, body_seconds: float = BODY_SECONDS) -> None:
         self.flask = app
-        self.service: TableService = app.extensions["tablesmith.tables"]
+        self.service: TableService = app.extensions[EXTENSION]
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="companion")
         self.body_seconds = body_seconds
-        self.heartbeat = float(app.config["HEARTBEAT_SECONDS"])
-        self.lifetime = float(app.config["STREAM_SECONDS"])
         self.script_name = os.environ.get("SCRIPT_NAME", "")
         """a2wsgi puts this before every path: then the direct action route stays off (as
         with an ASGI ``root_path`` or Flask's ``TRUSTED_HOSTS``)."""
@@ -141,8 +152,6 @@ class CompanionASGI:
             method = scope["method"]
             if method == "POST" and (match := ACTION_PATH.fullmatch(scope["path"])):
                 await self._action(scope, receive, send, match.group(1))
-            elif method == "GET" and (match := STREAM_PATH.fullmatch(scope["path"])):
-                await self._stream(scope, receive, send, match.group(1))
             else:
                 await self._wsgi(scope, receive, send)
         elif kind == "websocket":
@@ -171,7 +180,7 @@ class CompanionASGI:
         """The whole request body, or None after answering 408/413 (the connection closes)."""
         for name, value in scope["headers"]:
             if name == b"content-length" and value.isdigit() and int(value) > MAX_REQUEST_BODY:
-                await _answer(send, *self._too_large(), close=True)
+                await self._refuse(scope, send, self._too_large())
                 return None
         chunks: list[bytes] = []
         size = 0
@@ -193,25 +202,28 @@ class CompanionASGI:
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            status, body = _json_error(
-                408,
-                "request_timeout",
-                f"the request body did not arrive within {self.body_seconds:g} s",
-            )
-            await _answer(send, status, body, close=True)
+            late = f"the request body did not arrive within {self.body_seconds:g} s"
+            await self._refuse(scope, send, RequestTimeout(late))
             return None
         if too_large:
-            await _answer(send, *self._too_large(), close=True)
+            await self._refuse(scope, send, self._too_large())
             return None
         return b"".join(chunks)
 
     @staticmethod
-    def _too_large() -> tuple[int, bytes]:
-        return _json_error(
-            413,
-            "request_entity_too_large",
-            f"request bodies are limited to {MAX_REQUEST_BODY} bytes",
+    def _too_large() -> HTTPException:
+        return RequestEntityTooLarge(f"request bodies are limited to {MAX_REQUEST_BODY} bytes")
+
+    async def _refuse(self, scope: Scope, send: Send, error: HTTPException) -> None:
+        """Answer a request this layer refuses before its body is in (408, 413) with the Flask
+        app's own error handler, and close the connection (the rest of the body is unread)."""
+        loop = asyncio.get_running_loop()
+        status, headers, content = await loop.run_in_executor(
+            self.executor, self._flask_error, self._environ(scope, b""), error
         )
+        headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
 
     @staticmethod
     def _environ(scope: Scope, body: bytes) -> dict[str, Any]:
@@ -229,10 +241,15 @@ class CompanionASGI:
             if body is None:
                 return
         environ = self._environ(scope, body)
+        taken: list[Stream] = []
+        environ[LIVE_STREAM] = taken
         loop = asyncio.get_running_loop()
         status, headers, content = await loop.run_in_executor(self.executor, self._call, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
+        if taken and status == 200:  # Flask answered with a live stream: drive it here
+            await self._drive(taken[0], receive, send)
+        else:
+            await send({"type": "http.response.body", "body": content})
 
     # ------------------------------------------------------------------ direct action route
 
@@ -246,7 +263,7 @@ class CompanionASGI:
         ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
         test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
         is ``application/json`` that parses. Then the action is decided on the event loop
-        (:meth:`companion.tables.TableService.submit_soon`), or, where it cannot be there,
+        (:meth:`companion.tables.writes.Writes.submit_soon`), or, where it cannot be there,
         by :func:`companion.api.post_action` (the Flask route's own function) in one worker
         thread; a refusal is answered by the Flask app's error handlers
         (:meth:`_flask_error`), so the shapes are the same.
@@ -279,8 +296,11 @@ class CompanionASGI:
     def _direct_request(self, scope: Scope, body: bytes) -> tuple[str | None, Any] | None:
         """(token, parsed JSON body) of an action request the Flask app would accept as it
         is, else None (Flask answers it)."""
-        if scope.get("root_path") or self.script_name or self.flask.config.get("TRUSTED_HOSTS"):
+        app = self.flask
+        if scope.get("root_path") or self.script_name or app.config.get("TRUSTED_HOSTS"):
             return None
+        if unknown_hooks(app):
+            return None  # Flask runs the hooks
         seen: dict[str, str] = {}
         for name, value in scope["headers"]:
             field = ACTION_HEADERS.get(wsgi_name(name))
@@ -317,14 +337,14 @@ class CompanionASGI:
         return self._ok(text)
 
     @staticmethod
-    def _ok(text: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        """The 200 answer of an action, as the Flask route sends it."""
-        content = text.encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(content)).encode()),
-        ]
-        return 200, headers, content
+    def _ok(text: str) -> Answer:
+        """The 200 answer of an action (:func:`companion.api.action_answer`)."""
+        content, headers = action_answer(text)
+        return (
+            200,
+            [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers],
+            content,
+        )
 
     def _flask_error(
         self, environ: dict[str, Any], error: Exception
@@ -339,11 +359,10 @@ class CompanionASGI:
                 response = app.handle_exception(unhandled)
             return self._call(environ, response)
 
-    def _call(
-        self, environ: dict[str, Any], wsgi: Callable[..., Any] | None = None
-    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    def _call(self, environ: dict[str, Any], wsgi: Callable[..., Any] | None = None) -> Answer:
         """Run the Flask app (or another WSGI callable) in a worker thread and collect its
-        whole answer."""
+        whole answer; the body of a live stream the route handed over (:data:`LIVE_STREAM`)
+        is not read here (:meth:`_drive` sends it), unless the answer is not its 200."""
         started: list[Any] = []
         written: list[bytes] = []
 
@@ -354,9 +373,16 @@ class CompanionASGI:
             return written.append
 
         result = (wsgi or self.flask)(environ, start_response)
+        taken = environ.get(LIVE_STREAM)
+        stream: Stream | None = taken[0] if taken else None
         try:
-            for chunk in result:
-                written.append(chunk)
+            if stream is not None and started[0].startswith("200 "):
+                stream.detach()  # the event loop drives it; closing the answer keeps it open
+            else:
+                if stream is not None:
+                    stream.close()  # a hook answered something else: give the slot back
+                for chunk in result:
+                    written.append(chunk)
         finally:
             close = getattr(result, "close", None)
             if close is not None:
@@ -367,39 +393,14 @@ class CompanionASGI:
 
     # ----------------------------------------------------------------------------- live stream
 
-    async def _stream(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
-        """``GET /api/t/<table>/events``: Server-Sent Events from ``since`` on (see
-        :meth:`companion.tables.TableService.stream` for the format)."""
-        query = parse_qs(scope["query_string"].decode("latin-1"))
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        token = headers.get("x-seat-token") or (query.get("token") or [None])[0]
-        since_text = (query.get("since") or [None])[0] or headers.get("last-event-id") or "0"
-        service = self.service
-        try:
-            loop = asyncio.get_running_loop()
-            seat = await loop.run_in_executor(self.executor, service.authorise, table_id, token)
-            if service.shared:  # a phone resuming here after another process: our copy may lag
-                await loop.run_in_executor(self.executor, service.fresh, table_id)
-            if not SEQUENCE.fullmatch(since_text):
-                raise Rejected(
-                    400,
-                    "malformed",
-                    f"since must be a sequence number (1..15 digits 0-9), got {brief(since_text)}",
-                )
-            slot = service.open_stream(seat)
-        except Rejected as exc:
-            status, body = _json_error(exc.status, exc.reason, str(exc), exc.view)
-            extra = [(b"retry-after", b"5")] if exc.status in (429, 503) else []
-            await _answer(send, status, body, extra=extra)
-            return
-        except StorageUnavailable as exc:
-            status, body = _json_error(
-                503, "storage_unavailable", f"the database is not available now ({exc})"
-            )
-            await _answer(send, status, body, extra=[(b"retry-after", b"5")])
-            return
-        table = slot.table
-        wake = service.hub.subscribe(table_id)
+    async def _drive(self, stream: Stream, receive: Receive, send: Send) -> None:
+        """Send a live stream the Flask route opened, on the event loop: its frames as
+        :func:`companion.tables.sse.stream_loop` yields them, each wait on the hub's wake-up
+        for the table (or the phone going away); the slot is given back at the end."""
+        slot = stream.slot
+        hub = self.service.hub
+        table_id = slot.table.id
+        wake = hub.subscribe(table_id)
         gone = False
 
         async def watch_disconnect() -> None:
@@ -410,44 +411,33 @@ class CompanionASGI:
             wake.set()
 
         watcher = asyncio.create_task(watch_disconnect())
+        frames = stream.loop
+        reply: bool | None = None
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
-            await send(
-                {"type": "http.response.body", "body": b"retry: 1500\n\n", "more_body": True}
-            )
-            sent = max(0, min(int(since_text), table.published[0]))
-            deadline = time.monotonic() + self.lifetime
-            while not gone and not slot.ended and not service.closed.is_set():
-                wake.clear()  # before looking: a change after this sets it again
-                text, sent = slot.frames(table, sent)
-                if text:
+            while not gone:
+                try:
+                    step = frames.send(reply)
+                except StopIteration:
+                    break
+                if isinstance(step, str):
+                    reply = None
                     await send(
-                        {"type": "http.response.body", "body": text.encode(), "more_body": True}
+                        {"type": "http.response.body", "body": step.encode(), "more_body": True}
                     )
                     continue
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
                 try:
-                    async with asyncio.timeout(min(self.heartbeat, remaining)):
+                    async with asyncio.timeout(step.seconds):
                         await wake.wait()  # no task per wait, unlike wait_for
+                    reply = False
                 except TimeoutError:
-                    if time.monotonic() < deadline:
-                        await send(
-                            {
-                                "type": "http.response.body",
-                                "body": b": heartbeat\n\n",
-                                "more_body": True,
-                            }
-                        )
+                    reply = True
+                wake.clear()  # before the loop looks again: a later change sets it anew
             if not gone:
                 await send({"type": "http.response.body", "body": b""})
         except OSError:
             pass  # the phone went away while we wrote
         finally:
             watcher.cancel()
-            service.hub.unsubscribe(table_id, wake)
+            hub.unsubscribe(table_id, wake)
+            frames.close()
             slot.release()
-
-
-__all__ = ["CompanionASGI", "frames"]

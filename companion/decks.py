@@ -13,7 +13,7 @@ import functools
 from importlib import resources
 from typing import Any
 
-from companion.tables import Rejected
+from companion.tables.rejected import Rejected
 from games.cards import Card, Deck, DeckError, parse_deck_text
 
 MAX_DECK_CHARS = 48 * 1024

@@ -24,15 +24,16 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import decks, i18n, join_limiter, lookup_limiter, tables, views
-from companion.api import links
-from companion.security import SEAT_COOKIE_PREFIX
-from companion.tables import Rejected, Seat
+from companion import decks, i18n, views
+from companion.links import links
+from companion.security import SEAT_COOKIE_PREFIX, join_limiter, lookup_limiter, seated
+from companion.tables.rejected import Rejected
+from companion.tables.seats import Seat
+from companion.tables.service import tables
 from games import registry
 from games.protocol import SEATS
 
 bp = Blueprint("pages", __name__)
-COOKIE_AGE = 30 * 24 * 3600
 MAX_NEXT = 2000
 """Longest ``next`` path the language switch redirects to."""
 
@@ -65,18 +66,6 @@ def check_lookup() -> None:
 def qr_svg(url: str) -> Markup:
     """An inline SVG QR code for ``url`` (black on white, 4-module quiet zone)."""
     return Markup(segno.make(url, error="m").svg_inline(scale=5, border=4))
-
-
-def seated(response: Response, seat: Seat) -> Response:
-    """Attach the seat cookie to ``response``."""
-    response.set_cookie(
-        SEAT_COOKIE_PREFIX + seat.table_id,
-        seat.token,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
 
 
 def cookie_seat(table_id: str) -> Seat | None:

@@ -1,4 +1,4 @@
-"""Request guards: seat tokens from requests, a cross-site write check and a rate limiter.
+"""Request guards: seat tokens and the seat cookie, a cross-site write check, rate limiters.
 
 Writes are authorised by the seat token in the ``X-Seat-Token`` header, which a cross-site
 page cannot set without a CORS preflight that the companion never grants; in addition every
@@ -16,12 +16,19 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from flask import Request
+from flask import Request, current_app, request
+from werkzeug.wrappers import Response
 
-from companion.tables import Rejected
+from companion.tables.rejected import Rejected
+from companion.tables.seats import Seat
 
 TOKEN_HEADER = "X-Seat-Token"
 SEAT_COOKIE_PREFIX = "ts_seat_"
+COOKIE_AGE = 30 * 24 * 3600
+"""The seat cookie lives 30 days."""
+JOIN_LIMITER = "tablesmith.join_limiter"
+LOOKUP_LIMITER = "tablesmith.lookup_limiter"
+"""The keys of the app's two rate limiters in ``app.extensions``."""
 
 
 def token_from(request: Request, *, allow_query: bool) -> str | None:
@@ -30,6 +37,19 @@ def token_from(request: Request, *, allow_query: bool) -> str | None:
     if token is None and allow_query:
         token = request.args.get("token")
     return token
+
+
+def seated(response: Response, seat: Seat) -> Response:
+    """Attach the seat cookie ``ts_seat_<table>`` (HttpOnly, SameSite=Lax, 30 days) to
+    ``response``."""
+    response.set_cookie(
+        SEAT_COOKIE_PREFIX + seat.table_id,
+        seat.token,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 def is_cross_site(method: str, host: str, sec_fetch_site: str | None, origin: str | None) -> bool:
@@ -59,6 +79,16 @@ def refuse_cross_site(request: Request) -> None:
         request.method, request.host, headers.get("Sec-Fetch-Site"), headers.get("Origin")
     ):
         raise Rejected(403, "cross_site", "cross-site request refused")
+
+
+def cross_site_guard() -> None:
+    """The app's ``before_request`` hook: :func:`refuse_cross_site` for every request (the
+    event loop's direct action route makes the same test itself, :mod:`companion.asgi`).
+
+    Raises:
+        Rejected: 403 ``cross_site``.
+    """
+    refuse_cross_site(request)
 
 
 class RateLimiter:
@@ -97,3 +127,15 @@ class RateLimiter:
                 return False
             hits.append(now)
             return True
+
+
+def join_limiter() -> RateLimiter:
+    """The app's rate limiter for joining and creating tables (inside a request)."""
+    limiter: RateLimiter = current_app.extensions[JOIN_LIMITER]
+    return limiter
+
+
+def lookup_limiter() -> RateLimiter:
+    """The app's rate limiter for looking up join and watch links (guessing them)."""
+    limiter: RateLimiter = current_app.extensions[LOOKUP_LIMITER]
+    return limiter

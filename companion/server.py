@@ -7,7 +7,7 @@ server used to die ("filedescriptor out of range in select()", QA F1). So:
 * ``poll()`` is used where the system has it (Linux, macOS): no descriptor limit;
 * the open connections are capped anyway (:func:`connection_limit`) so that connections plus
   the rest of the process (:data:`RESERVED_FDS`: standard streams, listening sockets, waitress's
-  wake-up pipe, the SQLite connections of :mod:`companion.store`, at most 3 x 5) stay well
+  wake-up pipe, the SQLite connections of :mod:`companion.store.sqlite`, at most 3 x 5) stay well
   under 1024 and under the process's own descriptor limit; the thread count does not matter,
   because the store no longer keeps a SQLite connection per thread;
 * at the cap waitress stops accepting (new connections wait in the kernel's queue, nothing is

@@ -36,15 +36,14 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
-from printables.layout import Rect, SheetLayout
+from printables.geometry import Rect
+from printables.layout import SheetLayout
+from printables.regmarks import cricut_area
 
 CUT_CORNER_RADIUS = 3.0
 """Corner radius of the cut path around each card, mm."""
-CRICUT_AREA = (171.45, 234.95)
-"""Design Space's largest Print Then Cut image (6.75 x 9.25 in) in portrait, mm."""
 BULGE_QUARTER = math.tan(math.pi / 8)
 """DXF bulge of a 90-degree arc (tan of a quarter of the included angle)."""
 
@@ -55,73 +54,6 @@ class Cutter(enum.StrEnum):
     NONE = "none"
     SILHOUETTE = "silhouette"
     CRICUT = "cricut"
-
-
-@dataclass(frozen=True, kw_only=True)
-class RegistrationMarks:
-    """Silhouette Studio Type 1 registration marks (see the module docstring), mm.
-
-    Attributes:
-        inset: distance of the marks' outer corners from the paper edges.
-        length: arm length of the L marks.
-        thickness: line width of the L marks.
-        square: edge of the filled top-left square.
-        padding: clear space around each mark's square.
-    """
-
-    inset: float = 10.0
-    length: float = 20.0
-    thickness: float = 0.5
-    square: float = 5.0
-    padding: float = 1.5
-
-    def shapes(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
-        """The filled rectangles that make the marks: the top-left square, then the
-        top-right and bottom-left L marks (two arms each)."""
-        i, n, t, w, h = self.inset, self.length, self.thickness, page_width, page_height
-        return (
-            Rect(x=i, y=h - i - self.square, width=self.square, height=self.square),
-            Rect(x=w - i - n, y=h - i - t, width=n, height=t),
-            Rect(x=w - i - t, y=h - i - n, width=t, height=n),
-            Rect(x=i, y=i, width=n, height=t),
-            Rect(x=i, y=i, width=t, height=n),
-        )
-
-    def keep_out(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
-        """The squares around the three marks where nothing may be printed."""
-        i, n, p, w, h = self.inset, self.length, self.padding, page_width, page_height
-        edge = n + 2 * p
-        return (
-            Rect(x=i - p, y=h - i - n - p, width=edge, height=edge),
-            Rect(x=w - i - n - p, y=h - i - n - p, width=edge, height=edge),
-            Rect(x=i - p, y=i - p, width=edge, height=edge),
-        )
-
-    def cut_area(self, page_width: float, page_height: float) -> Rect:
-        """The rectangle the marks span: cards must lie inside it."""
-        return Rect(
-            x=self.inset,
-            y=self.inset,
-            width=page_width - 2 * self.inset,
-            height=page_height - 2 * self.inset,
-        )
-
-    def studio_settings(self) -> str:
-        """The values to type into Silhouette Studio's Registration Marks panel."""
-        return (
-            f"Silhouette Studio registration marks: Type 1, length {self.length:g} mm, "
-            f"thickness {self.thickness:g} mm, inset {self.inset:g} mm"
-        )
-
-
-SILHOUETTE_MARKS = RegistrationMarks()
-"""The marks printed for ``--cutter silhouette``."""
-
-
-def cricut_area(page_width: float, page_height: float) -> Rect:
-    """Design Space's Print Then Cut image area, centred on the page and turned with it."""
-    w, h = CRICUT_AREA if page_height >= page_width else CRICUT_AREA[::-1]
-    return Rect(x=(page_width - w) / 2, y=(page_height - h) / 2, width=w, height=h)
 
 
 def rounded_rect_path(rect: Rect, radius: float) -> list[tuple[float, float, float]]:

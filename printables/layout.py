@@ -41,6 +41,9 @@ import math
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from printables.geometry import EPSILON
+from printables.geometry import Rect as Rect  # re-exported: the sheet modules take it from here
+
 CARD_SIZES = MappingProxyType(
     {
         "poker": (63.5, 88.9),
@@ -69,8 +72,6 @@ FURNITURE_HEIGHT = 4.0
 """Height of the band for the 100 % note and the ruler (and the top heading), mm."""
 RULER_LENGTH = 50.0
 """Length of the calibration ruler printed on every sheet, mm."""
-EPSILON = 1e-6
-"""Tolerance in mm for "fits exactly" (a grid that fits exactly keeps its column)."""
 
 
 class LayoutError(ValueError):
@@ -124,50 +125,6 @@ class DoesNotFitError(LayoutError):
         self.fits_on = fits_on
         hint = " or ".join(f"{p} {'landscape' if land else 'portrait'}" for p, land in fits_on)
         super().__init__(problem + (f"; it fits on {hint}" if hint else ""))
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rect:
-    """An axis-aligned rectangle in the page frame, mm (x, y = bottom-left corner)."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def right(self) -> float:
-        """x of the right edge, mm."""
-        return self.x + self.width
-
-    @property
-    def top(self) -> float:
-        """y of the top edge, mm."""
-        return self.y + self.height
-
-    def inset(self, amount: float) -> Rect:
-        """The rectangle shrunk by ``amount`` mm on every side (negative grows it)."""
-        return Rect(
-            x=self.x + amount,
-            y=self.y + amount,
-            width=self.width - 2 * amount,
-            height=self.height - 2 * amount,
-        )
-
-    def overlaps(self, other: Rect) -> bool:
-        """True if the interiors intersect (touching edges do not count)."""
-        return (
-            self.x < other.right - EPSILON
-            and other.x < self.right - EPSILON
-            and self.y < other.top - EPSILON
-            and other.y < self.top - EPSILON
-        )
-
-    def contains_point(self, x: float, y: float) -> bool:
-        """True if (x, y) lies strictly inside."""
-        return self.x + EPSILON < x < self.right - EPSILON and (
-            self.y + EPSILON < y < self.top - EPSILON
-        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -517,7 +474,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
     heading_x = max(left, band)
     if spec.cutter == "silhouette":  # furniture clear of the bottom-left and top-left marks
-        from printables.cutter import SILHOUETTE_MARKS as regmarks
+        from printables.regmarks import SILHOUETTE_MARKS as regmarks
 
         clear = regmarks.inset + regmarks.length + regmarks.padding + 1.0
         ruler = Rect(x=max(ruler.x, clear), y=ruler.y, width=ruler.width, height=ruler.height)
@@ -628,7 +585,7 @@ def crop_mark_notes(layout: SheetLayout) -> list[str]:
 def _cutter_grid(spec: SheetSpec, columns: int, rows: int) -> tuple[int, int, tuple[Rect, ...]]:
     """The largest centred grid (at most ``columns`` x ``rows``) inside the cutter's area and
     clear of its registration marks; (columns, rows, the marks' rectangles)."""
-    from printables.cutter import SILHOUETTE_MARKS, cricut_area
+    from printables.regmarks import SILHOUETTE_MARKS, cricut_area
 
     page_w, page_h = spec.page_size
     cell_w = spec.card.width + 2 * spec.bleed

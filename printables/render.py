@@ -29,7 +29,7 @@ from games.cards import Card, Deck, card_url
 from games.cards.toy_battle import ToyBattleTroop
 from games.cards.transformers import TransformersCharacter
 from printables.cropmarks import draw_marks_on_art
-from printables.cutter import SILHOUETTE_MARKS, svg_text, write_dxf
+from printables.cutter import svg_text, write_dxf
 from printables.faces import (
     FRAME_COLOURS,
     MM,
@@ -59,6 +59,7 @@ from printables.layout import (
 )
 from printables.outputs import atomic_outputs
 from printables.qr import Prefetch
+from printables.regmarks import SILHOUETTE_MARKS
 from printables.text import Overflow
 
 if TYPE_CHECKING:

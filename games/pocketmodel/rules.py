@@ -171,7 +171,8 @@ def check(state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
         NotYourTurn, IllegalAction: as :func:`apply`.
     """
     requests = dice_requests(state, action)
-    apply(state, seat, action, tuple(tuple(1 for _ in range(r.count)) for r in requests))
+    if requests:  # without dice nothing is rolled: apply itself checks it, once
+        apply(state, seat, action, tuple(tuple(1 for _ in range(r.count)) for r in requests))
     return requests
 
 

@@ -58,14 +58,20 @@ class LiveClient:
 
     ``actions`` counts the action POSTs sent, ``via_flask`` the paths the Flask app itself
     dispatched (the rest of the action POSTs took the event loop's direct route; requests of
-    Flask's test client on the same app are counted there too).
+    Flask's test client on the same app are counted there too). It counts in the app's
+    dispatch, not in a ``before_request`` hook: a hook the direct route does not know would
+    send every action through Flask (:func:`companion.asgi.unknown_hooks`).
     """
 
     def __init__(self, app: Flask) -> None:
         self.via_flask: list[str] = []
-        app.before_request_funcs.setdefault(None, []).insert(
-            0, lambda: self.via_flask.append(flask_request.path)
-        )
+        dispatch = app.full_dispatch_request
+
+        def counted() -> Any:
+            self.via_flask.append(flask_request.path)
+            return dispatch()
+
+        app.full_dispatch_request = counted  # type: ignore[method-assign]
         self.base, self.stop = serve_in_thread(app)
         self.session = requests.Session()
         self.actions = 0

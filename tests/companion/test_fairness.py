@@ -15,7 +15,7 @@ import requests
 from flask import Flask
 
 from companion.evented import serve_in_thread
-from companion.tables import SEAT_STREAMS, WATCH_STREAMS
+from companion.tables.budgets import SEAT_STREAMS, WATCH_STREAMS
 from tests.companion.conftest import Seats, make_app, seat_both
 
 LIMITS = {"JOIN_RATE_LIMIT": (10_000, 60.0), "LOOKUP_RATE_LIMIT": (10_000, 60.0)}

@@ -12,7 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.pages import local_path
-from companion.store import EventStore, StorageUnavailable
+from companion.store.base import StorageUnavailable
+from companion.store.sqlite import EventStore
 from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
 
 JSON_HEADERS = {"Content-Type": "application/json"}

@@ -288,3 +288,37 @@ def test_a_scanned_card_without_a_table_starts_one_with_its_deck(client: FlaskCl
     assert started.headers["Location"].endswith("?demo=pocketmodel")
     page = client.get(started.headers["Location"]).get_data(as_text=True)
     assert 'id="pm-setup"' in page  # the PocketModel view, offering the deck first
+
+
+def test_a_counter_tap_runs_the_rules_once_and_writes_its_action_once(
+    client: FlaskClient, pm: Seats, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dice check of an action without dice is the apply itself, and the request's key and
+    the logged payload share one parse and one JSON of the action."""
+    from games import registry
+    from games.pocketmodel import rules
+    from games.pocketmodel.actions import Counter
+
+    revision = quick_table(client, pm)["revision"]
+    game_type = type(registry.get("pocketmodel"))
+    calls: list[str] = []
+    apply, to_json = rules.apply, game_type.action_to_json
+
+    def counted_apply(state: Any, seat: str, action: Any, faces: Any = ()) -> Any:
+        if isinstance(action, Counter):
+            calls.append("apply")
+        return apply(state, seat, action, faces)
+
+    def counted_json(self: Any, action: Any) -> dict[str, Any]:
+        if isinstance(action, Counter):
+            calls.append("to_json")
+        return to_json(self, action)
+
+    monkeypatch.setattr(rules, "apply", counted_apply)
+    monkeypatch.setattr(game_type, "action_to_json", counted_json)
+    tap = {"type": "counter", "unit": "A2", "delta": 1}
+    response = act(client, pm, "B", tap, revision=revision)
+    assert response.status_code == 200, response.get_json()
+    assert unit_of(response.get_json()["view"], "A2")["counters"] == 1
+    assert calls.count("apply") == 1  # then the new view lists the legal counter taps
+    assert calls[: calls.index("apply") + 1] == ["to_json", "apply"]

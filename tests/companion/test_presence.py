@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -14,10 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.evented import serve_in_thread
+from companion.tables import seats as seats_module
 from tests.companion.conftest import Seats, act, make_app
 from tests.companion.test_fairness import LIMITS, Phone, seat, stream_url
-
-tables_module = importlib.import_module("companion.tables")  # companion.tables() shadows it
 
 
 @pytest.fixture
@@ -137,7 +135,7 @@ def test_a_lost_seat_is_reclaimed_with_a_code_from_the_other_phone(
     assert made.status_code == 200
     code = made.get_json()
     assert code["seat"] == "A" and len(code["code"]) == 6
-    assert set(code["code"]) <= set(tables_module.RECLAIM_ALPHABET)
+    assert set(code["code"]) <= set(seats_module.RECLAIM_ALPHABET)
     assert 590 <= parse(code["expires_at"]) - time.time() <= 601
     fresh = client.application.test_client()  # a new browser: no cookie, no token
     spaced = code["code"][:3].lower() + "-" + code["code"][3:]  # as typed on a phone
@@ -169,7 +167,7 @@ def test_a_lost_seat_is_reclaimed_with_a_code_from_the_other_phone(
 def test_reclaim_codes_expire_and_are_checked(
     client: FlaskClient, seats: Seats, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables_module, "RECLAIM_SECONDS", -1.0)
+    monkeypatch.setattr(seats_module, "RECLAIM_SECONDS", -1.0)
     code = client.post(seats.api + "/reclaim-code", json={"seat": "B"}, headers=seats.headers("A"))
     assert code.get_json()["seat"] == "B"
     expired = client.post(seats.api + "/reclaim", json={"code": code.get_json()["code"]})
@@ -200,7 +198,7 @@ def test_no_code_for_a_seat_nobody_took(client: FlaskClient) -> None:
 @pytest.mark.slow
 def test_the_server_answers_to_tablesmith_local() -> None:
     from companion import mdns
-    from tablesmith import lan_address
+    from companion.serve import lan_address
 
     address = lan_address()
     if address.startswith("127."):

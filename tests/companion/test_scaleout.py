@@ -32,7 +32,9 @@ from typing import Any
 import pytest
 import requests
 
-from companion.store import Event, EventStore, StoreError, open_store, token_hash
+from companion.store.base import Event, StoreError, token_hash
+from companion.store.factory import open_store
+from companion.store.sqlite import EventStore
 
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 30.0
@@ -295,7 +297,7 @@ def test_two_stores_racing_on_one_table_apply_one_write(database: str) -> None:
 def test_open_store_chooses_by_url_and_hides_the_password(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    from companion.pgstore import PgEventStore
+    from companion.store.postgres import PgEventStore
 
     assert isinstance(open_store(tmp_path / "a.sqlite"), EventStore)
     with_password = postgres_url.replace("postgres@", "postgres:pw-SECRET@")  # trust auth
@@ -686,8 +688,9 @@ def test_make_hub_chooses_by_url() -> None:
     pytest.importorskip(
         "redis", reason="the redis package is missing: pip install 'tablesmith[store]'"
     )
-    from companion.hub import LocalHub, make_hub
-    from companion.redis_hub import RedisHub
+    from companion.hub.factory import make_hub
+    from companion.hub.local import LocalHub
+    from companion.hub.redis import RedisHub
 
     assert type(make_hub(None)) is LocalHub and type(make_hub("local")) is LocalHub
     for url in ("redis://h:6379/0", "rediss://:pw@h", "unix:///run/redis.sock"):
@@ -703,7 +706,7 @@ def test_redis_hub_tells_the_other_process_and_not_itself(redis_url: str) -> Non
     travels as ``{"t", "p", "o"}``; nobody hears its own messages."""
     import asyncio
 
-    from companion.redis_hub import RedisHub
+    from companion.hub.redis import RedisHub
 
     async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
         one, two = RedisHub(redis_url), RedisHub(redis_url)
@@ -745,7 +748,7 @@ def test_redis_hub_catches_up_after_redis_restarts(redis_url: str) -> None:
     publisher's stale connection is replaced, so the next write arrives again."""
     import asyncio
 
-    from companion.redis_hub import RESYNC, RedisHub
+    from companion.hub.redis import RESYNC, RedisHub
 
     program = shutil.which("redis-server")
     assert program is not None  # the redis_url fixture skipped otherwise

@@ -3,6 +3,7 @@ they wait together), stale appends and repeated ids."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -10,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from companion.store import Event, EventStore, StoreError, token_hash
+from companion.store.base import Event, StoreError, token_hash
+from companion.store.sqlite import EventStore
 
 
 def event(seq: int, client_id: str | None = None) -> Event:
@@ -203,3 +207,41 @@ def test_append_soon_queues_behind_a_commit_shares_the_next_and_calls_back_once(
     assert done.acquire(timeout=10)
     assert told["t4"][-1] == "ok"
     store.close()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(
+    seq=st.integers(min_value=1, max_value=10**15),
+    kind=st.text(),
+    seat=st.none() | st.text(),
+    client_id=st.none() | st.text(),
+    payload=st.dictionaries(st.text(), JSON, max_size=4),
+    created_at=st.floats(allow_nan=False) | st.integers(),
+)
+def test_an_events_text_is_the_standard_librarys_json_of_it(
+    seq: int,
+    kind: str,
+    seat: str | None,
+    client_id: str | None,
+    payload: dict[str, Any],
+    created_at: float,
+) -> None:
+    """The log line is written around the payload's text (made once), byte for byte what
+    ``json.dumps`` makes of the whole event, whatever the strings and numbers hold."""
+    logged = Event(
+        seq=seq,
+        kind=kind,
+        seat=seat,
+        client_action_id=client_id,
+        payload=payload,
+        created_at=created_at,
+    )
+    compact = (",", ":")
+    assert logged.payload_text == json.dumps(payload, separators=compact)
+    assert logged.to_text() == json.dumps(logged.to_json(), separators=compact)

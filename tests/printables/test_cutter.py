@@ -11,16 +11,10 @@ import ezdxf
 import pypdfium2 as pdfium
 import pytest
 
-from printables.cutter import (
-    CRICUT_AREA,
-    CUT_CORNER_RADIUS,
-    SILHOUETTE_MARKS,
-    cricut_area,
-    cut_frame,
-    rounded_rect_path,
-)
+from printables.cutter import CUT_CORNER_RADIUS, cut_frame, rounded_rect_path
 from printables.deckfile import read_deck
 from printables.layout import PAPER_SIZES, SheetSpec, layout_sheet, parse_card_size
+from printables.regmarks import CRICUT_AREA, SILHOUETTE_MARKS, cricut_area
 from printables.render import RenderOptions, render_deck
 
 DPI_MM = 10  # render at 254 dpi: one pixel is 0.1 mm

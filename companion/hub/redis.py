@@ -1,13 +1,13 @@
 """Fan-out between processes through Redis pub/sub (``tablesmith serve --pubsub redis://...``).
 
 Several ``tablesmith serve`` processes (or machines) behind one address serve the same tables
-from one shared event log (PostgreSQL, :mod:`companion.pgstore`). A phone's action lands in
+from one shared event log (PostgreSQL, :mod:`companion.store.postgres`). A phone's action lands in
 the process its request reached; the phones of that table may stream from any other process.
-:class:`RedisHub` tells them (issue 9, point 3; design in :mod:`companion.hub`):
+:class:`RedisHub` tells them (issue 9, point 3; design in :mod:`companion.hub.base`):
 
 * every write is published on :data:`CHANNEL` as ``{"t": table id, "r": revision, "o":
   origin}``; each other process that has the table in memory catches it up from the shared
-  log (:meth:`companion.tables.TableService._remote`) and wakes its own streams. The log never
+  log (:meth:`companion.tables.service.TableService._remote`) and wakes its own streams. The log never
   travels through Redis: a lost message delays a phone, it never corrupts a table, and the
   next write or reconnection heals it;
 * presence: when a process's open streams of a seat change it publishes ``{"t", "p": {seat:
@@ -40,8 +40,9 @@ import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from companion.hub import LocalHub
-from companion.store import redact_url, url_error
+from companion.hub.base import HubUnavailable
+from companion.hub.local import LocalHub
+from companion.urls import redact_url, url_error
 
 CHANNEL = "tablesmith:tables"
 """The pub/sub channel every process publishes to and listens on."""
@@ -60,10 +61,6 @@ MAX_QUEUED = 10_000
 catch their tables up from the log when they get their subscription back."""
 
 log = logging.getLogger(__name__)
-
-
-class HubUnavailable(RuntimeError):
-    """Redis cannot be reached (or refuses us); the message names the URL without password."""
 
 
 class RedisHub(LocalHub):

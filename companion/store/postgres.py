@@ -1,9 +1,9 @@
-"""The event store in PostgreSQL: the same tables, seats and logs as :mod:`companion.store`, for
+"""The event store in PostgreSQL: the same tables, seats and logs as :mod:`companion.store.sqlite`, for
 several ``tablesmith serve`` processes (or machines) that serve the same tables (issue 9,
 point 3; ARCHITECTURE.md, *Next shape of the companion*: storage is a seam chosen by URL).
 
 ``tablesmith serve --db postgresql://user:password@host/dbname`` opens it through
-:func:`companion.store.open_store`. It behaves like the SQLite :class:`~companion.store.EventStore`
+:func:`companion.store.factory.open_store`. It behaves like the SQLite :class:`~companion.store.sqlite.EventStore`
 call for call, including the optimistic concurrency of :meth:`PgEventStore.append`: every write
 first locks its table's row (``SELECT ... FOR UPDATE``), so writers of one table take turns
 across all processes while other tables go on in parallel; a writer that based its events on
@@ -20,7 +20,7 @@ be lost if the database server itself crashes.
 Connections come from a small pool (psycopg_pool, at most :data:`POOL_MAX` per process) shared
 by the worker threads; reads run in autocommit, writes in one transaction each. A database
 that cannot be reached, or a pool that stays empty for ``busy_seconds``, raises
-:class:`~companion.store.StorageUnavailable` (the app answers 503 ``storage_unavailable``); a
+:class:`~companion.store.base.StorageUnavailable` (the app answers 503 ``storage_unavailable``); a
 broken connection is dropped by the pool and replaced on the next request. Messages never show
 the password of the URL.
 
@@ -35,23 +35,23 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from companion.store import (
+from companion.store.base import (
     BUSY_SECONDS,
     DURABILITY,
     Event,
-    SqlStore,
     StorageUnavailable,
     StoreError,
-    redact_url,
     token_hash,
-    url_error,
 )
+from companion.store.sql import SqlStore
+from companion.urls import redact_url, url_error
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -101,7 +101,7 @@ T = TypeVar("T")
 
 class PgEventStore(SqlStore):
     """PostgreSQL-backed tables, seats and event logs (the interface of
-    :class:`companion.store.EventStore`).
+    :class:`companion.store.sqlite.EventStore`).
 
     Args:
         url: ``postgresql://[user[:password]@][host][:port]/dbname[?param=value...]`` (libpq's
@@ -119,7 +119,7 @@ class PgEventStore(SqlStore):
     PLACEHOLDER = "%s"
     integrity_error = psycopg.IntegrityError
     shared = True
-    """Other processes may append to the same logs: :class:`~companion.tables.TableService`
+    """Other processes may append to the same logs: :class:`~companion.tables.service.TableService`
     catches a table up before each write."""
 
     def __init__(
@@ -131,6 +131,8 @@ class PgEventStore(SqlStore):
         self.location = redact_url(url)
         self.busy_seconds = busy_seconds
         self._local = threading.local()  # .db: this thread's connection inside locked()
+        self._committer: ThreadPoolExecutor | None = None  # append_soon's thread, made on use
+        self._committer_lock = threading.Lock()
         synchronous = SYNCHRONOUS_COMMIT[durability]
 
         def configure(db: psycopg.Connection[Any]) -> None:
@@ -176,6 +178,8 @@ class PgEventStore(SqlStore):
 
     def close(self) -> None:
         """Close every connection (the store cannot be used afterwards)."""
+        if self._committer is not None:
+            self._committer.shutdown(wait=False)
         self._pool.close(timeout=5)
 
     # ------------------------------------------------------------------------------ plumbing
@@ -186,7 +190,7 @@ class PgEventStore(SqlStore):
         transaction that every store call of this thread inside the block joins (as a
         savepoint); committed when the block ends, rolled back if it raises.
 
-        :class:`~companion.tables.TableService` catches the table up and appends inside it, so
+        :class:`~companion.tables.service.TableService` catches the table up and appends inside it, so
         another process cannot append in between: writers of a table queue up across processes
         instead of racing and retrying (40 racing writes from two processes would otherwise
         starve one side). Commit happens before the block's caller tells the other processes.
@@ -316,3 +320,31 @@ class PgEventStore(SqlStore):
                 self._insert(db, table_id, expected_seq, events)
         except psycopg.IntegrityError as exc:
             raise StoreError(f"append to {table_id} refused: {self._clean(exc)}") from exc
+
+    def append_soon(
+        self,
+        table_id: str,
+        expected_seq: int,
+        events: Sequence[Event],
+        done: Callable[[Exception | None], None],
+    ) -> None:
+        """:meth:`append` in this store's committer thread; ``done(None)`` from there once it
+        is committed, ``done(error)`` with the :class:`StoreError` or
+        :class:`StorageUnavailable` :meth:`append` raised (nothing of it is in). The append
+        takes the table's row lock on its own connection, so it must not be called inside
+        :meth:`locked` (which holds that lock on this thread's connection)."""
+        with self._committer_lock:
+            if self._committer is None:
+                self._committer = ThreadPoolExecutor(1, thread_name_prefix="commit")
+        rows = tuple(events)
+
+        def commit() -> None:
+            error: Exception | None = None
+            try:
+                self.append(table_id, expected_seq, rows)
+            except (StoreError, StorageUnavailable) as exc:
+                error = exc
+            with suppress(Exception):  # the caller's callback never breaks the committer
+                done(error)
+
+        self._committer.submit(commit)

@@ -31,18 +31,24 @@ log and the server's cache stay equal.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any
+
+from companion.store.base import (
+    BUSY_SECONDS,
+    DURABILITY,
+    Event,
+    StorageUnavailable,
+    StoreError,
+    token_hash,
+)
+from companion.store.sql import SqlStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -78,82 +84,8 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
-
-DURABILITY = {"crash": "NORMAL", "power": "FULL"}
-"""Durability level -> SQLite ``synchronous`` setting."""
-
 READERS = 4
 """Reader connections kept at most (each holds three file descriptors)."""
-BUSY_SECONDS = 3.0
-"""How long a write waits for a lock held by another program before giving up (503)."""
-
-
-class StoreError(ValueError):
-    """A write the store refuses (duplicate seat, unknown table)."""
-
-
-class StorageUnavailable(RuntimeError):
-    """The database cannot be read or written now (locked, disk full, read-only, corrupt)."""
-
-
-def redact_url(url: str) -> str:
-    """The URL with its password replaced by ``***`` (for messages and the startup banner)."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url.split("://", 1)[0] + "://..."
-    if not password:
-        return url
-    netloc = parts.netloc.replace(":" + password + "@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def url_error(exc: BaseException, url: str) -> str:
-    """The first line of an error's message, with the URL's password (if any) blanked out."""
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
-    return text.replace(password, "***") if password else text
-
-
-def token_hash(token: str) -> str:
-    """SHA-256 hex digest of a token: the only form in which tokens are stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Event:
-    """One entry of a table's log.
-
-    Attributes:
-        seq: 1, 2, 3 ... per table; the table's revision is the last ``seq``.
-        kind: ``"setup"``, ``"action"``, ``"undo"`` or ``"roll"``.
-        seat: who wrote it ("A"/"B"), or None.
-        client_action_id: the phone's idempotency key, or None for server-made events.
-        payload: the event's data (JSON object).
-        created_at: UNIX time in seconds.
-    """
-
-    seq: int
-    kind: str
-    seat: str | None
-    client_action_id: str | None
-    payload: dict[str, Any]
-    created_at: float
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of all fields."""
-        return {
-            "seq": self.seq,
-            "kind": self.kind,
-            "seat": self.seat,
-            "client_action_id": self.client_action_id,
-            "payload": self.payload,
-            "created_at": self.created_at,
-        }
 
 
 class _Append:
@@ -175,305 +107,6 @@ class _Append:
         self.done = threading.Event()
         self.error: Exception | None = None
         self.callback = callback
-
-
-@dataclass(frozen=True, kw_only=True)
-class TableRow:
-    """A table's identity: id, game, join and watch tokens, seat token hashes by seat, the
-    fleet colours chosen at creation (``{"A": "#RRGGBB", "B": ...}``, or None: the defaults)
-    and when it was created (UNIX seconds)."""
-
-    id: str
-    game: str
-    join_token: str
-    watch_token: str
-    seat_hashes: dict[str, str]
-    colours: dict[str, str] | None = None
-    created_at: float = 0.0
-
-
-class Store(Protocol):
-    """What :class:`companion.tables.TableService` needs of an event store: :class:`EventStore`
-    (SQLite, the embedded default) and :class:`companion.pgstore.PgEventStore` (PostgreSQL,
-    several processes) both provide it, with the same errors (:class:`StoreError` for a refused
-    write, :class:`StorageUnavailable` when the database cannot be used)."""
-
-    shared: bool
-    """True when other processes may append to the same logs (callers catch up first)."""
-    location: str
-    """Where the log is kept, for people (a file path, or a URL without its password)."""
-
-    @property
-    def connections(self) -> int:
-        """Database connections open now."""
-        ...
-
-    def close(self) -> None:
-        """Close every connection (the store cannot be used afterwards)."""
-
-    def locked(self, table_id: str) -> AbstractContextManager[None]:
-        """Hold a table's write lock across processes for the block (:meth:`EventStore.locked`)."""
-        ...
-
-    def create_table(
-        self,
-        *,
-        table_id: str,
-        game: str,
-        join_token: str,
-        watch_token: str,
-        colours: dict[str, str] | None = None,
-    ) -> None:
-        """Insert a new table (:meth:`EventStore.create_table`)."""
-
-    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
-        """Give a taken seat a new token, logging ``event`` (:meth:`EventStore.replace_seat`)."""
-
-    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
-        """Remember a reclaim code (:meth:`EventStore.add_reclaim_code`)."""
-
-    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
-        """Use up a reclaim code (:meth:`EventStore.take_reclaim_code`)."""
-
-    def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
-        """Seat a phone (:meth:`EventStore.add_seat`)."""
-
-    def table(self, table_id: str) -> TableRow | None:
-        """The table with its tokens, or None."""
-
-    def table_by_token(self, kind: str, token: str) -> str | None:
-        """The table a join or watch token opens, or None."""
-
-    def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
-        """Append events at ``expected_seq`` (:meth:`EventStore.append`)."""
-
-    def events(self, table_id: str, after: int = 0) -> list[Event]:
-        """A table's log after seq ``after``, in order."""
-
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-"""``--db`` values that name a PostgreSQL database rather than an SQLite file."""
-
-
-def open_store(
-    database: str | Path, durability: str = "power", busy_seconds: float = BUSY_SECONDS
-) -> Store:
-    """The event store for a ``--db`` value: a ``postgresql://`` or ``postgres://`` URL opens
-    :class:`companion.pgstore.PgEventStore`, anything else is an SQLite file
-    (:class:`EventStore`, the default).
-
-    Raises:
-        StoreError: PostgreSQL asked for without the ``store`` extra installed, or a bad
-            durability.
-        StorageUnavailable: the database cannot be opened (server unreachable, wrong password,
-            unwritable file ...).
-    """
-    text = str(database)
-    if text.lower().startswith(POSTGRES_SCHEMES):
-        try:
-            from companion.pgstore import PgEventStore
-        except ImportError as exc:
-            raise StoreError(
-                "PostgreSQL needs psycopg, which is not installed: pip install 'tablesmith[store]'"
-            ) from exc
-        return PgEventStore(text, durability, busy_seconds)
-    return EventStore(database, durability, busy_seconds)
-
-
-class SqlStore:
-    """What the SQLite and PostgreSQL stores share: the statements on tables, seats and logs
-    (written with ``?`` placeholders; :attr:`PLACEHOLDER` is the driver's) and the mapping of
-    rows to :class:`TableRow` and :class:`Event`. A subclass gives the connection handling:
-    :meth:`_transaction` (one transaction; a constraint error is raised as
-    :attr:`integrity_error`, any other failure as :class:`StorageUnavailable`), :meth:`_read`,
-    :meth:`_lock_table` and :meth:`_clean`.
-    """
-
-    PLACEHOLDER = "?"
-    """The driver's parameter marker (sqlite3: ``?``, psycopg: ``%s``)."""
-    integrity_error: type[Exception] = Exception
-    """The driver's constraint-violation error."""
-
-    def _sql(self, text: str) -> str:
-        """``text`` with its ``?`` markers in the driver's style."""
-        return text if self.PLACEHOLDER == "?" else text.replace("?", self.PLACEHOLDER)
-
-    def _transaction(self) -> AbstractContextManager[Any]:
-        raise NotImplementedError
-
-    def _read(self, query: Callable[[Any], Any]) -> Any:
-        raise NotImplementedError
-
-    def _lock_table(self, db: Any, table_id: str) -> bool:
-        """Take the table's write lock for the transaction where the database needs one;
-        False if there is no such table."""
-        raise NotImplementedError
-
-    def _clean(self, exc: BaseException) -> str:
-        """An error's message as it may be shown (no password)."""
-        return str(exc)
-
-    def _executemany(self, db: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        """Run ``sql`` once per row (sqlite3 connections have ``executemany``)."""
-        db.executemany(sql, rows)
-
-    def create_table(
-        self,
-        *,
-        table_id: str,
-        game: str,
-        join_token: str,
-        watch_token: str,
-        colours: dict[str, str] | None = None,
-    ) -> None:
-        """Insert a new table with its join and watch tokens and its fleet colours.
-
-        Raises:
-            StoreError: the id or a token is taken already.
-        """
-        try:
-            with self._transaction() as db:
-                db.execute(
-                    self._sql(
-                        "INSERT INTO tables (id, game, join_token, watch_token, created_at, "
-                        "colours) VALUES (?, ?, ?, ?, ?, ?)"
-                    ),
-                    (
-                        table_id,
-                        game,
-                        join_token,
-                        watch_token,
-                        time.time(),
-                        None if colours is None else json.dumps(colours),
-                    ),
-                )
-        except self.integrity_error as exc:
-            raise StoreError(f"table {table_id} or one of its tokens exists already") from exc
-
-    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
-        """Give a seat a new token (the old one stops working), logging ``event`` (a
-        ``reclaim``) in the same transaction.
-
-        Raises:
-            StoreError: the seat is not taken, or the log moved on meanwhile.
-        """
-        try:
-            with self._transaction() as db:
-                self._lock_table(db, table_id)
-                changed = db.execute(
-                    self._sql("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?"),
-                    (token_hash(token), table_id, seat),
-                ).rowcount
-                if changed != 1:
-                    raise StoreError(f"seat {seat} of table {table_id} is not taken")
-                self._insert(db, table_id, event.seq - 1, [event])
-        except self.integrity_error as exc:
-            raise StoreError(
-                f"reclaim of seat {seat} of {table_id} refused: {self._clean(exc)}"
-            ) from exc
-
-    def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
-        """Seat a phone, logging ``event`` (if any) in the same transaction.
-
-        Raises:
-            StoreError: the seat is taken (or the table is unknown).
-        """
-        try:
-            with self._transaction() as db:
-                if event is not None:
-                    self._lock_table(db, table_id)
-                db.execute(
-                    self._sql("INSERT INTO seats VALUES (?, ?, ?)"),
-                    (table_id, seat, token_hash(token)),
-                )
-                if event is not None:
-                    self._insert(db, table_id, event.seq - 1, [event])
-        except self.integrity_error as exc:
-            raise StoreError(f"seat {seat} of table {table_id} is taken") from exc
-
-    def table(self, table_id: str) -> TableRow | None:
-        """The table with its tokens, or None."""
-
-        def query(db: Any) -> TableRow | None:
-            row = db.execute(
-                self._sql(
-                    "SELECT game, join_token, watch_token, colours, created_at FROM tables "
-                    "WHERE id = ?"
-                ),
-                (table_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seats = db.execute(
-                self._sql("SELECT seat, token_hash FROM seats WHERE table_id = ?"), (table_id,)
-            ).fetchall()
-            return TableRow(
-                id=table_id,
-                game=row[0],
-                join_token=row[1],
-                watch_token=row[2],
-                seat_hashes={str(s): str(h) for s, h in seats},
-                colours=None if row[3] is None else json.loads(row[3]),
-                created_at=float(row[4]),
-            )
-
-        result: TableRow | None = self._read(query)
-        return result
-
-    def table_by_token(self, kind: str, token: str) -> str | None:
-        """The id of the table whose ``kind`` ("join" or "watch") token this is, or None."""
-        column = {"join": "join_token", "watch": "watch_token"}[kind]
-        query = self._sql(f"SELECT id FROM tables WHERE {column} = ?")
-        row = self._read(lambda db: db.execute(query, (token,)).fetchone())
-        return None if row is None else str(row[0])
-
-    def _insert(self, db: Any, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
-        """Insert ``events`` after ``expected_seq`` in the caller's transaction.
-
-        Raises:
-            StoreError: the log is at another seq.
-        """
-        row = db.execute(
-            self._sql("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"), (table_id,)
-        ).fetchone()
-        last = int(row[0]) if row is not None else 0
-        if last != expected_seq:
-            raise StoreError(f"log of {table_id} is at {last}, expected {expected_seq}")
-        self._executemany(
-            db,
-            self._sql("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"),
-            [
-                (
-                    table_id,
-                    e.seq,
-                    e.kind,
-                    e.seat,
-                    e.client_action_id,
-                    json.dumps(e.payload, separators=(",", ":")),
-                    e.created_at,
-                )
-                for e in events
-            ],
-        )
-
-    def events(self, table_id: str, after: int = 0) -> list[Event]:
-        """The log of a table after seq ``after`` (default: all of it), in order."""
-        query = self._sql(
-            "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
-            "WHERE table_id = ? AND seq > ? ORDER BY seq"
-        )
-        rows = self._read(lambda db: db.execute(query, (table_id, after)).fetchall())
-        return [
-            Event(
-                seq=int(r[0]),
-                kind=r[1],
-                seat=r[2],
-                client_action_id=r[3],
-                payload=json.loads(r[4]),
-                created_at=float(r[5]),
-            )
-            for r in rows
-        ]
 
 
 class EventStore(SqlStore):
@@ -561,7 +194,7 @@ class EventStore(SqlStore):
     def locked(self, table_id: str) -> AbstractContextManager[None]:
         """A block in which no other process writes the table: nothing to do here (one process
         writes an SQLite file; its writers of a table take turns under the table's lock in
-        :class:`companion.tables.TableService`). :meth:`companion.pgstore.PgEventStore.locked`
+        :class:`companion.tables.service.TableService`). :meth:`companion.store.postgres.PgEventStore.locked`
         holds the table's row lock, so that catching up and appending cannot be overtaken."""
         return nullcontext()
 

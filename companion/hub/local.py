@@ -1,19 +1,4 @@
-"""Fan-out: wake the live streams of a table when it changes (the pub/sub seam).
-
-Two implementations, chosen by URL (``tablesmith serve --pubsub``; ARCHITECTURE.md, *Next
-shape of the companion*):
-
-* :class:`LocalHub` (default): one process. A write (in a worker thread) wakes the table's
-  streams on the event loop with one ``call_soon_threadsafe`` per write, whatever the number of
-  streams.
-* :class:`companion.redis_hub.RedisHub` (``redis://...``): several processes serve the same
-  tables; every write is also published on a Redis channel, and every other process catches
-  the table up from the shared event log and wakes its own streams.
-
-Messages are small JSON objects ``{"t": table id, "r": revision, "o": origin process}`` or, for
-presence, ``{"t", "p": {seat: open stream count}, "o"}``; the event log itself never travels
-through the hub (the store is the truth, the hub only says "look again").
-"""
+"""The in-process hub (the default, one ``tablesmith serve`` process): :class:`LocalHub`."""
 
 from __future__ import annotations
 
@@ -22,16 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-RemoteHandler = Callable[[dict[str, Any]], None]
-"""Called (on the event loop) with each message another process published."""
-CountsSource = Callable[[], dict[str, dict[str, int]]]
-"""This process's open streams per seat, per table that has any
-(:meth:`companion.tables.TableService.stream_counts`)."""
-ExpireHandler = Callable[[float], None]
-"""Forget other processes' stream counts not heard for that many seconds
-(:meth:`companion.tables.TableService.expire_remote`)."""
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
-"""``--pubsub`` URLs served by :class:`companion.redis_hub.RedisHub`."""
+from companion.hub.base import CountsSource, ExpireHandler, RemoteHandler
 
 
 class LocalHub:
@@ -51,6 +27,9 @@ class LocalHub:
         self.on_remote: RemoteHandler | None = None
         self.on_counts: CountsSource | None = None
         self.on_expire: ExpireHandler | None = None
+
+    def check(self) -> None:
+        """Nothing to check: the hub lives in this process."""
 
     # -------------------------------------------------------------------------- event loop side
 
@@ -125,29 +104,3 @@ class LocalHub:
                 loop.call_soon_threadsafe(callback)
             except RuntimeError:  # the loop closed meanwhile (shutdown)
                 return
-
-
-def make_hub(url: str | None) -> LocalHub:
-    """The hub for a ``--pubsub`` URL: None or ``"local"`` in-process (:class:`LocalHub`);
-    ``redis://``, ``rediss://`` (TLS) or ``unix://`` (a Unix socket) a
-    :class:`companion.redis_hub.RedisHub` shared by every process given the same URL.
-
-    Raises:
-        ValueError: any other URL, or Redis asked for without the ``redis`` package (the
-            message names the allowed URLs, or what to install).
-    """
-    if url is None or url == "local":
-        return LocalHub()
-    if url.lower().startswith(REDIS_SCHEMES):
-        try:
-            from companion.redis_hub import RedisHub
-        except ImportError as exc:
-            raise ValueError(
-                "--pubsub redis:// needs the redis package, which is not installed: "
-                "pip install 'tablesmith[store]'"
-            ) from exc
-        return RedisHub(url)
-    raise ValueError(
-        "--pubsub must be 'local' or a redis://, rediss:// or unix:// URL, "
-        f"got {url.split('@')[-1][:60]!r}"
-    )

@@ -1,0 +1,207 @@
+"""The statements the SQL stores share (SQLite and PostgreSQL): tables, seats and logs."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from companion.store.base import Event, StoreError, TableRow, token_hash
+
+
+class SqlStore:
+    """What the SQLite and PostgreSQL stores share: the statements on tables, seats and logs
+    (written with ``?`` placeholders; :attr:`PLACEHOLDER` is the driver's) and the mapping of
+    rows to :class:`TableRow` and :class:`Event`. A subclass gives the connection handling:
+    :meth:`_transaction` (one transaction; a constraint error is raised as
+    :attr:`integrity_error`, any other failure as :class:`StorageUnavailable`), :meth:`_read`,
+    :meth:`_lock_table` and :meth:`_clean`.
+    """
+
+    PLACEHOLDER = "?"
+    """The driver's parameter marker (sqlite3: ``?``, psycopg: ``%s``)."""
+    integrity_error: type[Exception] = Exception
+    """The driver's constraint-violation error."""
+
+    def _sql(self, text: str) -> str:
+        """``text`` with its ``?`` markers in the driver's style."""
+        return text if self.PLACEHOLDER == "?" else text.replace("?", self.PLACEHOLDER)
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _read(self, query: Callable[[Any], Any]) -> Any:
+        raise NotImplementedError
+
+    def _lock_table(self, db: Any, table_id: str) -> bool:
+        """Take the table's write lock for the transaction where the database needs one;
+        False if there is no such table."""
+        raise NotImplementedError
+
+    def _clean(self, exc: BaseException) -> str:
+        """An error's message as it may be shown (no password)."""
+        return str(exc)
+
+    def _executemany(self, db: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Run ``sql`` once per row (sqlite3 connections have ``executemany``)."""
+        db.executemany(sql, rows)
+
+    def create_table(
+        self,
+        *,
+        table_id: str,
+        game: str,
+        join_token: str,
+        watch_token: str,
+        colours: dict[str, str] | None = None,
+    ) -> None:
+        """Insert a new table with its join and watch tokens and its fleet colours.
+
+        Raises:
+            StoreError: the id or a token is taken already.
+        """
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    self._sql(
+                        "INSERT INTO tables (id, game, join_token, watch_token, created_at, "
+                        "colours) VALUES (?, ?, ?, ?, ?, ?)"
+                    ),
+                    (
+                        table_id,
+                        game,
+                        join_token,
+                        watch_token,
+                        time.time(),
+                        None if colours is None else json.dumps(colours),
+                    ),
+                )
+        except self.integrity_error as exc:
+            raise StoreError(f"table {table_id} or one of its tokens exists already") from exc
+
+    def replace_seat(self, *, table_id: str, seat: str, token: str, event: Event) -> None:
+        """Give a seat a new token (the old one stops working), logging ``event`` (a
+        ``reclaim``) in the same transaction.
+
+        Raises:
+            StoreError: the seat is not taken, or the log moved on meanwhile.
+        """
+        try:
+            with self._transaction() as db:
+                self._lock_table(db, table_id)
+                changed = db.execute(
+                    self._sql("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?"),
+                    (token_hash(token), table_id, seat),
+                ).rowcount
+                if changed != 1:
+                    raise StoreError(f"seat {seat} of table {table_id} is not taken")
+                self._insert(db, table_id, event.seq - 1, [event])
+        except self.integrity_error as exc:
+            raise StoreError(
+                f"reclaim of seat {seat} of {table_id} refused: {self._clean(exc)}"
+            ) from exc
+
+    def add_seat(self, *, table_id: str, seat: str, token: str, event: Event | None = None) -> None:
+        """Seat a phone, logging ``event`` (if any) in the same transaction.
+
+        Raises:
+            StoreError: the seat is taken (or the table is unknown).
+        """
+        try:
+            with self._transaction() as db:
+                if event is not None:
+                    self._lock_table(db, table_id)
+                db.execute(
+                    self._sql("INSERT INTO seats VALUES (?, ?, ?)"),
+                    (table_id, seat, token_hash(token)),
+                )
+                if event is not None:
+                    self._insert(db, table_id, event.seq - 1, [event])
+        except self.integrity_error as exc:
+            raise StoreError(f"seat {seat} of table {table_id} is taken") from exc
+
+    def table(self, table_id: str) -> TableRow | None:
+        """The table with its tokens, or None."""
+
+        def query(db: Any) -> TableRow | None:
+            row = db.execute(
+                self._sql(
+                    "SELECT game, join_token, watch_token, colours, created_at FROM tables "
+                    "WHERE id = ?"
+                ),
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            seats = db.execute(
+                self._sql("SELECT seat, token_hash FROM seats WHERE table_id = ?"), (table_id,)
+            ).fetchall()
+            return TableRow(
+                id=table_id,
+                game=row[0],
+                join_token=row[1],
+                watch_token=row[2],
+                seat_hashes={str(s): str(h) for s, h in seats},
+                colours=None if row[3] is None else json.loads(row[3]),
+                created_at=float(row[4]),
+            )
+
+        result: TableRow | None = self._read(query)
+        return result
+
+    def table_by_token(self, kind: str, token: str) -> str | None:
+        """The id of the table whose ``kind`` ("join" or "watch") token this is, or None."""
+        column = {"join": "join_token", "watch": "watch_token"}[kind]
+        query = self._sql(f"SELECT id FROM tables WHERE {column} = ?")
+        row = self._read(lambda db: db.execute(query, (token,)).fetchone())
+        return None if row is None else str(row[0])
+
+    def _insert(self, db: Any, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
+        """Insert ``events`` after ``expected_seq`` in the caller's transaction.
+
+        Raises:
+            StoreError: the log is at another seq.
+        """
+        row = db.execute(
+            self._sql("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"), (table_id,)
+        ).fetchone()
+        last = int(row[0]) if row is not None else 0
+        if last != expected_seq:
+            raise StoreError(f"log of {table_id} is at {last}, expected {expected_seq}")
+        self._executemany(
+            db,
+            self._sql("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"),
+            [
+                (
+                    table_id,
+                    e.seq,
+                    e.kind,
+                    e.seat,
+                    e.client_action_id,
+                    e.payload_text,
+                    e.created_at,
+                )
+                for e in events
+            ],
+        )
+
+    def events(self, table_id: str, after: int = 0) -> list[Event]:
+        """The log of a table after seq ``after`` (default: all of it), in order."""
+        query = self._sql(
+            "SELECT seq, kind, seat, client_action_id, payload, created_at FROM events "
+            "WHERE table_id = ? AND seq > ? ORDER BY seq"
+        )
+        rows = self._read(lambda db: db.execute(query, (table_id, after)).fetchall())
+        return [
+            Event(
+                seq=int(r[0]),
+                kind=r[1],
+                seat=r[2],
+                client_action_id=r[3],
+                payload=json.loads(r[4]),
+                created_at=float(r[5]),
+            )
+            for r in rows
+        ]

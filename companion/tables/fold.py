@@ -1,0 +1,93 @@
+"""The fold: a table's game state from its event log, and the undo of the current turn.
+
+A table's state is its game's pure reducer (:meth:`games.protocol.Game.apply`) folded over its
+event log (ARCHITECTURE.md, *Companion*); nothing here knows any game's rules.
+
+* ``setup``: :meth:`~games.protocol.Game.start` from the logged setup (the game's
+  :meth:`~games.protocol.Game.setup_event`; the dice it needed are logged just before it as
+  ``roll`` events). The payload also keeps the canonical request (``request``) for retries.
+* ``action``: one action of a seat, with the faces of the dice it needed (``faces``).
+* ``undo``: takes back the most recent action of the current turn, if the undoing seat made it
+  and no roll came after it (rolls, actions with dice and the end of a turn are undo barriers).
+* ``roll``: dice, logged with who rolled, the purpose and the faces.
+* ``join`` and ``reclaim``: seats changed; the state does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.store.base import Event
+from games.protocol import Faces, Game
+
+Applied = tuple[Any, Any]
+"""An action as checked by the server: (the parsed action, the state after it)."""
+
+
+@dataclass(kw_only=True)
+class Fold:
+    """The running fold of one table's log (mutable, owned by :class:`companion.tables.table.Table`).
+
+    Attributes:
+        game: the table's game.
+        state: the game state, None before setup.
+        turn_start: the state the current turn's undoable actions start from.
+        undoable: ``(seq, seat, action)`` of the current turn since the last barrier.
+    """
+
+    game: Game[Any, Any, Any]
+    state: Any = None
+    turn_start: Any = None
+    undoable: list[tuple[int, str, Any]] = field(default_factory=list)
+
+    def add(self, event: Event, applied: Applied | None = None) -> None:
+        """Fold one event in (the event was validated before it was logged).
+
+        Args:
+            event: the event.
+            applied: for an ``action`` event just checked by the server: the parsed action
+                and the state the check computed with the same pure reducer from the same
+                state, so the action is applied once, not again. None:
+                parse the logged action and apply it (loading a log, catching up).
+        """
+        payload = event.payload
+        game = self.game
+        if event.kind == "setup":
+            self.state = game.start(payload)
+            self._barrier()
+        elif event.kind == "roll":
+            self._barrier()
+        elif event.kind == "action":
+            assert self.state is not None and event.seat is not None
+            before = self.state
+            faces = faces_of(payload.get("faces", ()))
+            if applied is None:
+                action = game.parse_action(payload["action"])
+                self.state = game.apply(before, event.seat, action, faces)
+            else:
+                action, self.state = applied
+            if faces or game.turn(self.state) != game.turn(before) or game.outcome(self.state):
+                self._barrier()
+            else:
+                self.undoable.append((event.seq, event.seat, action))
+        elif event.kind == "undo":
+            self.undoable.pop()
+            state = self.turn_start
+            for _, seat, action in self.undoable:
+                state = game.apply(state, seat, action)
+            self.state = state
+
+    def _barrier(self) -> None:
+        self.turn_start = self.state
+        self.undoable = []
+
+    @property
+    def undo_seat(self) -> str | None:
+        """The seat that may undo now (its action is the most recent undoable), or None."""
+        return self.undoable[-1][1] if self.undoable else None
+
+
+def faces_of(data: Any) -> Faces:
+    """Logged faces (lists from JSON) as the tuples the protocol takes."""
+    return tuple(tuple(rolled) for rolled in data)

@@ -1,0 +1,232 @@
+"""Seats: tables made, seats taken and taken over, and the token a request holds.
+
+A table is made with seat A taken (:meth:`Seats.create`); seat B is taken through the join
+token (:meth:`Seats.join`); a seat whose phone lost its cookie is taken over with a short
+reclaim code made by a seated phone (:meth:`Seats.reclaim_code`, :meth:`Seats.reclaim`). Every
+channel asks :meth:`Seats.authorise` which role a token holds. Seat tokens are stored hashed
+(:func:`companion.store.base.token_hash`).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from companion.store.base import Event, Store, StoreError, token_hash
+from companion.tables.cache import TableCache
+from companion.tables.catchup import CatchUp
+from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected, brief
+from companion.tables.table import iso_utc
+from games import registry
+from games.protocol import SEATS
+
+HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+RECLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Reclaim code letters: no 0/O, 1/I/L to mistake for each other."""
+RECLAIM_CHARS = 6
+RECLAIM_SECONDS = 600.0
+"""A reclaim code expires 10 minutes after it was made."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Seat:
+    """A token holder's place at a table: ``role`` is "A", "B" or "watch"."""
+
+    table_id: str
+    role: str
+    token: str
+
+
+def parse_colours(data: Any) -> dict[str, str] | None:
+    """Check a table's fleet colours: None, or ``{"A"?: "#RRGGBB", "B"?: "#RRGGBB"}``
+    (upper-cased; a seat left out keeps its default).
+
+    Raises:
+        Rejected: 400 naming the field and what is allowed.
+    """
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not set(data) <= set(SEATS):
+        raise Rejected(
+            400, "malformed", f"colours must be an object with keys A and/or B, got {brief(data)}"
+        )
+    chosen = {}
+    for seat, value in data.items():
+        if not isinstance(value, str) or not HEX_COLOUR.fullmatch(value):
+            raise Rejected(
+                400, "malformed", f"colours.{seat} must be #RRGGBB (hex), got {brief(value)}"
+            )
+        chosen[seat] = value.upper()
+    return chosen
+
+
+class Seats:
+    """Who sits where at every table.
+
+    Args:
+        store: the event store (tables, seats, reclaim codes).
+        cache: this process's tables.
+        catch_up: the catch-up with other processes' writes.
+    """
+
+    def __init__(self, store: Store, cache: TableCache, catch_up: CatchUp) -> None:
+        self.store = store
+        self.cache = cache
+        self.catch_up = catch_up
+
+    def create(self, game: Any = None, colours: Any = None) -> tuple[Seat, str, str]:
+        """A new table with seat A taken.
+
+        Args:
+            game: a registered game's name, or None for the first game of the registry (its
+                menu order): the platform names no game itself.
+            colours: the fleet colours, ``{"A": "#RRGGBB", "B": "#RRGGBB"}`` (either may be left
+                out: :data:`~companion.tables.table.DEFAULT_COLOURS`), or None.
+
+        Returns:
+            (seat A with its token, join token, watch token).
+
+        Raises:
+            Rejected: 400 unknown game or bad colours.
+        """
+        if game is None:
+            game = next(iter(registry.GAMES))
+        if not isinstance(game, str) or game not in registry.GAMES:
+            raise Rejected(
+                400, "malformed", f"game must be one of {list(registry.GAMES)}, got {brief(game)}"
+            )
+        chosen = parse_colours(colours)
+        table_id = secrets.token_urlsafe(16)
+        join, watch, token = (secrets.token_urlsafe(24) for _ in range(3))
+        self.store.create_table(
+            table_id=table_id, game=game, join_token=join, watch_token=watch, colours=chosen
+        )
+        self.store.add_seat(table_id=table_id, seat="A", token=token)
+        return Seat(table_id=table_id, role="A", token=token), join, watch
+
+    def join(self, join_token: str) -> Seat:
+        """Take seat B through the join token.
+
+        Raises:
+            Rejected: 404 unknown token, 409 seat taken.
+        """
+        table_id = self.store.table_by_token("join", join_token)
+        if table_id is None:
+            raise Rejected(404, "unknown", "no table has this join link")
+        token = secrets.token_urlsafe(24)
+        table = self.cache.table(table_id)
+        with table.lock:
+            with self.catch_up.writing(table):
+                event = _seat_event(table.revision + 1, "join", "B")
+                try:
+                    self.store.add_seat(table_id=table_id, seat="B", token=token, event=event)
+                except StoreError as exc:
+                    raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
+            table.roles[token_hash(token)] = "B"
+            table.add(event)
+            self.cache.publish(table)
+        return Seat(table_id=table_id, role="B", token=token)
+
+    def table_for_token(self, kind: str, token: str) -> str | None:
+        """The table id a ``"join"`` or ``"watch"`` token opens, or None."""
+        return self.store.table_by_token(kind, token)
+
+    def authorise(self, table_id: str, token: str | None) -> Seat:
+        """The seat a token holds at a table (every channel calls this).
+
+        Raises:
+            Rejected: 404 unknown table, 403 missing or wrong token.
+        """
+        table = self.cache.table(table_id)
+        role = table.roles.get(token_hash(token)) if token else None
+        if role is None and token and self.catch_up.shared:  # seated through another process?
+            with table.lock:
+                self.catch_up.catch_up(table, roles=True)
+            role = table.roles.get(token_hash(token))
+        if role is None:
+            raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
+        return Seat(table_id=table_id, role=role, token=token or "")
+
+    def reclaim_code(self, seat: Seat, body: Any) -> dict[str, Any]:
+        """A short code with which a new browser takes over a seat (the phone that lost its
+        seat cookie): ``{"code", "seat", "expires_at"}``; asked by a seated phone, by default
+        for the other seat (``{"seat": "A" | "B"}`` to choose).
+
+        Raises:
+            Rejected: 403 watcher, 400 bad seat, 409 the seat is not taken yet.
+        """
+        if seat.role not in SEATS:
+            raise Rejected(403, "forbidden", "only a seated phone can make a reclaim code")
+        target = (body or {}).get("seat") if isinstance(body, dict) else None
+        if target is None:
+            target = SEATS[1 - SEATS.index(seat.role)]
+        if target not in SEATS:
+            raise Rejected(
+                400, "malformed", f"seat must be one of {list(SEATS)}, got {brief(target)}"
+            )
+        table = self.catch_up.fresh(seat.table_id)
+        if target not in table.roles.values():
+            raise Rejected(409, "seat_free", f"seat {target} is not taken; join with the join link")
+        code = "".join(secrets.choice(RECLAIM_ALPHABET) for _ in range(RECLAIM_CHARS))
+        expires = time.time() + RECLAIM_SECONDS
+        self.store.add_reclaim_code(table_id=table.id, seat=target, code=code, expires_at=expires)
+        return {"code": code, "seat": target, "expires_at": iso_utc(expires)}
+
+    def reclaim(self, table_id: str, body: Any) -> Seat:
+        """Take over a seat with a reclaim code ``{"code": "ABC234"}`` (case, spaces and dashes
+        do not matter): the seat gets a new token (the old one stops working) and a
+        ``reclaim`` event is logged. A code works once.
+
+        Raises:
+            Rejected: 400 malformed code, 404 unknown table, 403 ``reclaim_code_invalid``,
+                503 ``busy`` (other processes kept appending to the table).
+        """
+        table = self.cache.table(table_id)
+        code = body.get("code") if isinstance(body, dict) else None
+        if isinstance(code, str):
+            code = re.sub(r"[\s-]", "", code).upper()
+        if not isinstance(code, str) or not re.fullmatch(
+            f"[{RECLAIM_ALPHABET}]{{{RECLAIM_CHARS}}}", code
+        ):
+            raise Rejected(
+                400,
+                "malformed",
+                f"code must be {RECLAIM_CHARS} of {RECLAIM_ALPHABET}, got {brief(code)}",
+            )
+        target = self.store.take_reclaim_code(table_id=table_id, code=code)
+        if target is None:
+            raise Rejected(403, "reclaim_code_invalid", "this code is unknown, used or expired")
+        token = secrets.token_urlsafe(24)
+        for _ in range(3):
+            with table.lock:
+                try:
+                    with self.catch_up.writing(table):
+                        event = _seat_event(table.revision + 1, "reclaim", target)
+                        self.store.replace_seat(
+                            table_id=table_id, seat=target, token=token, event=event
+                        )
+                except StoreError:
+                    if self.catch_up.shared:
+                        continue  # another process appended meanwhile: catch up, try again
+                    raise
+                table.roles = {h: r for h, r in table.roles.items() if r != target}
+                table.roles[token_hash(token)] = target
+                table.add(event)
+                self.cache.publish(table)
+                return Seat(table_id=table_id, role=target, token=token)
+        raise Rejected(
+            503,
+            "busy",
+            "the table is too busy right now; try again",
+            retry_after=RETRY_AFTER_SECONDS,
+        )
+
+
+def _seat_event(seq: int, kind: str, seat: str) -> Event:
+    """A ``join`` or ``reclaim`` event (no payload: the seat's token is in the seats table)."""
+    return Event(
+        seq=seq, kind=kind, seat=seat, client_action_id=None, payload={}, created_at=time.time()
+    )

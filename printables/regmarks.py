@@ -1,0 +1,82 @@
+"""Where a cutting machine looks on a sheet: Silhouette's registration marks, Cricut's area.
+
+The geometry the sheet layout (:mod:`printables.layout`: the cards stay inside it and clear of
+the marks) and the cut files (:mod:`printables.cutter`, whose docstring gives the sources and
+decisions) both need, in the page frame (origin bottom-left, y up, mm).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printables.geometry import Rect
+
+CRICUT_AREA = (171.45, 234.95)
+"""Design Space's largest Print Then Cut image (6.75 x 9.25 in) in portrait, mm."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegistrationMarks:
+    """Silhouette Studio Type 1 registration marks (sources: :mod:`printables.cutter`), mm.
+
+    Attributes:
+        inset: distance of the marks' outer corners from the paper edges.
+        length: arm length of the L marks.
+        thickness: line width of the L marks.
+        square: edge of the filled top-left square.
+        padding: clear space around each mark's square.
+    """
+
+    inset: float = 10.0
+    length: float = 20.0
+    thickness: float = 0.5
+    square: float = 5.0
+    padding: float = 1.5
+
+    def shapes(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
+        """The filled rectangles that make the marks: the top-left square, then the
+        top-right and bottom-left L marks (two arms each)."""
+        i, n, t, w, h = self.inset, self.length, self.thickness, page_width, page_height
+        return (
+            Rect(x=i, y=h - i - self.square, width=self.square, height=self.square),
+            Rect(x=w - i - n, y=h - i - t, width=n, height=t),
+            Rect(x=w - i - t, y=h - i - n, width=t, height=n),
+            Rect(x=i, y=i, width=n, height=t),
+            Rect(x=i, y=i, width=t, height=n),
+        )
+
+    def keep_out(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
+        """The squares around the three marks where nothing may be printed."""
+        i, n, p, w, h = self.inset, self.length, self.padding, page_width, page_height
+        edge = n + 2 * p
+        return (
+            Rect(x=i - p, y=h - i - n - p, width=edge, height=edge),
+            Rect(x=w - i - n - p, y=h - i - n - p, width=edge, height=edge),
+            Rect(x=i - p, y=i - p, width=edge, height=edge),
+        )
+
+    def cut_area(self, page_width: float, page_height: float) -> Rect:
+        """The rectangle the marks span: cards must lie inside it."""
+        return Rect(
+            x=self.inset,
+            y=self.inset,
+            width=page_width - 2 * self.inset,
+            height=page_height - 2 * self.inset,
+        )
+
+    def studio_settings(self) -> str:
+        """The values to type into Silhouette Studio's Registration Marks panel."""
+        return (
+            f"Silhouette Studio registration marks: Type 1, length {self.length:g} mm, "
+            f"thickness {self.thickness:g} mm, inset {self.inset:g} mm"
+        )
+
+
+SILHOUETTE_MARKS = RegistrationMarks()
+"""The marks printed for ``--cutter silhouette``."""
+
+
+def cricut_area(page_width: float, page_height: float) -> Rect:
+    """Design Space's Print Then Cut image area, centred on the page and turned with it."""
+    w, h = CRICUT_AREA if page_height >= page_width else CRICUT_AREA[::-1]
+    return Rect(x=(page_width - w) / 2, y=(page_height - h) / 2, width=w, height=h)
