@@ -120,9 +120,7 @@ def counter(game: str, piece: str, delta: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_taps_on_different_units_at_the_same_revision_all_apply_once(
-    base: str, game: str
-) -> None:
+def test_taps_on_different_units_at_the_same_revision_all_apply_once(base: str, game: str) -> None:
     phones, mine, theirs = seated_table(base, game)
     applied = 0
     statuses: list[tuple[int, int]] = []
