@@ -28,10 +28,16 @@ def wants_json() -> bool:
 
 
 def error_response(
-    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
+    status: int,
+    reason: str,
+    message: str,
+    view: Any = None,
+    headers: Any = (),
+    details: Any = None,
 ) -> Response:
-    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
-    body: dict[str, Any] = {"error": reason, "message": message}
+    """A JSON error ``{"error": reason, "message": message, "view"?: view}`` with the
+    refusal's ``details`` fields beside them."""
+    body: dict[str, Any] = {**(details or {}), "error": reason, "message": message}
     if view is not None:
         body["view"] = view
     response = jsonify(body)
@@ -69,7 +75,9 @@ def rejected(error: Rejected) -> BaseResponse:
     headers = [] if error.retry_after is None else [("Retry-After", str(error.retry_after))]
     if not wants_json():
         return error_page(error.status, headers)
-    return error_response(error.status, error.reason, str(error), error.view, headers)
+    return error_response(
+        error.status, error.reason, str(error), error.view, headers, error.details
+    )
 
 
 def http_error(error: HTTPException) -> BaseResponse:

@@ -39,9 +39,7 @@ def app(tmp_path: Path) -> Flask:
 def made(client: FlaskClient) -> tuple[Seats, str, str]:
     """A table with both seats taken; also A's and B's seat keys."""
     created = client.post("/api/tables", json={}).get_json()
-    joined = client.post(
-        "/api/join/" + created["join_url"].rsplit("/", 1)[1], json={}
-    ).get_json()
+    joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1], json={}).get_json()
     seats = Seats(
         table_id=created["table_id"],
         a=created["token"],
@@ -122,17 +120,22 @@ def test_the_seat_key_brings_the_rightful_player_back_at_once(
     assert len(renewed) == 10 and renewed != key_a
     assert not works(client, seats, usurper["token"])
     assert claim(app, seats, key_a).status_code == 403  # the used key is spent ...
-    assert claim(app, seats, renewed).status_code == 200  # ... the renewed one works
+    latest = claim(app, seats, renewed)  # ... the renewed one works
+    assert latest.status_code == 200
+    holder_a = latest.get_json()["token"]
     # the key is shown on the phones that hold it, never on a phone seated by a seat code
     browser = app.test_client()
     page = browser.post(seats.api + "/reclaim", json={"code": key_b})
     assert page.status_code == 200
-    assert key_b not in browser.get(f"/t/{seats.table_id}").get_data(as_text=True)
-    assert page.get_json()["seat_key"] in browser.get(f"/t/{seats.table_id}").get_data(
-        as_text=True
-    )
+    shown = browser.get(f"/t/{seats.table_id}").get_data(as_text=True)
+    key = page.get_json()["seat_key"]
+    assert f'id="seat-key" class="seat-code">{key[:5]}-{key[5:]}<' in shown
+    assert key_b[:5] + "-" + key_b[5:] not in shown
+    move = client.post(
+        seats.api + "/reclaim-code", json={"seat": "A"}, headers={"X-Seat-Token": holder_a}
+    ).get_json()["code"]
     other = app.test_client()
-    other.post(seats.api + "/reclaim", json={"code": code_for(client, seats, "A", "A")})
+    assert other.post(seats.api + "/reclaim", json={"code": move}).status_code == 200
     assert 'id="seat-key"' not in other.get(f"/t/{seats.table_id}").get_data(as_text=True)
 
 
@@ -192,3 +195,42 @@ def test_the_phone_whose_seat_was_taken_is_told_at_once_and_its_stream_closes(
     # the old token opens no stream again
     again = requests.get(base + seats.api + "/events?since=0&token=" + seats.b, timeout=5)
     assert again.status_code == 403
+
+
+@pytest.mark.slow
+def test_a_phone_sees_at_once_that_its_seat_moved_and_the_new_phone_plays(
+    browser: Any, live_server: tuple[str, Flask]
+) -> None:
+    from tests.companion.phones import PHONE, two_phones
+
+    base, app = live_server
+    phone_a, phone_b = two_phones(browser, base, "asteroids")
+    phone_b.wait_for_selector("#random-setup")
+    phone_b.click("#reclaim summary")
+    assert len(phone_b.inner_text("#seat-key").replace("-", "")) == 10  # B took the seat first
+    phone_b.click("#reclaim-move")
+    phone_b.wait_for_selector("#reclaim-code:not([hidden])")
+    code = phone_b.inner_text("#reclaim-code").strip()
+    assert len(code) == 8
+    table_url = phone_b.url
+    new_phone = browser.new_context(**PHONE).new_page()
+    new_phone.goto(table_url)
+    new_phone.fill("#reclaim-input", code)
+    started = time.monotonic()
+    new_phone.click("#reclaim-submit")
+    phone_b.wait_for_selector("#seat-taken:not([hidden])", timeout=3000)
+    told = time.monotonic() - started
+    assert "Another phone took this seat over" in phone_b.inner_text("#seat-taken")
+    new_phone.wait_for_selector("#random-setup")
+    assert new_phone.get_attribute("#app", "data-role") == "B"
+    assert new_phone.locator("#seat-key").count() == 0  # a moved seat brings no key
+    print(f"\nthe old phone was told {told:.2f} s after the move code was typed")
+    assert told < 2.0
+    # the old phone's page without a seat has its seat key filled in: one tap back
+    phone_b.click("#seat-taken-link")
+    phone_b.wait_for_selector("#reclaim-input")
+    assert len(phone_b.input_value("#reclaim-input").replace("-", "")) == 10
+    phone_b.click("#reclaim-submit")
+    phone_b.wait_for_selector("#random-setup")
+    assert phone_b.get_attribute("#app", "data-role") == "B"
+    new_phone.wait_for_selector("#seat-taken:not([hidden])", timeout=3000)
