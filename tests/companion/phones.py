@@ -95,21 +95,47 @@ def count_is(page: Any, piece: str, text: str) -> None:
     )
 
 
-def pocketmodel_table(browser: Any, base: str, base_b: str | None = None) -> tuple[Any, Any]:
-    """Two phones at a PocketModel table (:func:`two_phones`), each with the shipped demo fleet
-    brought (A first), both boards drawn with the units A1 and B1 at home."""
-    phone_a, phone_b = two_phones(browser, base, "pocketmodel", base_b=base_b)
-    phone_a.wait_for_selector("#pm-open")
-    phone_a.click("#pm-open")
+def demo_decks_table(
+    browser: Any,
+    base: str,
+    game: str,
+    *,
+    opener: str,
+    decks: str,
+    waiting: str,
+    pieces: Sequence[str],
+    base_b: str | None = None,
+) -> tuple[Any, Any]:
+    """Two phones at a ``game`` table (:func:`two_phones`): A taps ``opener``, both wait for
+    the ``decks`` panel, each brings the shipped demo deck (A first, then waits for
+    ``waiting``), and both boards show the ``pieces`` (selectors)."""
+    phone_a, phone_b = two_phones(browser, base, game, base_b=base_b)
+    phone_a.wait_for_selector(opener)
+    phone_a.click(opener)
     for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")
+        phone.wait_for_selector(decks)
     phone_a.click("#deck-bring")
-    phone_a.wait_for_selector("#pm-fleet-wait:not([hidden])")
+    phone_a.wait_for_selector(waiting)
     phone_b.click("#deck-bring")
     for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#zone-home_A #unit-A1")
-        phone.wait_for_selector("#zone-home_B #unit-B1")
+        for piece in pieces:
+            phone.wait_for_selector(piece)
     return phone_a, phone_b
+
+
+def pocketmodel_table(browser: Any, base: str, base_b: str | None = None) -> tuple[Any, Any]:
+    """Two phones at a PocketModel table, each with the shipped demo fleet brought
+    (:func:`demo_decks_table`), both boards drawn with the units A1 and B1 at home."""
+    return demo_decks_table(
+        browser,
+        base,
+        "pocketmodel",
+        opener="#pm-open",
+        decks="#pm-fleets:not([hidden]) #deck-bring",
+        waiting="#pm-fleet-wait:not([hidden])",
+        pieces=["#zone-home_A #unit-A1", "#zone-home_B #unit-B1"],
+        base_b=base_b,
+    )
 
 
 class Link:

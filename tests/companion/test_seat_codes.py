@@ -25,7 +25,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.evented import serve_in_thread
-from tests.companion.conftest import Seats, make_app
+from tests.companion.conftest import Seats, flask_post, make_app, seat_both
 
 GONE = 0.6
 """The seat-gone time the tests run with (seconds; the server's default is a minute)."""
@@ -38,16 +38,8 @@ def app(tmp_path: Path) -> Flask:
 
 def made(client: FlaskClient) -> tuple[Seats, str, str]:
     """A table with both seats taken; also A's and B's seat keys."""
-    created = client.post("/api/tables", json={}).get_json()
-    joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1], json={}).get_json()
-    seats = Seats(
-        table_id=created["table_id"],
-        a=created["token"],
-        b=joined["token"],
-        watch_url=created["watch_url"],
-        join_url=created["join_url"],
-    )
-    return seats, created["seat_key"], joined["seat_key"]
+    seats = seat_both(flask_post(client))
+    return seats, seats.key_a, seats.key_b
 
 
 def code_for(client: FlaskClient, seats: Seats, maker: str, seat: str | None = None) -> str:
@@ -179,7 +171,7 @@ def test_the_phone_whose_seat_was_taken_is_told_at_once_and_its_stream_closes(
 
     def read() -> None:
         for line in stream.iter_lines(decode_unicode=True):
-            lines.append(line)
+            lines.append(str(line))
         ended.set()
 
     threading.Thread(target=read, daemon=True).start()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.companion.phones import pocketmodel_table, two_phones
+from tests.companion.phones import demo_decks_table, pocketmodel_table, two_phones
 
 pytestmark = pytest.mark.slow
 
@@ -220,17 +220,15 @@ def test_pocketmodel_b_sees_the_zones_turned(browser: Any, live_server: tuple[st
 
 def test_transformers_b_sees_the_teams_turned(browser: Any, live_server: tuple[str, Flask]) -> None:
     base, app = live_server
-    phone_a, phone_b = two_phones(browser, base, "transformers")
-    phone_a.wait_for_selector("#tf-open")
-    phone_a.click("#tf-open")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#tf-teams:not([hidden])")
-    phone_a.click("#deck-bring")
-    phone_a.wait_for_selector("#tf-team-wait:not([hidden])")
-    phone_b.click("#deck-bring")
-    for phone in (phone_a, phone_b):
-        phone.wait_for_selector("#char-A1")
-        phone.wait_for_selector("#char-B1")
+    phone_a, phone_b = demo_decks_table(
+        browser,
+        base,
+        "transformers",
+        opener="#tf-open",
+        decks="#tf-teams:not([hidden])",
+        waiting="#tf-team-wait:not([hidden])",
+        pieces=["#char-A1", "#char-B1"],
+    )
     state = table_of(app, phone_a).view()["state"]
     for seat in ("A", "B"):
         team = [f"char-{c['id']}" for c in state["characters"] if c["seat"] == seat]
