@@ -3,8 +3,20 @@
 ``create_app`` is the factory (flaskr style): it loads the config, registers the services
 (event store, dice, tables, translations, join rate limiter) and the blueprints
 (:mod:`companion.pages` for the phone pages, :mod:`companion.api` for JSON and the live
-stream). Run it with ``tablesmith serve`` (uvicorn, :mod:`companion.evented`; live streams on
-the event loop, :mod:`companion.asgi`).
+stream). Run it with ``tablesmith serve`` (:mod:`companion.serve`: uvicorn,
+:mod:`companion.evented`, with live streams on the event loop, :mod:`companion.asgi`; or
+waitress, :mod:`companion.server`).
+
+The house: :mod:`companion.tables` (the tables, one module per job, behind
+:class:`~companion.tables.service.TableService`), :mod:`companion.store` and
+:mod:`companion.hub` (interface, implementations and factory each), the HTTP side
+(:mod:`~companion.api`, :mod:`~companion.pages`, :mod:`~companion.links`,
+:mod:`~companion.refusals`, :mod:`~companion.security`, :mod:`~companion.views`,
+:mod:`~companion.i18n`, :mod:`~companion.decks`), and the servers (:mod:`~companion.asgi`,
+:mod:`~companion.evented`, :mod:`~companion.server`, :mod:`~companion.serve`,
+:mod:`~companion.mdns`). A service's accessor sits beside it (``tables()`` in
+:mod:`companion.tables.service`, the rate limiters in :mod:`companion.security`), never here,
+so the blueprints never import this package's ``__init__``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """JSON API and the live stream (blueprint ``api``, prefix ``/api``).
 
-Routes (issue 4; URL scheme in docs/companion.md):
+Routes:
 
 * ``POST /api/tables`` ``{"game": "asteroids", "colours"?: {"A": "#2E64C8", "B": "#C0392B"}}``
   -> 201 seat A's token and the links.

@@ -255,14 +255,15 @@ class CompanionASGI:
 
     async def _action(self, scope: Scope, receive: Receive, send: Send, table_id: str) -> None:
         """``POST /api/t/<table>/actions`` without Flask where Flask would accept the request
-        as it is (issue 9, point 1: Flask and its WSGI environ cost a third of an action).
+        as it is (Flask and its WSGI environ cost a third of an action).
 
         The request goes to the Flask app unchanged (and is answered there, refusals
         included) unless: its headers are unambiguous (``Host``, ``Origin``,
         ``Sec-Fetch-Site``, ``Content-Type`` and ``X-Seat-Token`` at most once each, a
         ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
-        test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
-        is ``application/json`` that parses. Then the action is decided on the event loop
+        test Flask runs before every request), the app has no hook this route would skip
+        (:func:`unknown_hooks`), the body is within ``MAX_CONTENT_LENGTH`` and is
+        ``application/json`` that parses. Then the action is decided on the event loop
         (:meth:`companion.tables.writes.Writes.submit_soon`), or, where it cannot be there,
         by :func:`companion.api.post_action` (the Flask route's own function) in one worker
         thread; a refusal is answered by the Flask app's error handlers

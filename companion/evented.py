@@ -1,6 +1,6 @@
 """The companion's default server: uvicorn (event loop) around :class:`companion.asgi.CompanionASGI`.
 
-Why (issue 9, point 1): with waitress every open live stream held a worker thread, so a few
+Why: with waitress every open live stream held a worker thread, so a few
 hundred phones used up the server. Here a stream is a coroutine; threads only run the short
 Flask requests. uvicorn runs on Linux, macOS and Windows: with uvloop where it is installed
 (Linux, macOS), else asyncio's own loop (Windows: the proactor loop); HTTP is parsed by
@@ -56,7 +56,7 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 
 def tune_gc() -> None:
-    """Keep the cyclic garbage collector's pauses out of the phones' answers (issue 9, point 1).
+    """Keep the cyclic garbage collector's pauses out of the phones' answers.
 
     With the default thresholds a full collection ran every few seconds under load and walked
     every object of every table and stream: at 1,000 tables the action p99 was 95-160 ms while

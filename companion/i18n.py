@@ -111,7 +111,7 @@ def js_strings() -> dict[str, Any]:
         "err_forbidden": gettext("This phone holds no seat at this table."),
         "err_rate_limited": gettext("Too many attempts; wait a minute."),
         "err_other": gettext("Something went wrong; please try again."),
-        # Never a lost or doubled tap; presence; the screen; seat codes (issue 9).
+        # Never a lost or doubled tap; presence; the screen; seat codes.
         "err_stale": gettext("the table moved on before it arrived"),
         "err_client_action_id_reused": gettext("the phone reused an action id"),
         "err_busy": gettext("the server has too many live connections now"),

@@ -2,7 +2,7 @@
 
 Printed cards point their QR codes at ``http://tablesmith.local:8765`` by default
 (``printables.render.DEFAULT_QR_BASE``), so a server that answers to that name opens them on a
-phone without any option (issue 9, point 5). :func:`announce` registers an ``_http._tcp``
+phone without any option. :func:`announce` registers an ``_http._tcp``
 service whose host is ``tablesmith.local.`` at this machine's LAN address; python-zeroconf
 then answers the A queries for that name. It cannot work when the server listens on loopback
 only, when the machine has no LAN address, or when the mDNS port cannot be used (another

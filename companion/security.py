@@ -2,10 +2,9 @@
 
 Writes are authorised by the seat token in the ``X-Seat-Token`` header, which a cross-site
 page cannot set without a CORS preflight that the companion never grants; in addition every
-POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403
-(issue 4, "writes are protected against cross-site requests"). ``Origin: null`` (sandboxed
-frames, ``data:`` pages, cross-site redirects) counts as another site: the companion's own
-pages always send their real origin.
+POST whose ``Origin`` (or ``Sec-Fetch-Site``) shows another site is refused with 403.
+``Origin: null`` (sandboxed frames, ``data:`` pages, cross-site redirects) counts as another
+site: the companion's own pages always send their real origin.
 """
 
 from __future__ import annotations

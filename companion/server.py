@@ -2,7 +2,7 @@
 
 waitress multiplexes its sockets with ``select()`` unless told otherwise, and ``select()``
 cannot watch a descriptor numbered 1024 or more: with more open connections than that the whole
-server used to die ("filedescriptor out of range in select()", QA F1). So:
+server used to die ("filedescriptor out of range in select()"). So:
 
 * ``poll()`` is used where the system has it (Linux, macOS): no descriptor limit;
 * the open connections are capped anyway (:func:`connection_limit`) so that connections plus
@@ -13,7 +13,7 @@ server used to die ("filedescriptor out of range in select()", QA F1). So:
 * at the cap waitress stops accepting (new connections wait in the kernel's queue, nothing is
   dropped), and connections that sit idle are closed: after :data:`CHANNEL_TIMEOUT` seconds
   always, and after :data:`IDLE_GRACE_SECONDS` while the server is at its cap, so idle sockets
-  cannot lock the phones out (QA F1, F2). A connection in the middle of a request, such as a
+  cannot lock the phones out. A connection in the middle of a request, such as a
   live stream, is never closed for being idle (its heartbeats keep it active anyway).
 """
 

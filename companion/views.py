@@ -12,7 +12,7 @@ A game's phone view is a folder named like the game in :mod:`games.registry`:
 * ``translations/<lang>/LC_MESSAGES/messages.po``: the German texts of the fragment.
 
 The platform finds these by the game's name only: adding a game adds a folder here and touches
-no platform module (issue 7).
+no platform module.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Several ``tablesmith serve`` processes (or machines) behind one address serve the same tables
 from one shared event log (PostgreSQL, :mod:`companion.store.postgres`). A phone's action lands in
 the process its request reached; the phones of that table may stream from any other process.
-:class:`RedisHub` tells them (issue 9, point 3; design in :mod:`companion.hub.base`):
+:class:`RedisHub` tells them (design in :mod:`companion.hub.base`):
 
 * every write is published on :data:`CHANNEL` as ``{"t": table id, "r": revision, "o":
   origin}``; each other process that has the table in memory catches it up from the shared

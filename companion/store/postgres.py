@@ -1,6 +1,6 @@
-"""The event store in PostgreSQL: the same tables, seats and logs as :mod:`companion.store.sqlite`, for
-several ``tablesmith serve`` processes (or machines) that serve the same tables (issue 9,
-point 3; ARCHITECTURE.md, *Next shape of the companion*: storage is a seam chosen by URL).
+"""The event store in PostgreSQL: the same tables, seats and logs as :mod:`companion.store.sqlite`,
+for several ``tablesmith serve`` processes (or machines) that serve the same tables
+(ARCHITECTURE.md, *Next shape of the companion*: storage is a seam chosen by URL).
 
 ``tablesmith serve --db postgresql://user:password@host/dbname`` opens it through
 :func:`companion.store.factory.open_store`. It behaves like the SQLite :class:`~companion.store.sqlite.EventStore`

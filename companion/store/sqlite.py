@@ -2,7 +2,7 @@
 
 Every accepted write is appended in one ``BEGIN IMMEDIATE`` transaction that is committed
 before the phone gets its answer, so an acknowledged action survives ``kill -9`` of the server
-(issue 4; ARCHITECTURE.md, *Companion*). Two durability levels (decision, measured with
+(ARCHITECTURE.md, *Companion*). Two durability levels (decision, measured with
 ``benchmarks/companion_load.py``, 100 tables x 2 phones, on the shared 2-core machine):
 
 * ``"power"`` (default, ``synchronous=FULL``): every commit is also flushed to the disk (one
@@ -148,7 +148,7 @@ class EventStore(SqlStore):
                 if statement.strip():
                     db.execute(statement)
             columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-            if "colours" not in columns:  # databases from before issue 9
+            if "colours" not in columns:  # databases made before tables had colours
                 db.execute("ALTER TABLE tables ADD COLUMN colours TEXT")
 
     def _open(self) -> sqlite3.Connection:
@@ -291,7 +291,7 @@ class EventStore(SqlStore):
         together (group commit): the writer that gets the lock commits every append queued
         by then in one transaction, each in its own savepoint (so one refused append leaves the
         others in), with ONE fsync for all of them. Under load the disk's flushes then no
-        longer limit the actions per second (issue 9, point 1: at 500 tables a flush per
+        longer limit the actions per second (at 500 tables a flush per
         action queued the writers for up to 2 s).
 
         Raises:

@@ -90,7 +90,7 @@ def stream_loop(
 
     A driver sends each frame and, for a :class:`Wait`, waits for the table to change and sends
     back whether the wait timed out: :func:`blocking_frames` (a WSGI server's thread, on the
-    table's condition) and :meth:`companion.asgi.CompanionASGI.drive_stream` (the event loop,
+    table's condition) and :meth:`companion.asgi.CompanionASGI._drive` (the event loop,
     on the hub's wake-up).
 
     Args:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -209,7 +209,15 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
         yield base, app
         stop()
         return
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    base, stop = serve_with_waitress(app, threads=16)
+    yield base, app
+    stop()
+
+
+def serve_with_waitress(app: Flask, *, threads: int) -> tuple[str, Callable[[], None]]:
+    """Serve ``app`` by waitress (Flask over plain WSGI) on a free loopback port in a thread:
+    (base URL, stop function)."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
 
     def run() -> None:
         try:
@@ -219,11 +227,14 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tupl
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}", app  # type: ignore[union-attr]
-    app.extensions["tablesmith.tables"].close()
-    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
+
+    def stop() -> None:
+        app.extensions["tablesmith.tables"].close()
+        server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
+        server.close()
+        thread.join(timeout=5)
+
+    return f"http://127.0.0.1:{server.effective_port}", stop  # type: ignore[union-attr]
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +28,18 @@ from typing import Any
 
 import pytest
 import requests
-import waitress
 from flask import Flask, abort, request
 
 from companion.asgi import unknown_hooks
 from companion.evented import serve_in_thread
-from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
+from tests.companion.conftest import (
+    Seats,
+    act,
+    flask_post,
+    make_app,
+    seat_both,
+    serve_with_waitress,
+)
 
 SERVER_HEADERS = {"date", "server", "connection", "keep-alive", "transfer-encoding"}
 """Written by the HTTP server, not the app (and chunked framing of a stream)."""
@@ -148,23 +153,10 @@ def servers(tmp_path: Path) -> Iterator[tuple[dict[str, str], Prepared]]:
         shutil.copy(seed, folder / "companion.sqlite")
         apps[name] = make_app(folder, DICE_RNG=random.Random(9), **CONFIG)
     base, stop = serve_in_thread(apps["uvicorn"])
-    server = waitress.create_server(apps["waitress"], host="127.0.0.1", port=0, threads=12)
-
-    def run() -> None:
-        try:
-            server.run()
-        except (OSError, ValueError):  # the sockets were closed under the loop at teardown
-            return
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    port = server.effective_port  # type: ignore[union-attr]
-    yield {"uvicorn": base, "waitress": f"http://127.0.0.1:{port}"}, prepared
+    wsgi_base, wsgi_stop = serve_with_waitress(apps["waitress"], threads=12)
+    yield {"uvicorn": base, "waitress": wsgi_base}, prepared
     stop()
-    apps["waitress"].extensions["tablesmith.tables"].close()
-    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
+    wsgi_stop()
 
 
 Request = tuple[str, str, dict[str, Any]]

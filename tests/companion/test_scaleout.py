@@ -261,6 +261,32 @@ def test_store_reclaim_codes_are_used_once_and_expire(database: str) -> None:
         store.close()
 
 
+def test_append_soon_commits_in_the_background_and_says_how_it_went(database: str) -> None:
+    """The Store protocol's append_soon, in both stores: the callback comes from another
+    thread once the events are in (None), or with the StoreError append would raise (and
+    nothing of it is in)."""
+    store = open_store(database)
+    try:
+        t = new_table(store)
+        told: list[tuple[str, Exception | None]] = []
+        done = threading.Event()
+
+        def tell(error: Exception | None) -> None:
+            told.append((threading.current_thread().name, error))
+            if len(told) == 2:
+                done.set()
+
+        store.append_soon(t, 0, [event(1), event(2)], tell)
+        store.append_soon(t, 0, [event(1, "late")], tell)  # based on a revision now gone
+        assert done.wait(10)
+        (first_thread, first), (_, second) = told
+        assert first is None and first_thread != threading.current_thread().name
+        assert isinstance(second, StoreError) and "is at 2, expected 0" in str(second)
+        assert [(e.seq, e.client_action_id) for e in store.events(t)] == [(1, None), (2, None)]
+    finally:
+        store.close()
+
+
 def test_two_stores_racing_on_one_table_apply_one_write(database: str) -> None:
     """Two store instances (as two processes would) append 40 writes at the same revision:
     exactly one lands, 39 are refused with the store's StoreError, and the log is intact."""
