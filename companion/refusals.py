@@ -38,8 +38,9 @@ def error_response(
     detail: Mapping[str, Any] | None = None,
 ) -> Response:
     """A JSON error ``{"error": reason, "message": message, "view"?: view, **detail}``
-    (``detail``: a game's refusal: ``rule``, ``message_id``, ``values``)."""
-    body: dict[str, Any] = {"error": reason, "message": message, **(detail or {})}
+    (``detail``: the refusal's own fields, such as a game's ``rule``, ``message_id`` and
+    ``values`` or when a seat was last seen)."""
+    body: dict[str, Any] = {**(detail or {}), "error": reason, "message": message}
     if view is not None:
         body["view"] = view
     response = jsonify(body)
@@ -79,10 +80,10 @@ def rejected(error: Rejected) -> BaseResponse:
     headers = [] if error.retry_after is None else [("Retry-After", str(error.retry_after))]
     if not wants_json():
         return error_page(error.status, headers)
+    detail: dict[str, Any] = dict(error.details or {})
     cause = error.__cause__
-    detail: dict[str, Any] = {}
     if isinstance(cause, GameError) and error.status != 409:
-        detail = {k: v for k, v in cause.to_json().items() if k != "message"}
+        detail |= {k: v for k, v in cause.to_json().items() if k != "message"}
     return error_response(error.status, error.reason, str(error), error.view, headers, detail)
 
 

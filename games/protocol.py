@@ -13,6 +13,16 @@ the cards in the players' hands.
 
 Seats are ``"A"`` and ``"B"``; a watcher is the seat ``None``.
 
+Both players at once: every write carries the revision its phone saw. A write based on an
+older revision (stale) is applied to the current state when every action logged since that
+revision commutes with it (:meth:`Game.commutes`: independent, so the order does not matter)
+and nothing else changed the game meanwhile (a setup or an undo; rolls of dice and seat changes
+leave the state alone); otherwise it is refused with 409 and the current view, as before. The
+game declares which actions commute, with a safe default of "no", rather than the server
+re-checking a stale action against the current state: only the rules know whether an action's
+meaning depends on another (a counter on a unit both phones saw hit once must not become two),
+and a wrong "no" costs a second tap where a wrong "yes" would change the table.
+
 Dice: engines never roll (ARCHITECTURE.md, *Companion*). A setup or an action that needs dice
 says so through :meth:`Game.setup_dice` / :meth:`Game.dice_for`; the companion rolls them on
 the server, logs them, and hands the faces to :meth:`Game.start` / :meth:`Game.apply`, which are
@@ -277,6 +287,19 @@ class Game(abc.ABC, Generic[S, A, T]):
             NotYourTurn: another seat is to act.
             IllegalAction: the rules forbid it now (the message cites the rule id).
         """
+
+    def commutes(self, action: A, seat: str, other: A, other_seat: str) -> bool:
+        """Whether ``action`` of ``seat`` and ``other`` of ``other_seat`` are independent: in
+        every state, each is legal after the other exactly when it is legal before it, means
+        the same, and applying both in either order gives the same state. The companion then
+        applies ``action`` even when the phone sent it before it saw ``other`` (module
+        docstring). Symmetric; an action with dice is asked with its dice still to roll.
+
+        Returns:
+            True only where the rules make both orders the same; the default, False, refuses
+            every stale action (409) as before.
+        """
+        return False
 
     @abc.abstractmethod
     def to_act(self, state: S) -> str | None:

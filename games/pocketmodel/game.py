@@ -19,6 +19,7 @@ from games.entry import GameEntry
 from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import (
     Action,
+    Counter,
     Fleet,
     action_from_json,
     action_to_json,
@@ -193,6 +194,18 @@ class PocketModelGame(Game[State, Action, Setup]):
             IllegalAction: the rules forbid it (PM-n in the message).
         """
         return rules.apply(state, seat, action, faces)
+
+    def commutes(self, action: Action, seat: str, other: Action, other_seat: str) -> bool:
+        """Damage counters on two different units are independent: either seat places them at
+        any time (PM-23), and one unit's counters, its destruction included (PM-24), change
+        neither the other unit nor whether a counter may go on it (two destructions that end
+        the game end it alike in either order, PM-40). Counters on the same unit do not
+        commute (both phones saw the same hit: one is refused, never counted twice), nor does
+        anything else.
+        """
+        return (
+            isinstance(action, Counter) and isinstance(other, Counter) and action.unit != other.unit
+        )
 
     def to_act(self, state: State) -> str | None:
         """:func:`rules.to_act`."""

@@ -142,6 +142,20 @@ class TransformersGame(Game[State, Action, Setup]):
         check_faces((), faces)
         return rules.apply(state, seat, action)
 
+    def commutes(self, action: Action, seat: str, other: Action, other_seat: str) -> bool:
+        """Damage counters on two different characters are independent: either seat places
+        them at any time (D14, TF-30), and one character's counters, its KO included (D15),
+        change neither the other character nor whether counters may go on it (a KO that ends
+        the game, TF-40, refuses the later counter in either order). Counters on the same
+        character do not commute (both phones saw the same hit: one is refused, never counted
+        twice), nor does anything else.
+        """
+        return (
+            isinstance(action, actions.Counters)
+            and isinstance(other, actions.Counters)
+            and action.character != other.character
+        )
+
     def to_act(self, state: State) -> str | None:
         """The player to act (in the team phase the first seat without a team); None once
         a team is all KO'd (TF-40)."""

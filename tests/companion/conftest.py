@@ -113,13 +113,15 @@ def client(app: Flask, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 @dataclass
 class Seats:
-    """A table with both seats taken: ids, tokens and links."""
+    """A table with both seats taken: ids, tokens, links and the seats' keys."""
 
     table_id: str
     a: str
     b: str
     watch_url: str
     join_url: str
+    key_a: str = ""
+    key_b: str = ""
 
     def headers(self, seat: str) -> dict[str, str]:
         return {"X-Seat-Token": self.a if seat == "A" else self.b}
@@ -140,6 +142,8 @@ def seat_both(post: Any, game: str = "asteroids") -> Seats:
         b=joined["token"],
         watch_url=created["watch_url"],
         join_url=created["join_url"],
+        key_a=created["seat_key"],
+        key_b=joined["seat_key"],
     )
 
 

@@ -187,9 +187,9 @@
         const stars = fmt(G.stars_of, { used: pickedStars(), budget: 5 });
         if (move) section.append(button(fmt(G.move_to, { zone: G.zones[zone] }) + " · " + stars, () => send(move), "mid write go", "move-" + zone));
       }
-      const list = el("div", "units");
-      for (const u of state.units.filter((x) => x.place === zone)) list.append(unitTile(u));
-      section.append(list);
+      // the zones lie on the table: seat B sees each turned through 180 degrees (shell.js)
+      const tiles = state.units.filter((x) => x.place === zone).map(unitTile);
+      section.append(Tablesmith.fillFromSide(el("div", "units"), tiles));
       board.append(section);
     }
     // PM-24: a destroyed unit goes to the reserve; it stays in sight (not folded away with the
