@@ -108,6 +108,22 @@ def _fail(message: str) -> None:
     help="Free mm along every bed edge for the slicer's skirt or a brim (0..30).",
 )
 @click.option(
+    "--slicer",
+    type=click.Choice(["prusa", "orca", "bambu"]),
+    default=None,
+    help="The slicer the 3MF plates are projects for (settings, colours, colour change). "
+    "Default per --printer: a1 bambu (Bambu Studio), mk4 prusa (PrusaSlicer), mini prusa "
+    "(PrusaSlicer; an A1 mini takes bambu), ender3 and custom beds orca (OrcaSlicer). A prusa "
+    "plate also opens whole in OrcaSlicer; a bambu plate in OrcaSlicer, and in PrusaSlicer "
+    "except with --multi-material.",
+)
+@click.option(
+    "--multi-material",
+    is_flag=True,
+    help="Print the symbol layer of fragments and ships as a part of its own on filament 2 "
+    "(AMS, MMU or tool changer: no filament change by hand).",
+)
+@click.option(
     "--preview/--no-preview",
     default=True,
     show_default=True,
@@ -135,6 +151,8 @@ def build(
     box: str,
     plate_spacing: float,
     bed_border: float,
+    slicer: str | None,
+    multi_material: bool,
     preview: bool,
     cache: bool,
     quiet: bool,
@@ -172,6 +190,8 @@ def build(
             box=_parse_box(box),
             plate_spacing=plate_spacing,
             bed_border=bed_border,
+            slicer=slicer,
+            multi_material=multi_material,
         )
         target = out if out is not None else Path("build") / game
         manifest = build_kit(
@@ -191,10 +211,12 @@ def build(
             f"  {part['file']:28s} x{part['count']:<3d} {part['filament_g_all_copies']:7.1f} g"
         )
     for plate in manifest["plates"]:
-        change = plate["colour_change"]
+        change, symbols = plate["colour_change"], plate["symbol_part"]
         note = (
-            f"colour change at {change['height_mm']:g} mm (layer {change['layer']})"
+            f"colour change {change['words']}"
             if change
+            else f"symbol layer on filament 2 from layer {symbols['layer']}"
+            if symbols
             else "one colour"
         )
         click.echo(f"  {plate['file']:28s} {note}")
@@ -209,6 +231,7 @@ def build(
         )
     if settings.xy_compensation == 0:
         click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
+    click.echo(f"  plates are {manifest['plates'][0]['slicer']} projects (--slicer)")
     click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
     global _SKIP_TEARDOWN
     _SKIP_TEARDOWN = True
@@ -315,6 +338,31 @@ def _offset(text: str | None) -> tuple[float, float] | None:
     return dx, dy
 
 
+def _scale(text: str) -> Any:
+    """``--print-scale X,Y`` as a :class:`printables.layout.PrintScale`."""
+    import math
+
+    from printables.layout import SCALE_LIMITS, PrintScale, SettingError
+
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        x = y = float("nan")
+    low, high = SCALE_LIMITS
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise CommandError(
+            f"--print-scale must be X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998), "
+            f"got {_short(text)}"
+        ) from None
+    try:
+        return PrintScale(x=x, y=y)
+    except SettingError as exc:
+        axis = exc.setting[-1].upper()
+        raise CommandError(
+            f"--print-scale {axis} must be {exc.allowed}, got {exc.found_text}"
+        ) from None
+
+
 def _short(text: str) -> str:
     """``repr(text)`` cut to about 60 characters."""
     return repr(text if len(text) <= 58 else text[:57] + "…")
@@ -387,21 +435,32 @@ class _Writing:
 @click.option("--landscape", is_flag=True, help="Landscape sheets.")
 @click.option(
     "--card-size",
-    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm [default: tcg 63x88].",
+    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm, each side "
+    "20..300 [default: tcg 63x88].",
 )
-@click.option("--character-size", help="Transformers characters [default: tf-character 88x126].")
-@click.option("--bleed", type=float, default=0.0, help="Bleed per side, mm.")
-@click.option("--gutter", type=float, default=0.0, help="Gap between cards, mm.")
-@click.option("--page-margin", type=float, default=5.0, help="Unprintable page border, mm.")
+@click.option(
+    "--character-size",
+    help="Transformers characters, as --card-size [default: tf-character 88x126].",
+)
+@click.option("--bleed", type=float, default=0.0, help="Bleed per side, mm (0..10).")
+@click.option("--gutter", type=float, default=0.0, help="Gap between cards, mm (0..30).")
+@click.option("--page-margin", type=float, default=5.0, help="Unprintable page border, mm (0..40).")
 @click.option("--crop-marks/--no-crop-marks", default=True, help="Crop marks around the grid.")
 @click.option(
     "--duplex",
     help="long-edge, short-edge, separate or none [default: the "
     "printer profile's, else long-edge].",
 )
-@click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm.")
-@click.option("--back-rotation", type=float, help="Rotate back pages, degrees (CCW).")
-@click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation).")
+@click.option("--back-offset", metavar="DX,DY", help="Shift back pages by DX,DY mm (each -20..20).")
+@click.option("--back-rotation", type=float, help="Rotate back pages, degrees CCW (-5..5).")
+@click.option(
+    "--print-scale",
+    metavar="X,Y",
+    help="Scale every page by X across and Y down (each 0.95..1.05) for a printer that prints "
+    "short or long: 100 / the measured length of --calibration's 100 mm rulers "
+    "[default: the printer profile's, else 1,1].",
+)
+@click.option("--printer", help="Use a saved printer profile (duplex, offset, rotation, scale).")
 @click.option(
     "--save-profile",
     metavar="NAME",
@@ -419,10 +478,15 @@ class _Writing:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write PNG previews of every page into this folder.",
 )
-@click.option("--png-dpi", type=int, default=100, help="Resolution of PNG previews (30..600).")
+@click.option(
+    "--png-dpi",
+    type=int,
+    default=150,
+    help="Resolution of PNG previews (30..600; below 150 their QR codes may not decode).",
+)
 @click.option(
     "--cutter",
-    type=click.Choice(["none", "silhouette", "cricut"], case_sensitive=False),
+    type=click.Choice(["none", "silhouette", "silhouette-4", "cricut"], case_sensitive=False),
     default="none",
     help="Lay sheets out for a cutting machine's print-then-cut and write its cut lines "
     "(SVG, DXF; Cricut also PNG images).",
@@ -443,6 +507,7 @@ def cards(
     duplex: str | None,
     back_offset: str | None,
     back_rotation: float | None,
+    print_scale: str | None,
     printer: str | None,
     save_profile: str | None,
     qr: bool,
@@ -469,8 +534,14 @@ def cards(
         SettingError,
         parse_card_size,
     )
-    from printables.outputs import check_pdf_target, os_reason, shown
-    from printables.preview import check_preview_options, write_cricut_images, write_previews
+    from printables.outputs import check_pdf_target, glob_escape, os_reason, shown
+    from printables.preview import (
+        QR_DPI,
+        check_existing,
+        check_preview_options,
+        write_cricut_images,
+        write_previews,
+    )
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
     from printables.render import RenderError, RenderOptions, backs_path, render_deck
@@ -494,8 +565,16 @@ def cards(
             dy=offset[1] if offset else profile.adjust.dy,
             rotation_deg=profile.adjust.rotation_deg if back_rotation is None else back_rotation,
         )
+        scale = _scale(print_scale) if print_scale is not None else profile.scale
         with _Writing("--png"):
             check_preview_options(png_dir, png_dpi)
+        if cutter.lower() != "none" and not calibration:
+            from printables.cutter import MissingExtraError, require_dxf
+
+            try:
+                require_dxf()
+            except MissingExtraError as exc:
+                raise CommandError(str(exc)) from None
         sizes: dict[str, CardSize | None] = {}
         for option, text in (("--card-size", card_size), ("--character-size", character_size)):
             try:
@@ -512,6 +591,7 @@ def cards(
                 crop_marks=crop_marks,
                 duplex=mode,
                 adjust=adjust,
+                scale=scale,
                 qr=qr,
                 qr_base=qr_base,
                 card_size=sizes["--card-size"],
@@ -519,7 +599,7 @@ def cards(
                 cutter=cutter.lower(),
             )
         if save_profile:
-            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust))
+            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust, scale=scale))
             click.echo(f"saved printer profile {save_profile!r} to {path}")
             if deckfile is None and not calibration:
                 return
@@ -529,7 +609,12 @@ def cards(
                 for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
                     check_pdf_target(file)
                 files = render_calibration(
-                    target, paper=paper, landscape=landscape, duplex=mode, adjust=adjust
+                    target,
+                    paper=paper,
+                    landscape=landscape,
+                    duplex=mode,
+                    adjust=adjust,
+                    scale=scale,
                 )
         else:
             if deckfile is None:
@@ -541,10 +626,18 @@ def cards(
             with _Writing("--out"):
                 for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
                     check_pdf_target(file, protect=protect)
+                if cutter.lower() == "cricut":
+                    check_existing(target.parent, f"{glob_escape(target.stem)}-cricut-p*.png")
+            if png_dir is not None:
+                with _Writing("--png"):
+                    for file in (target, backs_path(target)):
+                        check_existing(png_dir, f"{glob_escape(file.stem)}-p*.png")
             loaded = decks.read_deck(deckfile)
             source = loaded.source
             for problem in loaded.deck.legality_problems():
                 click.echo(f"warning: {loaded.source}: {problem}", err=True)
+            for line in decks.literal_line_breaks(loaded):
+                click.echo(f"warning: {line}", err=True)
             if page_margin < MIN_SAFE_PAGE_MARGIN:
                 click.echo(
                     f"warning: --page-margin {page_margin:g} mm: most printers cannot print "
@@ -564,6 +657,12 @@ def cards(
                 with _Writing("--out"):
                     for png in write_cricut_images(result.files[0], result, dpi=300):
                         click.echo(f"wrote {png}")
+        if png_dir is not None and qr and png_dpi < QR_DPI and not calibration:
+            click.echo(
+                f"note: --png-dpi {png_dpi}: the QR codes in the previews may not decode "
+                f"below {QR_DPI} dpi (the PDF's do)",
+                err=True,
+            )
         for file in files:
             click.echo(f"wrote {file}")
             if png_dir is not None:
@@ -660,15 +759,19 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
 
     Example: tablesmith toy-battle-aids -o aids.pdf --tile-size 28 --paper letter
     """
-    from printables.layout import LayoutError
+    from printables.layout import LayoutError, SettingError
     from printables.outputs import OutputError, check_pdf_target, os_reason, shown
     from printables.toybattle_aids import render_aids
 
     try:
         check_pdf_target(out)
         result = render_aids(out, tile_size=tile_size, paper=paper.lower(), language=language)
+    except SettingError as exc:
+        option = {"tile_size": "--tile-size", "paper": "--paper", "language": "--language"}
+        _fail(f"{option.get(exc.setting, exc.setting)} must be {exc.allowed}, got {exc.found_text}")
+        return
     except (LayoutError, OutputError) as exc:
-        _fail(str(exc))
+        _fail(str(exc) if isinstance(exc, LayoutError) else f"--out: {exc}")
         return
     except OSError as exc:
         _fail(f"cannot write {shown(out)}: {os_reason(exc)}")

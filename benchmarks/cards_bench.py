@@ -1,6 +1,6 @@
 """Benchmark: 1,000 mixed cards with QR codes to PDF, against plain ReportLab in the same run.
 
-The anchor is ``shared/anchors/reportlab_floor.py`` (the floor of plain ReportLab for the same
+The anchor is ``benchmarks/anchors/reportlab_floor.py`` (the floor of plain ReportLab for the same
 sheets: frame, wrapped text in an embedded TTF, a shared image per card, a back page per
 front page). Both run as fresh processes, alternately, ``--rounds`` times each; each reports
 its own time from after its imports to the saved PDF. The best time of each side and their
@@ -28,14 +28,14 @@ from dataclasses import replace
 from pathlib import Path
 
 TARGET = 1000
-ANCHOR = Path(__file__).resolve().parents[2] / "shared" / "anchors" / "reportlab_floor.py"
+ANCHOR = Path(__file__).resolve().parent / "anchors" / "reportlab_floor.py"
 ROOT = Path(__file__).resolve().parents[1]
 """The checkout this script belongs to: its child imports this code, not an installed copy."""
 
 
 def mixed_deck(image: str) -> object:
     """1,000 cards drawn round-robin from the three demo decks, each with the same image."""
-    from games.cards import BackSpec, Deck
+    from games.cards.deck import BackSpec, Deck
     from printables.deckfile import demo_names, read_deck
 
     pool = [

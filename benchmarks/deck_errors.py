@@ -21,8 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.cards import DeckError  # noqa: E402
-from games.cards.deck import MAX_CARD_ENTRIES  # noqa: E402
+from games.cards.deck import (
+    MAX_CARD_ENTRIES,  # noqa: E402
+    DeckError,  # noqa: E402
+)
 from printables.deckfile import read_deck  # noqa: E402
 
 

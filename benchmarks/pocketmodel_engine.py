@@ -15,6 +15,7 @@ import argparse
 import random
 import time
 
+from games.pocketmodel import legal as moves
 from games.pocketmodel import rules
 from games.pocketmodel.actions import Counter
 from games.pocketmodel.fleet import STANDARD_FLEET
@@ -40,7 +41,7 @@ def main() -> None:
                 finished += 1
                 break
             start = time.perf_counter()
-            legal = rules.legal_actions(state, seat)
+            legal = moves.legal_actions(state, seat)
             timed += time.perf_counter() - start
             turn = [a for a in legal if not isinstance(a, Counter)]
             action = rng.choice(turn if turn and rng.random() < 0.9 else legal)

@@ -20,7 +20,7 @@ import collections
 import random
 import time
 
-from games.toybattle import rules
+from games.toybattle.actions import Decline, Stuck
 from games.toybattle.game import GAME
 from games.toybattle.terrains import TERRAINS
 
@@ -32,7 +32,7 @@ def playout(slug: str, rng: random.Random) -> tuple[int, str]:
     steps = 0
     while state.ended is None:
         legal = GAME.legal_actions(state, state.player)
-        moves = [a for a in legal if not isinstance(a, (rules.Decline, rules.Stuck))]
+        moves = [a for a in legal if not isinstance(a, (Decline, Stuck))]
         action = rng.choice(moves if moves and rng.random() < 0.9 else legal)
         state = GAME.apply(state, state.player, action)
         steps += 1

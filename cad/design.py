@@ -69,6 +69,14 @@ class AsteroidsDesign:
             so the head locks in its socket in both directions (the play of the joint is
             ``-2 * xy_compensation`` across and at most about 1.2 times that along the pull).
         split_tab_length: how far a tab reaches into the other half (cut line to head end).
+        split_tab_shoulder: height above the cut line, at the neck, of the head's lock face.
+            The round head alone would leave half B a socket tip between the cut and the
+            head that tapers to 0.1-0.7 mm beside the neck; so the head's underside is two
+            straight lock faces instead, rising outward from this height parallel to the
+            circle's tangent at the neck (30 degrees for a neck of half the head: the pull
+            play stays ``play / cos 30``), and half B keeps a socket tip of this height less
+            the compensation. Scaled, and raised where needed so the tip is never under
+            ``min_wall`` (``print_dimensions``).
 
     Raises:
         ValueError: a dimension is not positive or the pieces cannot fit by construction.
@@ -100,6 +108,7 @@ class AsteroidsDesign:
     split_tab_head_diameter: float = 8.0
     split_tab_neck_width: float = 4.0
     split_tab_length: float = 8.0
+    split_tab_shoulder: float = 1.6
     spec: AsteroidsSpec = field(default=ASTEROIDS)
 
     def __post_init__(self) -> None:
@@ -116,6 +125,12 @@ class AsteroidsDesign:
                 f"{self.split_tab_neck_width:g}, {self.split_tab_head_diameter:g}, "
                 f"{self.split_tab_length:g}"
             )
+        if self.split_tab_shoulder >= self.split_tab_length - self.split_tab_head_diameter / 2:
+            raise ValueError(
+                "AsteroidsDesign.split_tab_shoulder must be below the head's centre "
+                f"(under {self.split_tab_length - self.split_tab_head_diameter / 2:g}), got "
+                f"{self.split_tab_shoulder:g}"
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,6 +145,9 @@ class PrintDimensions:
         layer_height: mm.
         engraving_depth: whole layers (mm).
         stack_clearance: designed Z gap above a boss (mm, whole layers).
+        split_tab_shoulder: the design's, scaled, or higher where the socket tip of half B
+            would be under ``min_wall`` after compensation (see ``socket_tip``).
+        min_wall: the design's minimum wall (mm, absolute).
         fragment_length: ``2 * place_pitch``.
         board_length: board size along X (4 fragment lengths).
         board_depth: board size along Y (two bases, six rifts, five ribs).
@@ -164,7 +182,9 @@ class PrintDimensions:
     split_tab_head_diameter: float
     split_tab_neck_width: float
     split_tab_length: float
+    split_tab_shoulder: float
     split_joint_tabs: int
+    min_wall: float
     rifts: int
     fragments_per_rift: int
 
@@ -237,6 +257,28 @@ class PrintDimensions:
         depth = self.board_depth / 2 + self.split_cut_y + self.split_tab_length + 2 * c
         return (self.outer(self.board_length), depth)
 
+    @property
+    def split_lock_angle(self) -> float:
+        """Slope of the tab head's lock faces (rad): that of the head circle's tangent where
+        the neck meets it, ``asin(neck / head diameter)``."""
+        return math.asin(self.split_tab_neck_width / self.split_tab_head_diameter)
+
+    def socket_tip(self, shoulder: float | None = None) -> float:
+        """Width (mm) of half B's socket tip beside a tab neck, between the cut and the lock
+        face, after compensation (``cad.parts.board_halves``).
+
+        Half B is the board less half A's region grown by ``-xy_compensation``: the cut rises
+        by that, the neck widens by it, and the lock face moves down along its normal, so the
+        tip is ``shoulder - o (1 / cos a - tan a + 1)`` with ``o = -xy_compensation`` and
+        ``a`` the lock angle.
+
+        Args:
+            shoulder: the lock face's height above the cut at the neck; this one's when None.
+        """
+        h = self.split_tab_shoulder if shoulder is None else shoulder
+        a = self.split_lock_angle
+        return h + self.xy_compensation * (1 / math.cos(a) - math.tan(a) + 1)
+
     def core_walls(self) -> dict[str, float]:
         """Walls whose width is (a nominal width x scale) + 2 x xy_compensation, by name (mm).
 
@@ -271,7 +313,9 @@ class PrintDimensions:
         board is split (``split``).
         """
         core = self.core_walls()
-        if not split:
+        if split:
+            core["socket tip of a board-half tab"] = self.socket_tip()
+        else:
             del core["neck of a board-half tab"]
         top_cut = max(0.0, self.top_chamfer - self.layer_height / 2)
         foot_cut = max(0.0, self.elephant_foot_chamfer - self.layer_height / 2)
@@ -281,6 +325,38 @@ class PrintDimensions:
         for name in _BOTTOM_WALLS:
             walls[f"{name}, in the first layer"] = core[name] - foot_cut
         return walls
+
+
+def symbol_lands(dims: PrintDimensions) -> dict[str, float]:
+    """The narrowest raised strips inside the engraved asteroid, in the symbol layer (mm).
+
+    They are not walls of the part (the symbol layer is one layer of the top), so a narrow one
+    is reported, not refused: between each crater and the outline's inner edge, and between
+    the two craters. Each engraved edge grows by ``-xy_compensation`` (``cad.parts``), so a
+    land loses twice that. Distances are to the inner polygon's edges (``asteroid_symbol``).
+    """
+    grow = -dims.xy_compensation
+    _, inner, craters = asteroid_symbol(dims.asteroid_symbol_size, dims.asteroid_stroke)
+    edges = list(zip(inner, inner[1:] + inner[:1]))
+    lands = {}
+    for number, (cx, cy, diameter) in enumerate(craters, start=1):
+        radius = diameter / 2
+        reach = min(_segment_distance((cx, cy), a, b) for a, b in edges)
+        lands[f"asteroid symbol: crater {number} to the outline"] = reach - radius - 2 * grow
+    (x1, y1, d1), (x2, y2, d2) = craters
+    lands["asteroid symbol: between the craters"] = (
+        math.hypot(x2 - x1, y2 - y1) - d1 / 2 - d2 / 2 - 2 * grow
+    )
+    return lands
+
+
+def _segment_distance(
+    point: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    (px, py), (ax, ay), (bx, by) = point, a, b
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
 
 
 _TOP_WALLS = (
@@ -365,10 +441,17 @@ def print_dimensions(
         split_tab_head_diameter=d.split_tab_head_diameter * s,
         split_tab_neck_width=d.split_tab_neck_width * s,
         split_tab_length=d.split_tab_length * s,
+        split_tab_shoulder=d.split_tab_shoulder * s,
         split_joint_tabs=d.split_joint_tabs,
+        min_wall=d.min_wall,
         rifts=d.spec.rifts,
         fragments_per_rift=d.spec.fragments_per_rift,
     )
+    # the lock face rises so half B's socket tip keeps min_wall (it is not refused: raising it
+    # costs only head, the head's centre lies higher still)
+    shortfall = d.min_wall - dims.socket_tip()
+    if shortfall > 0:
+        dims = replace(dims, split_tab_shoulder=dims.split_tab_shoulder + shortfall)
     walls = dims.core_walls()
     c = settings.xy_compensation
     # every core wall is (its uncompensated width, proportional to the scale) + 2 c

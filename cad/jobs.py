@@ -84,12 +84,15 @@ class PlateItem:
         stl: the part's STL (read once per process).
         colour: filament ``#RRGGBB``.
         placements: per copy ``(x, y, rotated)`` on the bed (see ``cad.threemf.PlateObject``).
+        parts: for a multi-material plate, the STLs of the part below the symbol layer and of
+            the symbol layer (filament 2), in the same frame as ``stl``; else None.
     """
 
     name: str
     stl: Path
     colour: str
     placements: tuple[tuple[float, float, bool], ...]
+    parts: tuple[Path, Path] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +109,9 @@ class PlateJob:
         bed: (x, y) of the bed in mm.
         title: picture caption.
         legend: ``(colour, words)`` swatches.
+        symbol_colour: the colour of the symbol layer (after the change or on filament 2),
+            or None for a one-colour plate.
+        symbol_z: bottom of the symbol layer (mm), drawn in ``symbol_colour``.
     """
 
     file: Path
@@ -117,6 +123,8 @@ class PlateJob:
     bed: tuple[float, float]
     title: str
     legend: tuple[tuple[str, str], ...]
+    symbol_colour: str | None = None
+    symbol_z: float | None = None
 
 
 _MESHES: dict[Path, mesh.Mesh] = {}
@@ -164,16 +172,37 @@ def run_plate(job: PlateJob) -> str:
     for item in job.items:
         part = _mesh(item.stl)
         low, high = part.bounds
-        centred = part.vertices - [*((low[:2] + high[:2]) / 2), 0.0]
-        objects.append(
-            threemf.PlateObject(
-                name=item.name,
-                vertices=centred,
-                faces=part.faces,
-                colour=item.colour,
-                placements=item.placements,
+        shift = np.array([*((low[:2] + high[:2]) / 2), 0.0])
+        centred = part.vertices - shift
+        if item.parts is None:
+            objects.append(
+                threemf.PlateObject(
+                    name=item.name,
+                    vertices=centred,
+                    faces=part.faces,
+                    colour=item.colour,
+                    placements=item.placements,
+                )
             )
-        )
+        else:
+            body, symbols = (mesh.read_stl(path) for path in item.parts)
+            objects.append(
+                threemf.PlateObject(
+                    name=item.name,
+                    vertices=body.vertices - shift,
+                    faces=body.faces,
+                    colour=item.colour,
+                    placements=item.placements,
+                    extra_parts=(
+                        threemf.PlatePart(
+                            name=f"{item.name} symbols",
+                            vertices=symbols.vertices - shift,
+                            faces=symbols.faces,
+                            filament=2,
+                        ),
+                    ),
+                )
+            )
         turned = centred[:, [1, 0, 2]] * [-1, 1, 1]
         for x, y, rotated in item.placements:
             shaded.append(
@@ -181,8 +210,8 @@ def run_plate(job: PlateJob) -> str:
                     vertices=(turned if rotated else centred) + [x, y, 0],
                     faces=part.faces,
                     colour=item.colour,
-                    top_colour=job.change.colour if job.change else None,
-                    change_z=(job.change.print_z - job.layer_height) if job.change else np.inf,
+                    top_colour=job.symbol_colour,
+                    change_z=job.symbol_z if job.symbol_z is not None else np.inf,
                 )
             )
     threemf.write_plate(job.file, objects, job.change, job.settings)

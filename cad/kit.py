@@ -5,6 +5,7 @@ Units: mm, mm^3, g. Output folder layout (all names fixed, see README):
     manifest.json          parts, plates, fits, storage box, settings (machine-readable)
     PRINT-NOTES.md         the same in plain words: colours, filament changes, supports
     stl/<part>.stl         one binary STL per distinct part
+    step/<part>.step       the same part as an exact solid (mm, named) to remix in CAD
     plates/<plate>.3mf     print plates for the chosen bed, with colour-change metadata
     preview/<name>.png     a picture of every part and plate
 
@@ -27,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
+from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions, symbol_lands
 from cad.jobs import (
     Helpers,
     PartJob,
@@ -268,10 +269,10 @@ def _generate(
     previews and plates are queued on ``helpers`` as soon as their STLs exist.
     """
     from cad import fits, mesh, occ, parts
-    from cad.threemf import ColourChange, SlicerSettings
+    from cad.slicers import ColourChange, SlicerSettings
 
     step = progress  # already time-stamped by build_kit
-    for sub in ("stl", "plates", "preview") if previews else ("stl", "plates"):
+    for sub in ("stl", "step", "plates", "preview") if previews else ("stl", "step", "plates"):
         (root / sub).mkdir(exist_ok=True)
     layer = dims.layer_height
     change_layers = settings.engraving_layers - 1
@@ -320,13 +321,24 @@ def _generate(
     sizes: dict[str, tuple[float, float, float]] = {}
 
     def publish(name: str, solid: Any) -> None:
-        """Write a part's STL and queue its check and preview."""
+        """Write a part's STL (and its two multi-material parts) and queue its check and
+        preview."""
         part = by_name[name]
         step(f"meshing and writing stl/{name}.stl")
         stl = root / "stl" / f"{name}.stl"
         occ.write_stl(solid, stl, mesh.TESSELLATION_TOLERANCE, mesh.ANGULAR_TOLERANCE_RAD)
         solids[name] = solid
         sizes[name] = mesh.stl_size(stl)
+        occ.write_step(solid, root / "step" / f"{name}.step", name)
+        if settings.multi_material and part.change_z:
+            body, symbols = parts.symbol_layer_split(solid, part.change_z - layer)
+            for suffix, piece in (("body", body), ("symbols", symbols)):
+                occ.write_stl(
+                    piece,
+                    root / "stl" / f"{name}-{suffix}.stl",
+                    mesh.TESSELLATION_TOLERANCE,
+                    mesh.ANGULAR_TOLERANCE_RAD,
+                )
         colour = part.colours[0][0]
         top = settings.symbol_colour if part.change_z else None
         helpers.add(
@@ -341,7 +353,7 @@ def _generate(
                 top_colour=top,
                 change_z=(part.change_z or 0) - layer,
                 title=f"{name}  ({_size_words(sizes[name])})",
-                legend=_legend(colour, top, part.change_z, layer),
+                legend=_legend(colour, top, part.change_z, layer, multi=settings.multi_material),
             ),
         )
 
@@ -375,23 +387,36 @@ def _generate(
         plates = arrange(footprints, settings.bed, settings.plate_spacing, settings.bed_border)
     except PlateError as exc:
         raise KitError("--printer", str(exc)) from None
-    slicer = SlicerSettings(
-        bed=(settings.bed.x, settings.bed.y, settings.bed.z),
-        layer_height=layer,
-        skirt_distance=SKIRT_DISTANCE if settings.bed_border >= SKIRT_BORDER else None,
-    )
+    slicer_name = settings.slicer_name
     plate_changes: dict[str, Any] = {}
+    plate_slicers: dict[str, Any] = {}
     for plate in plates:
         colour_of = _plate_colour(plate.group, settings)
         change_z = by_name[plate.placements[0].part].change_z
-        change = ColourChange(print_z=change_z, colour=settings.symbol_colour) if change_z else None
+        multi = settings.multi_material and change_z is not None
+        change = (
+            ColourChange(print_z=change_z, colour=settings.symbol_colour)
+            if change_z and not multi
+            else None
+        )
         plate_changes[plate.name] = change
+        slicer = plate_slicers[plate.name] = SlicerSettings(
+            bed=(settings.bed.x, settings.bed.y, settings.bed.z),
+            layer_height=layer,
+            skirt_distance=SKIRT_DISTANCE if settings.bed_border >= SKIRT_BORDER else None,
+            filaments=(colour_of, settings.symbol_colour) if multi else (colour_of,),
+            output_name=f"{plate.name}.gcode",
+            slicer=slicer_name,
+        )
         items = tuple(
             PlateItem(
                 name=name,
                 stl=root / "stl" / f"{name}.stl",
                 colour=colour_of,
                 placements=tuple((p.x, p.y, p.rotated) for p in plate.placements if p.part == name),
+                parts=(root / "stl" / f"{name}-body.stl", root / "stl" / f"{name}-symbols.stl")
+                if multi
+                else None,
             )
             for name in dict.fromkeys(p.part for p in plate.placements)
         )
@@ -413,10 +438,13 @@ def _generate(
                 f"({bed.x:g} x {bed.y:g} mm)",
                 legend=_legend(
                     colour_of,
-                    settings.symbol_colour if change else None,
+                    settings.symbol_colour if change_z else None,
                     change_z,
                     layer,
+                    multi=multi,
                 ),
+                symbol_colour=settings.symbol_colour if change_z else None,
+                symbol_z=(change_z - layer) if change_z else None,
             ),
         )
 
@@ -447,6 +475,7 @@ def _generate(
                 "name": part.name,
                 "count": part.count,
                 "file": f"stl/{part.name}.stl",
+                "step": f"step/{part.name}.step",
                 "bounding_box_mm": [round(v, 3) for v in checked.size],
                 "volume_mm3": round(volume, 1),
                 "filament_g": round(grams[part.name], 2),
@@ -454,6 +483,12 @@ def _generate(
                 "filament_g_solid": round(volume * PLA_DENSITY_G_PER_MM3, 2),
                 "colours": [{"colour": c, "count": n} for c, n in part.colours],
                 "colour_change_mm": part.change_z,
+                "multi_material_files": [
+                    f"stl/{part.name}-body.stl",
+                    f"stl/{part.name}-symbols.stl",
+                ]
+                if settings.multi_material and part.change_z
+                else None,
                 "triangles": checked.triangles,
                 "preview": f"preview/{part.name}.png" if previews else None,
             }
@@ -479,8 +514,18 @@ def _generate(
                     "height_mm": change.print_z,
                     "layer": round(change.print_z / layer),
                     "colour": settings.symbol_colour,
+                    "words": change_words(change.print_z, layer),
                 },
-                "slicer_settings": slicer.values(),
+                "symbol_part": _symbol_part(
+                    by_name[plate.placements[0].part].change_z,
+                    multi=len(plate_slicers[plate.name].filaments) > 1,
+                    colour=settings.symbol_colour,
+                    layer=layer,
+                ),
+                "slicer": plate_slicers[plate.name].slicer,
+                "filaments": list(plate_slicers[plate.name].filaments),
+                "gcode_name": plate_slicers[plate.name].output_name,
+                "slicer_settings": plate_slicers[plate.name].values(),
                 "preview": f"preview/{plate.name}.png" if previews else None,
             }
         )
@@ -494,7 +539,9 @@ def _generate(
         "settings": settings.to_json(),
         "dimensions_mm": _dimension_summary(dims),
         "walls_mm": {name: round(width, 3) for name, width in dims.walls(split=split).items()},
+        "symbol_lands_mm": {name: round(w, 3) for name, w in symbol_lands(dims).items()},
         "board_split": split,
+        "whole_board_bed_border_mm": _whole_board_border(settings, dims) if split else None,
         "parts": part_entries,
         "plates": plate_entries,
         "fits": [
@@ -531,19 +578,58 @@ def _plate_words(items: tuple[PlateItem, ...]) -> str:
     return ", ".join(f"{len(item.placements)} x {item.name}" for item in items)
 
 
+def change_words(print_z: float, layer: float) -> str:
+    """The colour change as a slicer user places it by hand: the height the layer slider
+    shows for the first layer in the new colour (its top), and that layer's number.
+
+    Every place that tells the height (previews, PRINT-NOTES.md, the summary, the 3MF's
+    ``print_z`` / ``top_z``) uses this convention.
+    """
+    return f"at {print_z:g} mm (layer {round(print_z / layer)})"
+
+
 def _legend(
-    colour: str, top: str | None, change_z: float | None, layer: float
+    colour: str,
+    top: str | None,
+    change_z: float | None,
+    layer: float,
+    *,
+    multi: bool = False,
 ) -> tuple[tuple[str, str], ...]:
-    """Swatches for a preview: the body filament, and the filament after the change."""
+    """Swatches for a preview: the body filament, and the filament after the change (or the
+    symbol layer's filament on a multi-material plate)."""
     if top is None or change_z is None:
         return ((colour, f"{colour_name(colour)}, one colour"),)
+    if multi:
+        return (
+            (colour, f"{colour_name(colour)}: filament 1"),
+            (top, f"{colour_name(top)}: filament 2, the layer {change_words(change_z, layer)}"),
+        )
     return (
-        (colour, f"{colour_name(colour)} up to {change_z - layer:g} mm"),
-        (
-            top,
-            f"{colour_name(top)} from {change_z - layer:g} mm (change filament at layer {round(change_z / layer)})",
-        ),
+        (colour, f"{colour_name(colour)} below"),
+        (top, f"{colour_name(top)}: change filament {change_words(change_z, layer)}"),
     )
+
+
+def _whole_board_border(settings: PrintSettings, dims: PrintDimensions) -> float | None:
+    """The widest ``--bed-border`` (whole mm, at least 1) with which the whole board fits the
+    bed, when the kit's border made it split; None when no border does."""
+    for border in range(int(settings.bed_border) - 1, 0, -1):
+        if fits_bed(dims.board_footprint(half=False), settings.bed, float(border)):
+            return float(border)
+    return None
+
+
+def _symbol_part(
+    height: float | None, *, multi: bool, colour: str, layer: float
+) -> dict[str, Any] | None:
+    """The manifest's entry for a plate's symbol part on filament 2 (multi-material), else None.
+
+    ``height_mm`` follows the colour change's convention: the top of its first layer.
+    """
+    if not multi or height is None:
+        return None
+    return {"filament": 2, "colour": colour, "height_mm": height, "layer": round(height / layer)}
 
 
 def _plate_colour(group: str, settings: PrintSettings) -> str:

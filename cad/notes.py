@@ -35,10 +35,11 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "",
         "## Slicer settings",
         "The plates are projects: every 3MF in `plates/` carries the settings it was made for. "
-        "Open it in PrusaSlicer or OrcaSlicer (File > Open project, not Import), keep the "
-        "arrangement, then choose your printer and filament profiles as usual: the print "
-        "settings below stay as the plate set them. Slicing without touching them gives the "
-        "colour change and the heights listed under Plates.",
+        f"{_slicer_words(manifest)} Open a plate as a project (File > Open project, not "
+        "Import), keep the arrangement, then choose your printer and filament profiles as "
+        "usual: the print settings below stay as the plate set them. Slicing without touching "
+        "them gives the colour change and the heights listed under Plates; each plate's G-code "
+        "is named after the plate.",
         "",
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
@@ -50,8 +51,10 @@ def print_notes(manifest: dict[str, Any]) -> str:
         f"{_skirt_words(manifest)}",
         "- The board needs good bed adhesion: clean the plate, slow first layer, brim only if "
         f"its corners lift{_brim_words(s)}.",
-        "- Bambu Studio ignores the settings and the colour change in our files: set them by "
-        "hand (the heights are given below).",
+        "- A colour change placed by hand goes on the layer the notes name: in the slicer's "
+        "preview move the layer slider to that height (the slider shows the top of each "
+        "layer, e.g. 6.60) and add the colour change there; that layer is the first one in the "
+        "new colour.",
         "",
         "### What goes wrong with other settings",
         f"- A first layer thicker than {s['layer_height']:g} mm (say 0.3 mm) shifts every layer: "
@@ -74,12 +77,19 @@ def print_notes(manifest: dict[str, Any]) -> str:
             f"- `{plate['file']}`: {parts}, filament {_colour(plate['colour'])}, "
             f"about {plate['filament_g']:g} g."
         )
-        change = plate["colour_change"]
+        change, symbols = plate["colour_change"], plate.get("symbol_part")
         if change:
             lines.append(
-                f"  - **Change filament to {_colour(change['colour'])} at {change['height_mm']:g} mm** "
-                f"(layer {change['layer']}, the last {_layers(plate, change, s)}): the top "
-                "turns that colour and the engraved symbols show in the first colour."
+                f"  - **Change filament to {_colour(change['colour'])} {change['words']}**, "
+                f"the last {_layers(plate, change, s)}: the top turns that colour and the "
+                "engraved symbols show in the first colour."
+            )
+        elif symbols:
+            lines.append(
+                f"  - Multi-material: the symbol layer (from layer {symbols['layer']}, "
+                f"{symbols['height_mm']:g} mm, up) is a part of its own on **filament 2, "
+                f"{_colour(symbols['colour'])}**; the printer changes filament itself (AMS, "
+                "MMU or tool changer), no pause."
             )
         else:
             lines.append("  - One colour, no filament change.")
@@ -92,6 +102,13 @@ def print_notes(manifest: dict[str, Any]) -> str:
             "tabs down into its sockets: the heads lock the halves in both directions. Glue "
             "them if you like.",
         ]
+        border = manifest.get("whole_board_bed_border_mm")
+        if border:
+            lines.append(
+                f"With `--bed-border {border:g}` the whole board fits this bed (a "
+                f"{border:g} mm border leaves no room for a brim"
+                + (" and the plates ask for no skirt)." if border < 3.5 else ").")
+            )
         if travel:
             lines.append(
                 f"Measured play of the joint: {travel['along_minus']:.2f} / "
@@ -99,6 +116,22 @@ def print_notes(manifest: dict[str, Any]) -> str:
                 f"halves apart, {travel['push']:.2f} mm pushing them together."
             )
     lines += [
+        "",
+        "## Two ways to print the symbols",
+        "- **One nozzle, one spool at a time** (the default kit): the plate pauses once at the "
+        "layer named above (M600); load the symbol filament and resume. Every part on the "
+        "plate has the same height, so one change serves them all.",
+        "- **AMS, MMU or tool changer** (`tablesmith build --multi-material`): the symbol layer "
+        "of every fragment and ship is a part of its own on filament 2. Load the body colour "
+        "as filament 1 and the symbol colour as filament 2; the printer switches by itself "
+        "at that layer (PrusaSlicer writes a tool change T1 there, no M600). The STLs of both "
+        "parts are in `stl/` beside the whole piece.",
+        "",
+        "## Remixing",
+        "`step/` has every part as an exact solid (STEP, mm, named after the part) for "
+        "CadQuery, FreeCAD, Fusion or any CAD program; in CadQuery, `from cad.cq import part` "
+        'and `show_object(part("ship", scale=...))` builds the same solid from the same '
+        "parameters.",
         "",
         "## What the pieces are",
         "- `board`: two home bases (pockets hold the ships) and six rifts open at both ends.",
@@ -109,6 +142,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
     ]
     for fit in manifest["fits"]:
         lines.append(f"- {fit['pair']}: {fit['play_mm']:.2f} mm play per side.")
+    narrow = {k: v for k, v in (manifest.get("symbol_lands_mm") or {}).items() if v < 0.8}
+    for name, width in narrow.items():
+        lines.append(
+            f"- Narrow in the symbol layer: {name}, {width:.2f} mm (under two 0.4 mm lines): the "
+            "slicer may leave that strip out of the top layer; the symbol still reads."
+        )
     walls = manifest.get("walls_mm") or {}
     if walls:
         name, width = min(walls.items(), key=lambda item: item[1])
@@ -160,6 +199,27 @@ def _brim_words(settings: dict[str, Any]) -> str:
 def _colour(hex_colour: str) -> str:
     name = colour_name(hex_colour)
     return f"{name} ({hex_colour})" if name != hex_colour else hex_colour
+
+
+def _slicer_words(manifest: dict[str, Any]) -> str:
+    """Which slicer the plates were written for and which others read them whole
+    (``cad.slicers``)."""
+    slicer = manifest["settings"]["slicer"]
+    multi = manifest["settings"].get("multi_material")
+    if slicer == "prusa":
+        return (
+            "They are PrusaSlicer projects; OrcaSlicer reads them whole too"
+            + (" except the symbol parts (rebuild with `--slicer orca`)." if multi else ".")
+            + " Bambu Studio reads only the parts and colours: rebuild with `--slicer bambu`."
+        )
+    own = "Bambu Studio" if slicer == "bambu" else "OrcaSlicer"
+    other = "OrcaSlicer reads them whole too. " if slicer == "bambu" else ""
+    prusa = (
+        "PrusaSlicer would drop the symbol parts to the bed: rebuild with `--slicer prusa`."
+        if multi
+        else "PrusaSlicer reads their settings and colour change too."
+    )
+    return f"They are {own} projects; {other}{prusa}"
 
 
 def _layers(plate: dict[str, Any], change: dict[str, Any], settings: dict[str, Any]) -> str:

@@ -12,6 +12,8 @@ cut in one boolean call (ARCHITECTURE.md, *CAD*). Builders return ``TopoDS_Shape
 
 from __future__ import annotations
 
+import math
+
 from OCP.TopoDS import TopoDS_Shape
 
 from cad import occ
@@ -110,7 +112,9 @@ def board_halves(
     headed tabs (a head of ``split_tab_head_diameter`` on a narrower neck) reaching
     ``split_tab_length`` into the floor of rift 4 in half B. Laid flat, half A's tabs are
     pressed down into half B's sockets; the heads then lock the halves in both directions.
-    The joint contour is compensated like every other contour: 0.2 mm of play per side at the
+    A head's underside is two straight lock faces (``split_tab_shoulder``, at
+    ``split_lock_angle``), so half B's socket tip between the cut and the head is
+    ``dims.socket_tip()`` wide, never under ``min_wall``. The joint contour is compensated like every other contour: 0.2 mm of play per side at the
     default -0.1 mm (``cad.fits.joint_travel`` measures how far the halves can move).
 
     Args:
@@ -134,20 +138,45 @@ def board_halves(
 
 def _half_a_region(dims: PrintDimensions, offset: float) -> TopoDS_Shape:
     """The region of half A (everything on A's side of the cut, plus the tabs) grown by
-    ``offset`` mm per side, as a solid taller than the board."""
+    ``offset`` mm per side, as a solid taller than the board.
+
+    A tab is its neck and its head: the head circle above two straight lock faces that rise
+    outward from ``split_tab_shoulder`` above the cut at the neck, at ``split_lock_angle``
+    (``AsteroidsDesign.split_tab_shoulder``). Each primitive is grown by ``offset``: the
+    circle's radius, the box sides, the lock faces along their normal.
+    """
     big = dims.board_length + dims.board_depth
     z0, z1 = -1.0, dims.board_thickness + 1.0
     cut_y = dims.split_cut_y
     head = dims.split_tab_head_diameter
     head_y = cut_y + dims.split_tab_length - head / 2
     neck = dims.split_tab_neck_width
+    slope = math.tan(dims.split_lock_angle)
+    # the lock faces' line at the neck, moved along its normal by offset
+    shoulder_y = cut_y + dims.split_tab_shoulder - offset / math.cos(dims.split_lock_angle)
+    reach = head / 2 + abs(offset) + 1.0  # beyond the head circle on either side
+    rise = (reach - neck / 2) * slope
     parts = [occ.box(-big, -big, z0, big, cut_y + offset, z1)]
     for k in range(dims.split_joint_tabs):
         x = dims.board_length * ((k + 0.5) / dims.split_joint_tabs - 0.5)
         parts.append(
             occ.box(x - neck / 2 - offset, cut_y - 1.0, z0, x + neck / 2 + offset, head_y, z1)
         )
-        parts.append(occ.cylinder(head + 2 * offset, x, head_y, z0, z1))
+        above_lock = occ.prism(
+            occ.polygon_face(
+                [
+                    (x - neck / 2 - offset, shoulder_y + offset * slope),
+                    (x + neck / 2 + offset, shoulder_y + offset * slope),
+                    (x + reach, shoulder_y + rise),
+                    (x + reach, head_y + reach),
+                    (x - reach, head_y + reach),
+                    (x - reach, shoulder_y + rise),
+                ]
+            ),
+            z0,
+            z1,
+        )
+        parts.append(occ.common(occ.cylinder(head + 2 * offset, x, head_y, z0, z1), above_lock))
     return checked(occ.fuse(parts[0], *parts[1:]), "half A region")
 
 
@@ -234,3 +263,21 @@ def ship(dims: PrintDimensions) -> TopoDS_Shape:
     symbol = occ.polygon_face(ship_symbol(dims.ship_symbol_size), -dims.xy_compensation)
     engraving = _engraving(symbol, 0, 0, top, dims.engraving_depth)
     return checked(occ.cut(body, engraving), "ship")
+
+
+def symbol_layer_split(solid: TopoDS_Shape, z: float) -> tuple[TopoDS_Shape, TopoDS_Shape]:
+    """A piece cut at ``z`` into the part below and the symbol layer above (P3).
+
+    For multi-material printing: the symbol layer (the top, whose engraved symbols show the
+    colour below) becomes a part of its own on the symbol filament.
+
+    Args:
+        solid: a fragment or ship (part frame, bed face on Z = 0).
+        z: bottom of the symbol layer in mm (the engraving floor: a whole layer).
+
+    Returns:
+        (below, symbol layer); together they are ``solid``, touching at ``z``.
+    """
+    (x0, y0, _), (x1, y1, z1) = occ.bounds(solid)
+    above = occ.box(x0 - 1, y0 - 1, z, x1 + 1, y1 + 1, z1 + 1)
+    return occ.cut(solid, above), occ.common(solid, above)

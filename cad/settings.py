@@ -10,7 +10,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
+
+from cad.slicers import DEFAULT_SLICER, SLICERS, Slicer
 
 
 class OptionError(ValueError):
@@ -176,6 +178,10 @@ class PrintSettings:
         bed_border: mm kept free along every bed edge, 0..30, so that the slicer's skirt or a
             brim stays on the bed. The default 5 mm holds the 2 mm skirt the plates ask for
             (one line) or a brim up to 4 mm. Below 3.5 mm the plates ask for no skirt.
+        slicer: the slicer the plates are projects for (``cad.slicers.SLICERS``), or None for
+            the bed preset's default (``cad.slicers.DEFAULT_SLICER``); see ``slicer_name``.
+        multi_material: print the symbol layer of fragments and ships as a part of its own on
+            filament 2 (an AMS, MMU or tool changer; no filament change by hand).
 
     Raises:
         SettingsError: any value outside its range; the message names the option.
@@ -193,8 +199,12 @@ class PrintSettings:
     box: tuple[float, float, float] = (200.0, 200.0, 70.0)
     plate_spacing: float = 6.0
     bed_border: float = 5.0
+    slicer: str | None = None
+    multi_material: bool = False
 
     def __post_init__(self) -> None:
+        if self.slicer is not None and self.slicer not in SLICERS:
+            raise SettingsError("--slicer", f"allowed: {', '.join(SLICERS)}, got {self.slicer!r}")
         _check_range("--scale", self.scale, 0.5, 1.5, "")
         _check_range("--xy-compensation", self.xy_compensation, -0.5, 0.0, " mm")
         _check_range("--layer-height", self.layer_height, 0.08, 0.32, " mm")
@@ -235,6 +245,13 @@ class PrintSettings:
                 )
 
     @property
+    def slicer_name(self) -> Slicer:
+        """The slicer the plates are written for: ``slicer`` or the bed's default."""
+        if self.slicer is not None:
+            return cast(Slicer, self.slicer)
+        return DEFAULT_SLICER.get(self.bed.name, DEFAULT_SLICER["custom"])
+
+    @property
     def engraving_depth(self) -> float:
         """Engraving depth in mm: whole layers, never scaled (P2, P3)."""
         return self.engraving_layers * self.layer_height
@@ -243,6 +260,7 @@ class PrintSettings:
         """The settings as plain JSON data (used in the manifest and as the cache key)."""
         data = asdict(self)
         data["box"] = list(self.box)
+        data["slicer"] = self.slicer_name
         return data
 
 

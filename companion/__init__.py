@@ -37,6 +37,7 @@ from companion.security import (
     cross_site_guard,
 )
 from companion.store.factory import open_store
+from companion.tables.seats import SEAT_GONE_SECONDS
 from companion.tables.service import EXTENSION, TableService
 
 DEFAULTS: dict[str, Any] = {
@@ -53,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "DICE_RNG": None,
     "I18N_CACHE": None,
+    "SEAT_GONE_SECONDS": SEAT_GONE_SECONDS,
 }
 
 
@@ -87,7 +89,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             ``JOIN_RATE_LIMIT`` ((joins, seconds) per client address), ``LOOKUP_RATE_LIMIT``
             ((join or watch link lookups, seconds) per client address, found or not),
             ``MAX_CONTENT_LENGTH`` (request bodies, bytes; 413 above), ``DICE_RNG`` (a
-            ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``.
+            ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``,
+            ``SEAT_GONE_SECONDS`` (how long a seat's phone must be away before a seat code
+            takes the seat, :data:`companion.tables.seats.SEAT_GONE_SECONDS`).
     """
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
@@ -99,7 +103,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     hub = make_hub(app.config["PUBSUB"])  # before the store: a bad URL leaves nothing open
     store = open_store(database, app.config["DURABILITY"], app.config["BUSY_SECONDS"])
     dice = DiceService(app.config["DICE_RNG"])
-    app.extensions[EXTENSION] = TableService(store, dice, app.config["MAX_STREAMS"], hub)
+    service = TableService(store, dice, app.config["MAX_STREAMS"], hub)
+    service.seats.gone_seconds = float(app.config["SEAT_GONE_SECONDS"])
+    app.extensions[EXTENSION] = service
     app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
     i18n.init_app(app)

@@ -106,9 +106,7 @@ def create_table() -> tuple[Response, int]:
     if not isinstance(body, dict):
         raise Rejected(400, "malformed", "the body must be a JSON object")
     seat, _, _ = tables().create(body.get("game"), body.get("colours"))
-    return jsonify(
-        table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
-    ), 201
+    return jsonify(seat_answer(seat)), 201
 
 
 @bp.post("/join/<join_token>")
@@ -118,9 +116,7 @@ def join(join_token: str) -> tuple[Response, int]:
         raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
     check_rate()
     seat = tables().join(join_token)
-    return jsonify(
-        table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
-    ), 201
+    return jsonify(seat_answer(seat)), 201
 
 
 @bp.get("/t/<table_id>/state")
@@ -230,10 +226,16 @@ def reclaim(table_id: str) -> BaseResponse:
     if not lookup_limiter().allow(request.remote_addr or "?"):
         raise Rejected(429, "rate_limited", "too many attempts; wait a minute")
     seat = tables().reclaim(table_id, json_body())
-    response = jsonify(
-        table_id=seat.table_id, seat=seat.role, token=seat.token, **links(seat.table_id)
-    )
-    return seated(response, seat)
+    return seated(jsonify(seat_answer(seat)), seat)
+
+
+def seat_answer(seat: Seat) -> dict[str, Any]:
+    """``{table_id, seat, token, seat_key?, table_url, join_url, watch_url}``: a seat just
+    taken, with its seat key where the seat came with one."""
+    answer = {"table_id": seat.table_id, "seat": seat.role, "token": seat.token}
+    if seat.key is not None:
+        answer["seat_key"] = seat.key
+    return {**answer, **links(seat.table_id)}
 
 
 @bp.get("/t/<table_id>/dice")

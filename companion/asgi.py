@@ -261,8 +261,9 @@ class CompanionASGI:
         included) unless: its headers are unambiguous (``Host``, ``Origin``,
         ``Sec-Fetch-Site``, ``Content-Type`` and ``X-Seat-Token`` at most once each, a
         ``Host`` given), it is not cross-site (:func:`companion.security.is_cross_site`, the
-        test Flask runs before every request), the body is within ``MAX_CONTENT_LENGTH`` and
-        is ``application/json`` that parses. Then the action is decided on the event loop
+        test Flask runs before every request), the app has no hook this route would skip
+        (:func:`unknown_hooks`), the body is within ``MAX_CONTENT_LENGTH`` and is
+        ``application/json`` that parses. Then the action is decided on the event loop
         (:meth:`companion.tables.writes.Writes.submit_soon`), or, where it cannot be there,
         by :func:`companion.api.post_action` (the Flask route's own function) in one worker
         thread; a refusal is answered by the Flask app's error handlers

@@ -14,7 +14,8 @@ from importlib import resources
 from typing import Any
 
 from companion.tables.rejected import Rejected
-from games.cards import Card, Deck, DeckError, parse_deck_text
+from games.cards.deck import Card, Deck, DeckError, parse_deck_text
+from games.registry import DEMO_DECKS
 
 MAX_DECK_CHARS = 48 * 1024
 """Largest deck file text a phone may upload (the request body limit is 64 KiB)."""
@@ -28,11 +29,9 @@ def demo_decks() -> dict[str, Deck]:
     ``toy-battle``, ...), sorted by name: a game's first demo (``<game>``) is seat A's side,
     the next one (``<game>-<side>``) the side opposing it, seat B's default
     (:func:`default_demo`)."""
-    folder = resources.files("games.cards") / "demo"
     decks = {}
-    entries = [e for e in folder.iterdir() if e.name.endswith(".yaml")]
-    for entry in sorted(entries, key=lambda e: e.name.rsplit(".", 1)[0]):
-        name = entry.name.rsplit(".", 1)[0]
+    for name, (package, path) in sorted(DEMO_DECKS.items()):
+        entry = resources.files(package) / path
         text = entry.read_text(encoding="utf-8")
         decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
     return decks

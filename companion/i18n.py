@@ -140,6 +140,12 @@ def js_strings() -> dict[str, Any]:
         "outbox_refused": gettext("Not applied"),
         "offline_kept": gettext("No connection. Your tap is kept and sent when it returns."),
         "stream_refused": gettext("No live updates: %(reason)s"),
+        "seat_taken": gettext(
+            "Another phone took this seat over at %(time)s: this phone no longer plays here."
+        ),
+        "err_seat_in_use": gettext(
+            "that seat's phone is still at the table; a seat code works once it has been away"
+        ),
         "opponent_connected": gettext("Opponent connected"),
         "opponent_gone": gettext("Opponent's phone gone"),
         "opponent_gone_since": gettext("Opponent's phone gone since %(time)s"),

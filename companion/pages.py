@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from companion import decks, i18n, views
 from companion.links import links
-from companion.security import SEAT_COOKIE_PREFIX, join_limiter, lookup_limiter, seated
+from companion.security import SEAT_COOKIE_PREFIX, join_limiter, lookup_limiter, seat_key_of, seated
 from companion.tables.rejected import Rejected
 from companion.tables.seats import Seat
 from companion.tables.service import tables
@@ -101,6 +101,7 @@ def render_table(seat: Seat) -> str:
         "strings": i18n.js_strings(),
         "join_qr": qr_svg(urls["join_url"]) if seat.role == "A" else None,
         "watch_qr": qr_svg(urls["watch_url"]) if seat.role in ("A", "B") else None,
+        "seat_key": spaced(seat_key_of(request, seat.table_id, seat.role)),
     }
     return render_template("table.html", **context)
 
@@ -135,10 +136,18 @@ def table(table_id: str) -> str | Response:
     tables().table(table_id)  # 404 for an unknown table
     seat = cookie_seat(table_id)
     if seat is None:
-        return make_response(
-            render_template("message.html", kind="no_seat", table_id=table_id), 403
-        )
+        # a browser whose seat another phone took keeps its seat key: filled in, one tap back
+        keys = [seat_key_of(request, table_id, role) for role in SEATS]
+        key = next((k for k in keys if k), None)
+        page = render_template("message.html", kind="no_seat", table_id=table_id, seat_key=key)
+        return make_response(page, 403)
     return render_table(seat)
+
+
+def spaced(key: str | None) -> str | None:
+    """A seat key as shown, in two groups of five (``ABCDE-FGHJK``); typed with or without the
+    dash."""
+    return None if key is None else key[:5] + "-" + key[5:]
 
 
 @bp.route("/j/<join_token>", methods=["GET", "POST"])

@@ -12,6 +12,7 @@ whichever server runs the app.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
@@ -20,6 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.store.base import StorageUnavailable
 from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected
+from games.protocol import GameError
 
 
 def wants_json() -> bool:
@@ -28,10 +30,17 @@ def wants_json() -> bool:
 
 
 def error_response(
-    status: int, reason: str, message: str, view: Any = None, headers: Any = ()
+    status: int,
+    reason: str,
+    message: str,
+    view: Any = None,
+    headers: Any = (),
+    detail: Mapping[str, Any] | None = None,
 ) -> Response:
-    """A JSON error ``{"error": reason, "message": message, "view"?: view}``."""
-    body: dict[str, Any] = {"error": reason, "message": message}
+    """A JSON error ``{"error": reason, "message": message, "view"?: view, **detail}``
+    (``detail``: the refusal's own fields, such as a game's ``rule``, ``message_id`` and
+    ``values`` or when a seat was last seen)."""
+    body: dict[str, Any] = {**(detail or {}), "error": reason, "message": message}
     if view is not None:
         body["view"] = view
     response = jsonify(body)
@@ -65,11 +74,17 @@ def error_page(status: int, headers: Any = ()) -> BaseResponse:
 
 def rejected(error: Rejected) -> BaseResponse:
     """Answer a refused request with its status, reason code, message and the current view,
-    and ``Retry-After`` where the refusal says when to try again (a full server or table)."""
+    and ``Retry-After`` where the refusal says when to try again (a full server or table); a
+    refusal by the game's rules (raised from a :class:`~games.protocol.GameError`) also carries
+    its ``rule``, ``message_id`` and ``values``, which the phone shows translated."""
     headers = [] if error.retry_after is None else [("Retry-After", str(error.retry_after))]
     if not wants_json():
         return error_page(error.status, headers)
-    return error_response(error.status, error.reason, str(error), error.view, headers)
+    detail: dict[str, Any] = dict(error.details or {})
+    cause = error.__cause__
+    if isinstance(cause, GameError) and error.status != 409:
+        detail |= {k: v for k, v in cause.to_json().items() if k != "message"}
+    return error_response(error.status, error.reason, str(error), error.view, headers, detail)
 
 
 def http_error(error: HTTPException) -> BaseResponse:
@@ -98,8 +113,15 @@ def storage_unavailable(error: StorageUnavailable) -> BaseResponse:
 
 
 def internal_error(error: Exception) -> BaseResponse:
-    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``)."""
-    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+    """Anything unexpected: logged with its traceback, answered 500 (JSON under ``/api/``).
+
+    The traceback is taken from ``error`` itself, not from :func:`sys.exc_info`: a handler
+    called after its ``except`` block has ended would log "NoneType: None" with
+    ``logger.exception``.
+    """
+    current_app.logger.error(
+        "unexpected error on %s %s", request.method, request.path, exc_info=error
+    )
     if not wants_json():
         return error_page(500)
     return error_response(500, "internal", "internal server error")

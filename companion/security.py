@@ -9,6 +9,7 @@ site: the companion's own pages always send their real origin.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import deque
@@ -23,6 +24,10 @@ from companion.tables.seats import Seat
 
 TOKEN_HEADER = "X-Seat-Token"
 SEAT_COOKIE_PREFIX = "ts_seat_"
+KEY_COOKIE_PREFIX = "ts_key_"
+"""``ts_key_<table>_<seat>``: the seat key this browser was given for that seat (shown on the
+table page, filled in on the page without a seat: :func:`seat_key_of`)."""
+SEAT_KEY = re.compile("[A-Z0-9]{10}")
 COOKIE_AGE = 30 * 24 * 3600
 """The seat cookie lives 30 days."""
 JOIN_LIMITER = "tablesmith.join_limiter"
@@ -40,15 +45,22 @@ def token_from(request: Request, *, allow_query: bool) -> str | None:
 
 def seated(response: Response, seat: Seat) -> Response:
     """Attach the seat cookie ``ts_seat_<table>`` (HttpOnly, SameSite=Lax, 30 days) to
-    ``response``."""
-    response.set_cookie(
-        SEAT_COOKIE_PREFIX + seat.table_id,
-        seat.token,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-    )
+    ``response``, and the seat key's cookie ``ts_key_<table>_<seat>`` where the seat came with
+    a key (made, joined, or taken back with the key)."""
+    for name, value in (
+        (SEAT_COOKIE_PREFIX + seat.table_id, seat.token),
+        (f"{KEY_COOKIE_PREFIX}{seat.table_id}_{seat.role}", seat.key),
+    ):
+        if value is not None:
+            response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
     return response
+
+
+def seat_key_of(request: Request, table_id: str, seat: str) -> str | None:
+    """The seat key this browser keeps for ``seat`` at ``table_id``, or None (a cookie that
+    is not a key's shape counts as none)."""
+    value = request.cookies.get(f"{KEY_COOKIE_PREFIX}{table_id}_{seat}", "")
+    return value if SEAT_KEY.fullmatch(value) else None
 
 
 def is_cross_site(method: str, host: str, sec_fetch_site: str | None, origin: str | None) -> bool:

@@ -13,6 +13,16 @@ the cards in the players' hands.
 
 Seats are ``"A"`` and ``"B"``; a watcher is the seat ``None``.
 
+Both players at once: every write carries the revision its phone saw. A write based on an
+older revision (stale) is applied to the current state when every action logged since that
+revision commutes with it (:meth:`Game.commutes`: independent, so the order does not matter)
+and nothing else changed the game meanwhile (a setup or an undo; rolls of dice and seat changes
+leave the state alone); otherwise it is refused with 409 and the current view, as before. The
+game declares which actions commute, with a safe default of "no", rather than the server
+re-checking a stale action against the current state: only the rules know whether an action's
+meaning depends on another (a counter on a unit both phones saw hit once must not become two),
+and a wrong "no" costs a second tap where a wrong "yes" would change the table.
+
 Dice: engines never roll (ARCHITECTURE.md, *Companion*). A setup or an action that needs dice
 says so through :meth:`Game.setup_dice` / :meth:`Game.dice_for`; the companion rolls them on
 the server, logs them, and hands the faces to :meth:`Game.start` / :meth:`Game.apply`, which are
@@ -23,8 +33,9 @@ Errors (all :class:`GameError`, a ``ValueError``):
 
 * :class:`MalformedAction`: cannot be understood at all (wrong type, missing field, value out
   of range). HTTP 400.
-* :class:`IllegalAction`: well formed, but the rules forbid it now; ``rule`` holds the rule id
-  (``"PM-11"``). HTTP 422 ``illegal``.
+* :class:`IllegalAction`: well formed, but the rules forbid it now; ``rule`` holds the one rule
+  id it cites (``"PM-11"``), ``message_id`` and ``values`` the text the phone translates
+  (:class:`Messages`). HTTP 422 ``illegal``.
 * :class:`NotYourTurn`: an :class:`IllegalAction` because another seat is to act. HTTP 422
   ``not_your_turn``.
 * :class:`SetupError`: an :class:`IllegalAction` at setup (a deck that breaks the building
@@ -53,16 +64,44 @@ _RULE_ID = re.compile(r"\(([A-Z]{2,3}-\d+)\)")
 class GameError(ValueError):
     """Base class of every error a game raises through this protocol.
 
+    Args:
+        message: the English text (logs, the API's ``message``).
+        rule: the one rule id the error cites (``"PM-24"``); when None, the first id written
+            in parentheses in ``message`` (``"... (PM-24)"``), or None.
+        message_id: the id of the refusal's text in the game view's catalogs (the phone
+            shows it translated, :class:`Messages`), or None.
+        values: the values of the text's ``%(name)s`` fields (strings and integers).
+
     Attributes:
-        rule: the rule id the error cites (``"PM-24"``), or None.
+        rule: the rule id, or None.
+        message_id: the text's id, or None.
+        values: the text's values (read-only).
     """
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        message_id: str | None = None,
+        values: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         if rule is None:
             found = _RULE_ID.search(message)
             rule = found.group(1) if found else None
         self.rule = rule
+        self.message_id = message_id
+        self.values: Mapping[str, str | int] = MappingProxyType(dict(values or {}))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"message", "rule", "message_id", "values"}`` (what the API sends the phone)."""
+        return {
+            "message": str(self),
+            "rule": self.rule,
+            "message_id": self.message_id,
+            "values": dict(self.values),
+        }
 
 
 class MalformedAction(GameError):
@@ -249,6 +288,19 @@ class Game(abc.ABC, Generic[S, A, T]):
             IllegalAction: the rules forbid it now (the message cites the rule id).
         """
 
+    def commutes(self, action: A, seat: str, other: A, other_seat: str) -> bool:
+        """Whether ``action`` of ``seat`` and ``other`` of ``other_seat`` are independent: in
+        every state, each is legal after the other exactly when it is legal before it, means
+        the same, and applying both in either order gives the same state. The companion then
+        applies ``action`` even when the phone sent it before it saw ``other`` (module
+        docstring). Symmetric; an action with dice is asked with its dice still to roll.
+
+        Returns:
+            True only where the rules make both orders the same; the default, False, refuses
+            every stale action (409) as before.
+        """
+        return False
+
     @abc.abstractmethod
     def to_act(self, state: S) -> str | None:
         """The seat whose turn it is, or None once the game is over."""
@@ -370,3 +422,44 @@ def check_faces(requests: Sequence[DiceRequest], faces: Faces) -> None:
                 f"{request.purpose}: expected {request.count} faces of 1..{request.sides}, "
                 f"got {list(rolled)[:10]}"
             )
+
+
+class Messages:
+    """A game's refusal texts: message id -> English template with ``%(name)s`` fields.
+
+    The same ids and English texts are in the game view's catalog (``view.html``, block
+    ``refusal-strings``), translated in its ``translations/``; a test checks both ways.
+
+    Args:
+        texts: message id (``[a-z0-9_]+``) -> English template.
+    """
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts: Mapping[str, str] = MappingProxyType(dict(texts))
+
+    def error(
+        self,
+        message_id: str,
+        rule: str,
+        cls: type[GameError] | None = None,
+        /,
+        **values: Any,
+    ) -> GameError:
+        """The error (an :class:`IllegalAction` unless ``cls`` says otherwise) for
+        ``message_id`` with ``values`` (lists become ``", "``-joined text, None ``"-"``), its
+        English text ending in ``(rule)``.
+
+        Raises:
+            KeyError: an unknown message id (a bug in the engine).
+        """
+        shown: dict[str, str | int] = {}
+        for key, value in values.items():
+            if isinstance(value, (list, tuple)):
+                shown[key] = ", ".join(str(v) for v in value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                shown[key] = value
+            else:
+                shown[key] = "-" if value is None else str(value)
+        text = self.texts[message_id] % shown
+        kind = cls or IllegalAction
+        return kind(f"{text} ({rule})", rule=rule, message_id=message_id, values=shown)

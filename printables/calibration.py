@@ -29,6 +29,7 @@ from printables.layout import (
     BackAdjust,
     CardSize,
     Duplex,
+    PrintScale,
     Rect,
     Segment,
     SettingError,
@@ -38,7 +39,7 @@ from printables.layout import (
     mirrors_left_right,
 )
 from printables.outputs import atomic_outputs
-from printables.render import backs_path, draw_furniture, new_canvas
+from printables.render import apply_scale, backs_path, draw_furniture, new_canvas
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -217,6 +218,41 @@ def _draw_scale(c: Canvas, ref: Reference) -> None:
         c.drawString(label.x * MM, label.y * MM, label.text)
 
 
+SIZE_RULER = 100.0
+"""Length of the two size rulers, mm."""
+
+
+def size_rulers(page_width: float, page_height: float) -> tuple[Segment, ...]:
+    """The two 100 mm rulers of the front page, an L: its corner 50 mm left of and 20 mm
+    below the page centre, one ruler to the right, one upwards; each is its base line
+    (the first segment of each ruler, 100 mm) and ticks every mm (1 mm long), 5 mm (2 mm)
+    and 10 mm (3 mm) on the outside of the L. Page mm."""
+    x0, y0 = page_width / 2 - SIZE_RULER / 2, page_height / 2 - 20.0
+    out = [Segment(x0=x0, y0=y0, x1=x0 + SIZE_RULER, y1=y0)]
+    ticks = [(v, 3.0 if v % 10 == 0 else 2.0 if v % 5 == 0 else 1.0) for v in range(101)]
+    out += [Segment(x0=x0 + v, y0=y0, x1=x0 + v, y1=y0 + t) for v, t in ticks]
+    out.append(Segment(x0=x0, y0=y0, x1=x0, y1=y0 + SIZE_RULER))
+    out += [Segment(x0=x0, y0=y0 + v, x1=x0 + t, y1=y0 + v) for v, t in ticks]
+    return tuple(out)
+
+
+def _draw_size_rulers(c: Canvas, page_width: float, page_height: float) -> None:
+    c.saveState()
+    c.setLineWidth(0.25)
+    for line in size_rulers(page_width, page_height):
+        c.line(line.x0 * MM, line.y0 * MM, line.x1 * MM, line.y1 * MM)
+    x0, y0 = page_width / 2 - SIZE_RULER / 2, page_height / 2 - 20.0
+    c.setFont(REGULAR, 7)
+    c.drawString((x0 + SIZE_RULER + 1.0) * MM, (y0 + 0.5) * MM, "100 mm")
+    c.drawString((x0 + 4.0) * MM, (y0 + SIZE_RULER - 1.0) * MM, "100 mm")
+    c.drawString(
+        (x0 + 8.0) * MM,
+        (y0 + 8.0) * MM,
+        "Measure both rulers: --print-scale X,Y with X = 100 / across, Y = 100 / up",
+    )
+    c.restoreState()
+
+
 def render_calibration(
     out: Path,
     *,
@@ -224,8 +260,13 @@ def render_calibration(
     landscape: bool = False,
     duplex: Duplex = Duplex.LONG_EDGE,
     adjust: BackAdjust | None = None,
+    scale: PrintScale | None = None,
 ) -> tuple[Path, ...]:
     """Write the calibration sheet (front page and back page).
+
+    The front page also has two 100 mm rulers, across and up (:func:`size_rulers`), for the
+    print scale; both pages are drawn with ``scale`` applied (a calibrated printer's rulers
+    measure 100 mm).
 
     With duplex ``separate`` the back page goes to :func:`printables.render.backs_path`.
 
@@ -243,6 +284,7 @@ def render_calibration(
             found=duplex.value,
         )
     adjust = adjust or BackAdjust()
+    scale = scale or PrintScale()
     layout = layout_sheet(
         SheetSpec(
             card=CardSize(width=63, height=88), paper=paper, landscape=landscape, crop_marks=False
@@ -262,6 +304,9 @@ def render_calibration(
         )
         front.setPageSize((w * MM, h * MM))
         back.setPageSize((w * MM, h * MM))
+        front.saveState()
+        apply_scale(front, w, h, scale)
+        _draw_size_rulers(front, w, h)
         draw_furniture(
             front,
             layout,
@@ -289,12 +334,15 @@ def render_calibration(
                 "5. tablesmith cards --save-profile NAME --duplex MODE --back-offset DX,DY "
                 "--back-rotation DEG"
             ),
+            "6. Measure the two 100 mm rulers above; add --print-scale 100/ACROSS,100/UP.",
         ):
             text.textLine(line)
         front.drawText(text)
+        front.restoreState()
         front.showPage()
         back.setPageSize((w * MM, h * MM))
         back.saveState()
+        apply_scale(back, w, h, scale)
         back.translate(adjust.dx * MM, adjust.dy * MM)
         back.translate(w / 2 * MM, h / 2 * MM)
         back.rotate(adjust.rotation_deg)

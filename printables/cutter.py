@@ -53,6 +53,7 @@ class Cutter(enum.StrEnum):
 
     NONE = "none"
     SILHOUETTE = "silhouette"
+    SILHOUETTE_4 = "silhouette-4"
     CRICUT = "cricut"
 
 
@@ -81,9 +82,10 @@ def rounded_rect_path(rect: Rect, radius: float) -> list[tuple[float, float, flo
     ]
 
 
-def cut_rects(layout: SheetLayout) -> list[Rect]:
-    """The trim boxes of every slot of ``layout``: the cut lines (page frame, mm)."""
-    return [slot.trim for slot in layout.slots]
+def cut_rects(layout: SheetLayout, cards: int | None = None) -> list[Rect]:
+    """The trim boxes of the first ``cards`` slots of ``layout`` (all when None), the slots a
+    sheet fills in order: the cut lines (page frame, mm)."""
+    return [slot.trim for slot in layout.slots[:cards]]
 
 
 def cut_frame(layout: SheetLayout) -> Rect:
@@ -93,8 +95,11 @@ def cut_frame(layout: SheetLayout) -> Rect:
     return Rect(x=0, y=0, width=layout.page_width, height=layout.page_height)
 
 
-def svg_text(layout: SheetLayout, radius: float = CUT_CORNER_RADIUS) -> str:
-    """The cut lines of ``layout`` as an SVG document in millimetres.
+def svg_text(
+    layout: SheetLayout, radius: float = CUT_CORNER_RADIUS, cards: int | None = None
+) -> str:
+    """The cut lines of ``layout`` (of its first ``cards`` slots: a sheet's cards) as an SVG
+    document in millimetres.
 
     The document is the size of :func:`cut_frame` (``width``/``height`` in mm, a ``viewBox``
     of the same numbers), y pointing down as SVG has it; one closed path per card (straight
@@ -103,7 +108,7 @@ def svg_text(layout: SheetLayout, radius: float = CUT_CORNER_RADIUS) -> str:
     """
     frame = cut_frame(layout)
     paths = []
-    for rect in cut_rects(layout):
+    for rect in cut_rects(layout, cards):
         x0, x1 = rect.x - frame.x, rect.right - frame.x
         y0, y1 = frame.top - rect.top, frame.top - rect.y  # SVG y grows downwards
         r = radius
@@ -125,8 +130,11 @@ def svg_text(layout: SheetLayout, radius: float = CUT_CORNER_RADIUS) -> str:
     )
 
 
-def write_dxf(layout: SheetLayout, path: Path, radius: float = CUT_CORNER_RADIUS) -> None:
-    """Write the cut lines of ``layout`` as a DXF (ezdxf, R2010, millimetres): one closed
+def write_dxf(
+    layout: SheetLayout, path: Path, radius: float = CUT_CORNER_RADIUS, cards: int | None = None
+) -> None:
+    """Write the cut lines of ``layout`` (of its first ``cards`` slots) as a DXF (ezdxf, R2010,
+    millimetres): one closed
     LWPOLYLINE with quarter-arc bulges per card, origin at the bottom-left corner of
     :func:`cut_frame`, y up (DXF's frame)."""
     import ezdxf
@@ -137,7 +145,32 @@ def write_dxf(layout: SheetLayout, path: Path, radius: float = CUT_CORNER_RADIUS
     doc.units = units.MM
     doc.header["$INSUNITS"] = units.MM
     space = doc.modelspace()
-    for rect in cut_rects(layout):
+    for rect in cut_rects(layout, cards):
         local = Rect(x=rect.x - frame.x, y=rect.y - frame.y, width=rect.width, height=rect.height)
         space.add_lwpolyline(rounded_rect_path(local, radius), format="xyb", close=True)
     doc.saveas(path)
+
+
+DXF_EXTRA = "cutter"
+"""The pyproject extra that installs ezdxf (the DXF cut lines)."""
+
+
+class MissingExtraError(RuntimeError):
+    """A feature needs a library of an extra that is not installed (the message says which
+    ``pip install`` adds it)."""
+
+
+def require_dxf() -> None:
+    """Check that ezdxf, which writes the DXF cut lines, is installed, before anything is
+    rendered (the slim ``pip install .`` leaves it out: it brings numpy and fontTools).
+
+    Raises:
+        MissingExtraError: ezdxf cannot be imported; the message names the extra.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("ezdxf") is None:
+        raise MissingExtraError(
+            "--cutter writes DXF cut lines with ezdxf, which is not installed: "
+            f"pip install 'tablesmith[{DXF_EXTRA}]'"
+        )

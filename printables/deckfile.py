@@ -1,8 +1,8 @@
 """Reading deck files (the I/O side of ``games.cards``) and the demo decks shipped as data.
 
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
-shipped demo deck (``games/cards/demo/NAME.yaml``: package data of ``games``, because the
-companion reads the same decks). Files are decoded as UTF-8; a byte-order
+shipped demo deck (``games/<game>/demo/NAME.yaml``, package data of the game found through
+:data:`games.registry.DEMO_DECKS`, because the companion reads the same decks). Files are decoded as UTF-8; a byte-order
 mark is dropped. Image paths inside a deck are relative to the deck file's folder and must
 exist and be readable PNG or JPEG images (checked here, reported with the card's name).
 """
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from games.cards import Deck, DeckError, FieldError, parse_deck_text
-from games.cards.deck import MAX_DECK_BYTES
+from games.cards.deck import MAX_DECK_BYTES, Deck, DeckError, parse_deck_text
+from games.cards.fields import FieldError
+from games.registry import DEMO_DECKS
 from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
@@ -97,8 +98,7 @@ class LoadedDeck:
 
 def demo_names() -> list[str]:
     """Names of the shipped demo decks (use as ``demo:NAME``)."""
-    folder = resources.files("games.cards") / "demo"
-    return sorted(p.name.rsplit(".", 1)[0] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return sorted(DEMO_DECKS)
 
 
 def read_deck(argument: str) -> LoadedDeck:
@@ -121,9 +121,10 @@ def read_deck(argument: str) -> LoadedDeck:
                     )
                 ],
             )
-        resource = resources.files("games.cards") / "demo" / f"{name}.yaml"
+        package, resource_path = DEMO_DECKS[name]
+        resource = resources.files(package) / resource_path
         text = resource.read_text(encoding="utf-8")
-        base_dir = Path(str(resources.files("games.cards") / "demo"))
+        base_dir = Path(str(resource)).parent
         deck = parse_deck_text(text, source=f"{name}.yaml", default_slug=name)
         return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
     if not argument.strip():
@@ -230,6 +231,37 @@ def read_deck(argument: str) -> LoadedDeck:
     return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
 
 
+def literal_line_breaks(loaded: LoadedDeck) -> list[str]:
+    """Warnings for CSV cells holding a literal ``\\n`` (backslash, n).
+
+    CSV has no escapes: a line break in a cell is a real one inside a quoted cell (Alt+Enter
+    in LibreOffice Calc and Excel). A typed ``\\n`` is printed as typed; the warning says so
+    and how to make a break, so the card is not printed with a stray ``\\n`` unnoticed.
+    """
+    if not loaded.source.lower().endswith(".csv"):
+        return []
+    found = []
+    for card in loaded.deck.cards:
+        for name, value in vars(card).items():
+            if isinstance(value, str) and "\\n" in value:
+                found.append(
+                    f"{loaded.source}: card '{card.name}': field '{name}' holds a literal \\n, "
+                    "printed as typed; for a line break put the cell in quotes and break the "
+                    "line inside it (Alt+Enter in a spreadsheet)"
+                )
+    return found
+
+
+def _jpeg_ends(path: Path) -> bool:
+    """True if the JPEG ``path`` has an EOI marker (``FF D9``) after its last start-of-scan
+    (``FF DA``). In the entropy-coded data every ``FF`` is stuffed (``FF 00``), so a file
+    whose end was cut off or overwritten (zeros decode without an error) has none there
+    (ITU T.81, B.1.1.5, F.1.2.3)."""
+    data = path.read_bytes()
+    scan = data.rfind(b"\xff\xda")
+    return scan >= 0 and data.find(b"\xff\xd9", scan) > scan
+
+
 def _image_problem(path: Path) -> str | None:
     """Why ``path`` cannot be used as card art (None if it can): Pillow must identify it as
     PNG or JPEG and find its data complete."""
@@ -246,8 +278,18 @@ def _image_problem(path: Path) -> str | None:
                     f"{image.width} x {image.height} pixels; the limit is "
                     f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels"
                 )
-            image.verify()
+            image.verify()  # PNG: chunk checksums; JPEG: nothing (it has none)
+        with Image.open(path) as image:
+            # Decode it (JPEG at 1/8 scale: the same entropy-coded data, read to its end), so
+            # a file cut off halfway is refused, not printed as a nearly blank art window.
+            if image.format in ("JPEG", "MPO"):
+                image.draft(image.mode, (max(1, image.width // 8), max(1, image.height // 8)))
+            image.load()
+            if image.format in ("JPEG", "MPO") and not _jpeg_ends(path):
+                return "the JPEG data has no end marker after its last scan (cut off or damaged)"
     except OSError as exc:
+        if "truncated" in str(exc) or "broken data" in str(exc):
+            return "the image data is cut off (truncated file)"
         return exc.strerror or "not an image Pillow can read"
     except Exception:  # Pillow raises assorted errors for damaged files
         return "damaged image data"

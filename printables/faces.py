@@ -1,34 +1,26 @@
 """Card faces and generated backs, drawn with ReportLab onto a card's box on the page.
 
-Every face follows one anatomy (:func:`standard_face`), filled per game from the rules
-digests, and read at a glance at the size of a real card:
+Every face follows one anatomy (:mod:`games.cards.anatomy`, drawn by :func:`standard_face`),
+read at a glance at the size of a real card:
 
-* a **badge** in the top-left corner with the number a fanned hand needs: the star cost of
-  PocketModel units (PM-1) and Transformers characters (TF-1), the main combat bonus of a
-  PocketModel combat card (PM-3), the defense value of an objective (PM-3, PM-31), the
-  strength of a Toy Battle troop (TB-1; ``J`` for Kwak, the joker - a 0 would read as
-  "weakest", which Kwak is not, TB-11), the slot of a Transformers upgrade (TF-13); Toy
-  Battle repeats the strength upside down in the bottom-right corner, like playing cards;
-* a **header** with the name, and a **type band** with the card kind and its icons as drawn
-  symbols with their words next to them (the legend): PocketModel icons in green, silver or
-  gold discs (PM-2), Transformers battle icons as coloured squares in the top-right corner
-  (TF-2) with a legend line at the bottom;
+* a **badge** in the top-left corner with the number a fanned hand needs, optionally repeated
+  upside down in the bottom-right corner, like playing cards;
+* a **header** with the name (and corner icons or a mode tab at its right end), and a **type
+  band** with the card kind and its icons as drawn symbols with their words next to them;
 * an **art window** holding the card's image (cropped to fill) or a generated pattern
   (:mod:`printables.patterns`); it gives up height when the rules text needs it;
-* a **stats row** of big numbers with their symbol and word: PocketModel Attack red, Damage
-  yellow, Defense blue, Shields green (PM-1, PM-3 bonuses as +N), Transformers Attack
-  orange, Health red, Defense blue (TF-1);
+* a **stats row** of big numbers with their symbol and word;
 * the **rules text** on a light box, left-aligned, 8.5 pt shrinking to 6 pt at the least, a
   lead-in before the first colon in bold ("Carrier power:");
-* a **footer** with the QR code, build stars as a number with a star, and the PocketModel
-  defense value in the bottom-right corner (PM-3; the QR code then goes bottom-left).
+* a **footer** with the QR code, build stars as a number with a star, a legend line, and an
+  optional defense corner bottom-right (the QR code then goes bottom-left).
 
-Frames differ per kind: PocketModel units steel grey, combat cards crimson with cut corners,
-objectives teal with a double rule; Transformers characters in the faction colour (Autobot
-red, Decepticon purple) with a mode tab, actions orange, upgrades teal; Toy Battle troops
-in the troop colour. The static parts of a frame are one form XObject per kind and size,
-and everything on a face but its name and QR code is one form XObject per card design
-(:func:`standard_face`), so copies and cards that differ only in name are drawn once.
+What a game's cards show (colours, frames, badges) is decided by the game's face builder
+(:attr:`games.cards.cardgame.CardGame.face`, in ``games/<game>/cards.py``); this module draws
+any :class:`~games.cards.anatomy.FaceContent` and names no game. The static parts of a frame
+are one form XObject per frame and size, and everything on a face but its name and QR code is
+one form XObject per card design (:func:`standard_face`), so copies and cards that differ only
+in name are drawn once.
 
 Coordinates inside a face are mm from the card's trim bottom-left corner; the content stays
 inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are given for a
@@ -43,11 +35,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.cards import GAMES
+from games.cards.anatomy import Badge, Chip, FaceContent, Frame
+from games.cards.cardgame import CardGame
 from games.cards.fields import ValidatedCard
-from games.cards.pocketmodel import GOLD_ICONS, GREEN_ICONS, PocketModelCard, PocketModelUnit
-from games.cards.toy_battle import ToyBattleTroop
-from games.cards.transformers import TransformersBattleCard, TransformersCharacter
+from games.registry import CARD_GAMES
+from printables.facebox import CAP as CAP_EM
+from printables.facebox import Box, box_problems, text_box, text_extent
 from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.icons import colour_of, defined_forms, draw_icon, mix
 from printables.images import prepare_image
@@ -71,72 +64,6 @@ MAX_TEXT_PT = 8.5
 MIN_ART_MM = 10.0
 """Lowest art window on a 63 x 88 mm card, mm (the art gives way to long rules text)."""
 
-STAT_COLOURS = {
-    "attack": "#c62828",
-    "damage": "#f9a825",
-    "defense": "#1565c0",
-    "shields": "#2e7d32",
-    "tf_attack": "#ef6c00",
-    "health": "#c62828",
-}
-"""Stat colours: PocketModel PM-1/PM-3 (Attack red, Damage yellow, Defense blue, Shields
-green); Transformers TF-1 (Attack orange, Health red, Defense blue)."""
-ICON_COLOURS = {"green": "#2e7d32", "silver": "#78909c", "gold": "#c9a227"}
-"""PocketModel icon colours (PM-2)."""
-BATTLE_ICON_COLOURS = {
-    "orange": "#ef6c00",
-    "blue": "#1565c0",
-    "white": "#ffffff",
-    "black": "#111111",
-    "green": "#2e7d32",
-}
-"""Transformers battle icon colours (TF-2)."""
-BATTLE_ICONS = {
-    "orange": ("weapon", "attack +1"),
-    "blue": ("defense", "defense +1"),
-    "white": ("flip", "flip 2 more"),
-    "black": ("diamond", "black"),
-    "green": ("leaf", "green"),
-}
-"""Transformers battle icon -> (symbol, legend words) (TF-21, TF-22)."""
-GROUND_BAR_COLOUR = "#6d4c41"
-"""The ground-unit bar of a PocketModel unit (PM-1), drawn as a brown ``GROUND`` chip."""
-FRAME_COLOURS = {
-    "unit": "#37474f",
-    "combat": "#8e1b1b",
-    "objective": "#0f5c6e",
-    "Autobot": "#b71c1c",
-    "Decepticon": "#4a148c",
-    "action": "#e65100",
-    "upgrade": "#00695c",
-    "blue": "#1e6fd9",
-    "red": "#d32f2f",
-}
-"""Frame (bleed) colours by card kind, faction or troop colour."""
-HEADER_COLOURS = {
-    "unit": "#1c262b",
-    "combat": "#4a0d0d",
-    "objective": "#073642",
-    "Autobot": "#3e0b0b",
-    "Decepticon": "#220a45",
-    "action": "#5d2300",
-    "upgrade": "#00332c",
-    "blue": "#0d3c7a",
-    "red": "#7a1414",
-}
-"""Header band colours (a dark shade of the frame)."""
-PATTERN_STYLES = {
-    "unit": "space",
-    "combat": "rays",
-    "objective": "radar",
-    "Autobot": "circuit",
-    "Decepticon": "circuit",
-    "action": "circuit",
-    "upgrade": "circuit",
-    "blue": "toy",
-    "red": "toy",
-}
-"""Generated art style by frame key (see :mod:`printables.patterns`)."""
 PANEL = "#fbfaf6"
 """Background of the card's inner panel."""
 TEXT_BOX = "#f1ece0"
@@ -155,6 +82,8 @@ class Painter:
         bleed: bleed width, mm.
         card_name: for problem reports.
         problems: shared list that collects :class:`Overflow` items.
+        boxes: every text run and symbol drawn, face mm (:mod:`printables.facebox`).
+        warnings: shared list that collects ``card '<name>': <what overlaps>`` lines.
     """
 
     canvas: Canvas
@@ -162,11 +91,13 @@ class Painter:
     bleed: float
     card_name: str
     problems: list[Overflow] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def unit(self) -> float:
         """Scale of fixed sizes: 1 on a 63 x 88 mm card, smaller on mini, larger on tarot
-        and Transformers characters (at most 1.4)."""
+        and large cards (at most 1.4)."""
         return max(0.7, min(self.trim.width / 63.0, self.trim.height / 88.0, 1.4))
 
     @property
@@ -233,28 +164,60 @@ class Painter:
         Returns:
             The font size used, pt (0 when nothing was drawn).
         """
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
         font = BOLD if bold else REGULAR
         if not text or not self._check(text, font, field_name):
             return 0.0
+        min_pt = max(min_pt, MIN_TEXT_PT)  # nothing on a card under 6 pt
         max_pt = max(max_pt, min_pt)
         size, problem = fit_line(text, width * MM, max_pt=max_pt, min_pt=min_pt, bold=bold)
         if problem:
             self.problems.append(Overflow(card=self.card_name, field=field_name, reason=problem))
             return 0.0
+        used = stringWidth(text, font, size) / MM
+        start = {"centre": x + (width - used) / 2, "right": x + width - used}.get(align, x)
+        self.text(text, start, y, size, field_name, bold=bold, colour=colour)
+        return size
+
+    def text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        field_name: str,
+        *,
+        bold: bool = True,
+        colour: str = INK,
+    ) -> None:
+        """Draw one run of ``text`` at ``size`` pt, its baseline starting at (x, y) mm, and
+        record its box (no fitting: for texts sized by the caller)."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        font = BOLD if bold else REGULAR
         c = self.canvas
         c.setFillColor(colour_of(colour))
         c.setFont(font, size)
-        if align == "centre":
-            c.drawCentredString(*self.pt(x + width / 2, y), text)
-        elif align == "right":
-            c.drawRightString(*self.pt(x + width, y), text)
-        else:
-            c.drawString(*self.pt(x, y), text)
-        return size
+        c.drawString(*self.pt(x, y), text)
+        used = stringWidth(text, font, size) / MM
+        self.boxes.append(text_box(field_name, text, size, x, y, used))
+
+    def centred(
+        self, text: str, cx: float, y: float, size: float, field_name: str, colour: str
+    ) -> None:
+        """:meth:`text` (bold) centred on ``cx`` mm."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        used = stringWidth(text, BOLD, size) / MM
+        self.text(text, cx - used / 2, y, size, field_name, colour=colour)
 
     def icon(self, name: str, x: float, y: float, size: float, colour: str) -> None:
         """Icon ``name`` (see :mod:`printables.icons`) in the square (x, y, size) mm."""
         draw_icon(self.canvas, name, *self.pt(x, y), size * MM, colour)
+        self.boxes.append(
+            Box(what=f"symbol {name!r}", rect=Rect(x=x, y=y, width=size, height=size))
+        )
 
     def disc_icon(self, name: str, cx: float, cy: float, diameter: float, colour: str) -> None:
         """A white icon on a disc of ``colour`` centred at (cx, cy) mm."""
@@ -304,6 +267,8 @@ class Painter:
             or not self._check(text, BOLD, field_name)
         ):
             return 0.0
+        min_pt = max(min_pt, MIN_TEXT_PT)
+        max_pt = max(max_pt, min_pt)
         fitted = _fitted(
             text, round(area.width * MM, 2), round(area.height * MM, 2), max_pt, min_pt, align
         )
@@ -328,6 +293,15 @@ class Painter:
         c.translate(x, top - height)
         c.doForm(form)
         c.restoreState()
+        widths = para.getActualLineWidths0() or [0.0]
+        self.boxes.append(
+            Box(
+                what=f"{field_name} text",
+                rect=Rect(
+                    x=area.x, y=area.top - height / MM, width=max(widths) / MM, height=height / MM
+                ),
+            )
+        )
         return height / MM
 
 
@@ -341,101 +315,20 @@ def _fitted(
     return para, problem
 
 
-@dataclass(frozen=True, kw_only=True)
-class Badge:
-    """The top-left corner badge.
-
-    Attributes:
-        value: the big text (a number, ``+3``, ``J``) or empty for an icon-only badge.
-        icon: a small symbol under the value (or the whole badge when ``value`` is empty).
-        colour: the badge's fill colour.
-        label: a short word under the value (e.g. ``DEF``), optional.
-    """
-
-    value: str
-    icon: str | None
-    colour: str
-    label: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Stat:
-    """One entry of the stats row: a symbol, a big number and its word."""
-
-    label: str
-    value: str
-    icon: str
-    colour: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Chip:
-    """An icon with its word (the legend), on the type band."""
-
-    word: str
-    icon: str
-    colour: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class FaceContent:
-    """What a standard face shows (see the module docstring for the anatomy).
-
-    Attributes:
-        frame: frame key (a key of :data:`FRAME_COLOURS`): colours, frame shape, art style.
-        title: the card's name.
-        kind_label: the card kind in capitals on the type band (``UNIT``, ``OBJECTIVE``).
-        subtitle: small text after the kind (subtitle, traits).
-        badge: the top-left badge.
-        chips: icons with their words, right-aligned on the type band.
-        corner_icons: battle icon colours in the top-right corner (TF-2).
-        legend: (icon, colour, words) explained on the footer line.
-        stats: the stats row.
-        text: rules text and its field name.
-        stars: build stars shown in the footer as a number with a star (0 = none).
-        defense_corner: objective defense value for the bottom-right corner (PM-3), or None.
-        mirror_index: the badge repeated upside down in the bottom-right corner (troops).
-        mode_tab: ``ALT``/``BOT`` tab of a Transformers character, or empty.
-        empty_text: what the text box says when the card has no rules text.
-        image: an image file for the art window, or None for a generated pattern.
-        art_key: the card's id, which picks the pattern variant.
-        qr_url: the QR code's URL, or None.
-    """
-
-    frame: str
-    title: str
-    kind_label: str
-    badge: Badge
-    subtitle: str = ""
-    chips: tuple[Chip, ...] = ()
-    corner_icons: tuple[str, ...] = ()
-    legend: tuple[tuple[str, str, str], ...] = ()
-    stats: tuple[Stat, ...] = ()
-    text: tuple[str, str] = ("", "text")
-    stars: int = 0
-    defense_corner: int | None = None
-    mirror_index: bool = False
-    mode_tab: str = ""
-    empty_text: str = ""
-    image: Path | None = None
-    art_key: str = ""
-    qr_url: str | None = None
-
-
-def _frame_form(p: Painter, frame: str) -> None:
+def _frame_form(p: Painter, frame: Frame) -> None:
     """The static frame of ``frame`` cards of this size: bleed colour, panel, header band,
     type band, kind decoration. One form XObject per frame key, size and bleed."""
     c = p.canvas
     w, h, b, u = p.trim.width, p.trim.height, p.bleed, p.unit
-    name = f"frame-{frame}-{w:g}x{h:g}-b{b:g}"
+    name = f"frame-{frame.key}-{w:g}x{h:g}-b{b:g}"
     defined = defined_forms(c)
     if name not in defined:
         c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
         local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
-        colour = FRAME_COLOURS[frame]
+        colour = frame.colour
         local.fill(local.bleed_box, colour)
         inner = Rect(x=0, y=0, width=w, height=h).inset(2.2)
-        if frame == "combat":  # cut corners
+        if frame.cut_corners:
             cut = 4.0 * u
             path = c.beginPath()
             x0, y0, x1, y1 = (v * MM for v in (inner.x, inner.y, inner.right, inner.top))
@@ -457,8 +350,8 @@ def _frame_form(p: Painter, frame: str) -> None:
             c.setFillColor(colour_of(PANEL))
             c.drawPath(path, stroke=0, fill=1)
         else:
-            local.fill(inner, PANEL, radius=2.0 if frame not in ("blue", "red") else 3.0)
-        if frame == "objective":  # double rule
+            local.fill(inner, PANEL, radius=frame.panel_radius)
+        if frame.double_rule:
             c.setStrokeColor(colour_of(colour))
             for inset, width in ((0.5, 1.2), (1.3, 0.5)):
                 r = inner.inset(inset)
@@ -468,10 +361,10 @@ def _frame_form(p: Painter, frame: str) -> None:
                 )
         s = SAFE_MARGIN
         head = _header_box(w, h, u)
-        local.fill(head, HEADER_COLOURS[frame], radius=1.2)
+        local.fill(head, frame.header, radius=1.2)
         band = _band_box(w, h, u)
         local.fill(band, "#ffffff", radius=0.8, stroke=colour, width_pt=0.5)
-        if frame in ("Autobot", "Decepticon"):  # a metal stripe under the header
+        if frame.stripe:  # a metal stripe under the header
             local.fill(Rect(x=s, y=head.y - 0.6, width=w - 2 * s, height=0.6), "#b0bec5")
         c.endForm()
         defined.add(name)
@@ -494,7 +387,15 @@ def _band_box(w: float, h: float, u: float) -> Rect:
 def _badge(
     p: Painter, badge: Badge, cx: float, cy: float, r: float, *, upside_down: bool = False
 ) -> None:
+    """The badge disc of radius ``r`` mm centred at (cx, cy) mm, its value, and a small
+    symbol or word under the value. The word (``JOKER``) is set at 6 pt at the least and
+    left out where it would not fit inside the disc at that size (the mirrored index of a
+    troop: the value alone repeats the corner). Upside down, the drawing and its recorded
+    boxes turn 180 degrees about the centre."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     c = p.canvas
+    first = len(p.boxes)
     c.saveState()
     if upside_down:
         px, py = p.pt(cx, cy)
@@ -505,25 +406,47 @@ def _badge(
     c.setStrokeColor(colour_of("#ffffff"))
     c.setLineWidth(1.2)
     c.circle(*p.pt(cx, cy), r * MM, stroke=1, fill=1)
+    p.boxes.append(
+        Box(what="badge", rect=Rect(x=cx - r, y=cy - r, width=2 * r, height=2 * r), container=True)
+    )
+    label_size = max(MIN_TEXT_PT, 0.3 * r * MM)
+    label_y = cy - 0.62 * r
+    # The word's top corners must stay inside the disc (the chord at its cap height).
+    label_top = abs(label_y + CAP_EM * label_size / MM - cy)
+    chord = 2 * (max(r * r - max(label_top, cy - label_y) ** 2, 0.0)) ** 0.5 - 0.6
+    label = badge.label if stringWidth(badge.label, BOLD, label_size) / MM <= chord else ""
     if not badge.value:
         if badge.icon:
             p.icon(badge.icon, cx - 0.62 * r, cy - 0.62 * r, 1.24 * r, "#ffffff")
     else:
-        small = bool(badge.icon or badge.label)
+        small = bool(badge.icon or label)
         fit = 1.0 if len(badge.value) == 1 else (0.82 if len(badge.value) == 2 else 0.64)
         size = r * MM * (1.05 if small else 1.3) * fit  # pt; cap height is ~0.73 of it
         dark = "#111111" if badge.colour in ("#f9a825", "#ffca28", "#ffffff") else "#ffffff"
-        c.setFillColor(colour_of(dark))
-        c.setFont(BOLD, size)
-        cap = 0.73 * size / MM
+        cap = CAP_EM * size / MM
         baseline = cy - cap / 2 + (0.22 * r if small else 0.0)
-        c.drawCentredString(*p.pt(cx, baseline), badge.value)
+        if label:  # clear of the word under it, descender (J) included
+            below = text_extent(badge.value, size)[0]
+            baseline = max(baseline, label_y + CAP_EM * label_size / MM + 0.3 + below)
+        p.centred(badge.value, cx, baseline, size, "badge", dark)
         if badge.icon:
             p.icon(badge.icon, cx - 0.22 * r, cy - 0.8 * r, 0.44 * r, dark)
-        elif badge.label:
-            c.setFont(BOLD, max(3.5, 0.3 * r * MM))
-            c.drawCentredString(*p.pt(cx, cy - 0.7 * r), badge.label)
+        elif label:
+            p.centred(label, cx, label_y, label_size, "badge", dark)
     c.restoreState()
+    if upside_down:
+        p.boxes[first:] = [
+            replace(
+                box,
+                rect=Rect(
+                    x=2 * cx - box.rect.right,
+                    y=2 * cy - box.rect.top,
+                    width=box.rect.width,
+                    height=box.rect.height,
+                ),
+            )
+            for box in p.boxes[first:]
+        ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -535,6 +458,8 @@ class _Design:
     title: tuple[float, float, float]
     qr_x: float
     problems: tuple[tuple[str, str], ...]
+    boxes: tuple[Box, ...] = ()
+    overlaps: tuple[str, ...] = ()
 
 
 _DESIGN_FIELDS = tuple(
@@ -586,19 +511,44 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     c.doForm(design.form)
     c.restoreState()
     x, y, width = design.title
+    first = len(p.boxes)
     p.line(
         face.title,
         x,
         y,
         width,
         max_pt=11.5 * p.unit,
-        min_pt=6.0,
+        min_pt=MIN_TEXT_PT,
         field_name="name",
         bold=True,
         colour="#ffffff",
     )
     if face.qr_url:
         draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
+        p.boxes.append(
+            Box(
+                what="QR code",
+                rect=Rect(x=design.qr_x, y=SAFE_MARGIN, width=qr_edge, height=qr_edge),
+            )
+        )
+    own = p.boxes[first:]
+    found = list(design.overlaps) + box_problems(own, p.trim.width, p.trim.height, SAFE_MARGIN)
+    found += _crossings(own, design.boxes)
+    size = f"{p.trim.width:g} x {p.trim.height:g} mm"
+    p.warnings.extend(f"card '{p.card_name}' ({size}): {line}" for line in found)
+
+
+def _crossings(own: list[Box], others: tuple[Box, ...]) -> list[str]:
+    """The overlaps of the boxes ``own`` (the name, the QR code) with a design's boxes."""
+    found = []
+    for box in own:
+        a = box.rect
+        for other in others:
+            b = other.rect
+            if b.x >= a.right or a.x >= b.right or b.y >= a.top or a.y >= b.top:
+                continue  # the common case, decided without a call
+            found += box_problems([box, other], 1e9, 1e9, 0.0)
+    return found
 
 
 def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> _Design:
@@ -608,8 +558,8 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
     w, h, b = p.trim.width, p.trim.height, p.bleed
     local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
     c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
-    title = _design_upper(local, face)
-    qr_x = _lower_half(local, face, _band_box(w, h, local.unit).y - 1.0, qr_edge)
+    title, band_bottom = _design_upper(local, face)
+    qr_x = _lower_half(local, face, band_bottom - 1.0, qr_edge)
     c.endForm()
     defined_forms(c).add(name)
     return _Design(
@@ -617,34 +567,35 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
         title=title,
         qr_x=qr_x,
         problems=tuple((problem.field, problem.reason) for problem in local.problems),
+        boxes=tuple(local.boxes),
+        overlaps=tuple(box_problems(local.boxes, w, h, SAFE_MARGIN)),
     )
 
 
-def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
+def _design_upper(p: Painter, face: FaceContent) -> tuple[tuple[float, float, float], float]:
     """Frame, corner icons, mode tab, badge and type band of ``face``; returns where the
-    name goes: (x, baseline y, width), face mm."""
+    name goes, (x, baseline y, width), and the bottom of the lowest type band row, face
+    mm."""
     w, h, u, s = p.trim.width, p.trim.height, p.unit, SAFE_MARGIN
-    c = p.canvas
     _frame_form(p, face.frame)
     head = _header_box(w, h, u)
     band = _band_box(w, h, u)
     # Badge: a disc overlapping the header's left end.
-    r = 5.6 * u
-    bx, by = s + r - 0.4, h - s - r + 0.6
+    r = 5.4 * u
+    bx, by = s + r, h - s - r  # the disc inside the safe area, clear of the type band
     # Corner battle icons (TF-2) in the header's right end.
     icon_edge = 5.4 * u
     right = head.right - 1.0
-    for i, colour in enumerate(face.corner_icons):
-        symbol, _ = BATTLE_ICONS_BY_COLOUR[colour]
+    for i, (symbol, colour) in enumerate(face.corner_icons):
         x = right - (i + 1) * icon_edge - i * 0.6
         p.fill(
             Rect(x=x, y=head.y + (head.height - icon_edge) / 2, width=icon_edge, height=icon_edge),
-            BATTLE_ICON_COLOURS[colour],
+            colour,
             radius=1.0,
             stroke="#ffffff",
             width_pt=0.7,
         )
-        fg = "#111111" if colour == "white" else "#ffffff"
+        fg = "#111111" if colour == "#ffffff" else "#ffffff"
         p.icon(
             symbol,
             x + icon_edge * 0.18,
@@ -655,7 +606,9 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
     if face.corner_icons:
         right -= len(face.corner_icons) * (icon_edge + 0.6) + 0.6
     if face.mode_tab:
-        tab_w = 12.5 * u
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        tab_w = max(12.5 * u, stringWidth(face.mode_tab, BOLD, MIN_TEXT_PT) / MM + 1.0)
         p.fill(
             Rect(x=right - tab_w, y=head.y + 1.4 * u, width=tab_w, height=head.height - 2.8 * u),
             "#eceff1",
@@ -667,7 +620,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
             head.y + head.height / 2 - 1.0 * u,
             tab_w,
             max_pt=7 * u,
-            min_pt=5,
+            min_pt=MIN_TEXT_PT,
             field_name="mode",
             bold=True,
             colour="#263238",
@@ -677,26 +630,19 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
     name_left = bx + r + 1.6
     title = (name_left, head.y + head.height / 2 - 1.45 * u, right - name_left)
     _badge(p, face.badge, bx, by, r)
-    # Type band: kind label + subtitle on the left, chips (icon + word) on the right.
-    chip_h = band.height - 1.4
-    x = band.right - 0.8
-    chip_font = 5.6 * u
+    # Type band: kind label + subtitle on the left, chips (icon + word) on the right; chips
+    # that leave the label no room go onto extra band rows below it (the art gives way).
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    for chip in reversed(face.chips):
-        word_w = stringWidth(chip.word, BOLD, chip_font) / MM
-        x -= word_w + chip_h + 1.6
-        p.fill(
-            Rect(x=x, y=band.y + 0.7, width=word_w + chip_h + 1.2, height=chip_h),
-            chip.colour,
-            radius=chip_h / 2,
-        )
-        p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
-        c.setFillColor(colour_of("#ffffff"))
-        c.setFont(BOLD, chip_font)
-        c.drawString(
-            *p.pt(x + chip_h + 0.1, band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM), chip.word
-        )
+    chip_h = band.height - 1.4
+    chip_font = max(MIN_TEXT_PT, 5.6 * u)
+    rows = _chip_rows(p, face, band, chip_h, chip_font)
+    for index, row in enumerate(rows):
+        row_band = replace(band, y=band.y - index * (band.height + 0.8))
+        if index:
+            p.fill(row_band, "#ffffff", radius=0.8, stroke=face.frame.colour, width_pt=0.5)
+        _chips(p, row, row_band, chip_h, chip_font)
+    x = _chips_left(rows[0], band, chip_h, chip_font) if rows else band.right - 0.8
     left = band.x + 1.2
     label_size = p.line(
         face.kind_label,
@@ -704,10 +650,10 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
         band.y + band.height / 2 - 0.9 * u,
         max(x - left - 1.0, 6.0),
         max_pt=7.0 * u,
-        min_pt=5.0,
+        min_pt=MIN_TEXT_PT,
         field_name="type",
         bold=True,
-        colour=FRAME_COLOURS[face.frame],
+        colour=face.frame.colour,
     )
     if face.subtitle and label_size:
         used = stringWidth(face.kind_label, BOLD, label_size) / MM + 1.4
@@ -719,7 +665,7 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
                 band.y + band.height / 2 - 0.9 * u,
                 room,
                 max_pt=6.5 * u,
-                min_pt=4.5,
+                min_pt=MIN_TEXT_PT,
                 field_name="subtitle",
                 colour="#555555",
             )
@@ -731,13 +677,82 @@ def _design_upper(p: Painter, face: FaceContent) -> tuple[float, float, float]:
                     reason=f"no room on the type band ({room:.1f} mm left)",
                 )
             )
-    return title
+    bottom = band.y - max(len(rows) - 1, 0) * (band.height + 0.8)
+    return title, bottom
+
+
+def _chip_width(chip: Chip, chip_h: float, chip_font: float) -> float:
+    """Width of one chip and the gap before it, mm."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return float(stringWidth(chip.word, BOLD, chip_font)) / MM + chip_h + 1.6
+
+
+def _chips_left(row: tuple[Chip, ...], band: Rect, chip_h: float, chip_font: float) -> float:
+    """The x where a row of chips right-aligned on ``band`` begins, mm."""
+    return band.right - 0.8 - sum(_chip_width(chip, chip_h, chip_font) for chip in row)
+
+
+def _chip_rows(
+    p: Painter, face: FaceContent, band: Rect, chip_h: float, chip_font: float
+) -> list[tuple[Chip, ...]]:
+    """The chips of ``face`` in band rows: the first row beside the kind label (which keeps
+    room for itself at 6 pt), the others full width. A chip wider than a whole row is a
+    problem of the card."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if not face.chips:
+        return []
+    label = stringWidth(face.kind_label, BOLD, MIN_TEXT_PT) / MM + 2.2
+    rows: list[list[Chip]] = [[]]
+    room = band.width - 1.6 - label
+    for chip in face.chips:
+        need = _chip_width(chip, chip_h, chip_font)
+        if need > room + 1e-9:
+            rows.append([])
+            room = band.width - 1.6
+            if need > room + 1e-9:
+                p.problems.append(
+                    Overflow(
+                        card=p.card_name,
+                        field="icons",
+                        reason=f"the icon '{chip.word}' needs {need:.1f} mm at "
+                        f"{MIN_TEXT_PT:g} pt, the type band is {room:.1f} mm wide",
+                    )
+                )
+                continue
+        rows[-1].append(chip)
+        room -= need
+    return [tuple(row) for row in rows]
+
+
+def _chips(p: Painter, row: tuple[Chip, ...], band: Rect, chip_h: float, chip_font: float) -> None:
+    """Draw a row of chips (icon and word) right-aligned on ``band``."""
+    x = band.right - 0.8
+    for chip in reversed(row):
+        x -= _chip_width(chip, chip_h, chip_font)
+        p.fill(
+            Rect(
+                x=x, y=band.y + 0.7, width=_chip_width(chip, chip_h, chip_font) - 0.4, height=chip_h
+            ),
+            chip.colour,
+            radius=chip_h / 2,
+        )
+        p.icon(chip.icon, x + 0.5, band.y + 0.7 + 0.4, chip_h - 0.8, "#ffffff")
+        p.text(
+            chip.word,
+            x + chip_h + 0.1,
+            band.y + 0.7 + chip_h / 2 - chip_font * 0.36 / MM,
+            chip_font,
+            "icon",
+            colour="#ffffff",
+        )
 
 
 def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> float:
     """Art, stats and the bottom zone below ``top`` (mm): the bottom zone keeps one corner
-    free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense value (PM-3) or
-    the mirrored index (troops) in the other, and the rules text between them; the text box
+    free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense corner or
+    the mirrored badge in the other, and the rules text between them; the text box
     grows upwards (the art gives way) when the text needs it.
 
     Returns:
@@ -762,16 +777,25 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     if face.defense_corner is not None:
         edge = corner_w
         x0 = w - s - edge
-        p.fill(Rect(x=x0, y=s, width=edge, height=edge), STAT_COLOURS["defense"], radius=1.4)
+        p.fill(Rect(x=x0, y=s, width=edge, height=edge), face.corner_colour, radius=1.4)
         p.icon("defense", x0 + 0.8, s + edge - 4.0 * u, 3.2 * u, "#ffffff")
-        c.setFillColor(colour_of("#ffffff"))
-        c.setFont(BOLD, 15 * u)
-        c.drawCentredString(*p.pt(x0 + edge / 2 + 1.2 * u, s + 3.0 * u), str(face.defense_corner))
-        c.setFont(BOLD, 4.8 * u)
-        c.drawCentredString(*p.pt(x0 + edge / 2, s + 0.8), "DEF")
+        label_pt = max(MIN_TEXT_PT, 4.8 * u)
+        label_top = s + 0.8 + CAP_EM * label_pt / MM
+        # the value between the word and the icon in the box's top-left corner
+        icon_bottom = s + edge - 4.0 * u
+        value_pt = min(15 * u, (icon_bottom - 0.3 - (label_top + 0.5)) * MM / CAP_EM)
+        p.centred(
+            str(face.defense_corner),
+            x0 + edge / 2 + 1.2 * u,
+            label_top + 0.5,
+            value_pt,
+            "defense",
+            "#ffffff",
+        )
+        p.centred("DEF", x0 + edge / 2, s + 0.8, label_pt, "defense", "#ffffff")
     if face.mirror_index:
         mr = corner_w / 2
-        _badge(p, face.badge, w - s - mr + 0.2, s + mr - 0.2, mr, upside_down=True)
+        _badge(p, face.badge, w - s - mr, s + mr, mr, upside_down=True)
     # Text box between the corners.
     tx = s + (left_w + 1.0 if left_w else 0.0)
     tr = w - s - (right_w + 1.0 if right_w else 0.0)
@@ -780,19 +804,14 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
         tx, tr, base = s, w - s, s + zone_h + 1.0
     stats_h = 11.0 * u if face.stats else 0.0
     legend_h = 4.6 * u if face.legend else 0.0
-    stars_in_box = (
-        face.stars
-        and face.defense_corner is None
-        and face.frame not in ("unit",)
-        and face.badge.icon != "star"
-    )
+    stars_in_box = face.stars and face.defense_corner is None and face.badge.icon != "star"
     stars_h = 5.2 * u if stars_in_box else 0.0
     avail = top - base - (stats_h + 1.0 if stats_h else 0.0)
     art_min = MIN_ART_MM * u
     art_default = min(0.34 * h, avail - zone_h - 1.0)
     text, field_name = face.text
     inner_w = tr - tx - 2.4
-    max_pt = MAX_TEXT_PT * u
+    max_pt = max(MAX_TEXT_PT * u, MIN_TEXT_PT)
     box_h = max(zone_h if base == s else 8.0 * u, avail - art_default - 1.0)
     reserved = legend_h + stars_h
     if text:
@@ -822,7 +841,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
             box.y + box.height / 2 - 1.0,
             box.width,
             max_pt=7 * u,
-            min_pt=5,
+            min_pt=MIN_TEXT_PT,
             field_name="text",
             colour="#8a8172",
             align="centre",
@@ -854,8 +873,8 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
                 x + size + 0.7,
                 y + 0.9 * u,
                 18 * u,
-                max_pt=5.6 * u,
-                min_pt=4.0,
+                max_pt=max(5.6 * u, MIN_TEXT_PT),
+                min_pt=MIN_TEXT_PT,
                 field_name="legend",
                 colour="#444444",
             )
@@ -919,8 +938,8 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
                 x0 + 0.5,
                 stats_y + 1.2,
                 slot - 1.0,
-                max_pt=5.2 * u,
-                min_pt=3.8,
+                max_pt=max(5.2 * u, MIN_TEXT_PT),
+                min_pt=MIN_TEXT_PT,
                 field_name="stats",
                 bold=True,
                 colour=stat.colour,
@@ -929,10 +948,17 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     art_bottom = stats_y + stats_h + 1.0 if face.stats else box.top + 1.0
     art = Rect(x=s, y=art_bottom, width=w - 2 * s, height=top - art_bottom)
     if art.height < 3.0:
+        parts = (["the stats row"] if face.stats else []) + [f"the text box ({box_h:.1f} mm)"]
+        below = top - base
+        reason = (
+            f"does not fit: {' and '.join(parts)} "
+            f"{'leave' if len(parts) > 1 else 'leaves'} {max(art.height, 0):.1f} mm of the "
+            f"{below:.1f} mm below the type band for the art window, which needs 3 mm"
+            if below > 0
+            else f"does not fit: the header and type band fill the {h:g} mm high card"
+        )
         p.problems.append(
-            Overflow(
-                card=p.card_name, field=field_name, reason="the text leaves no room for the art"
-            )
+            Overflow(card=p.card_name, field="stats" if face.stats else field_name, reason=reason)
         )
         return qr_x
     if face.image is not None:
@@ -940,192 +966,49 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     else:
         draw_pattern(
             c,
-            PATTERN_STYLES[face.frame],
+            face.frame.pattern,
             face.art_key or face.title,
-            FRAME_COLOURS[face.frame],
+            face.frame.colour,
             *p.pt(art.x, art.y),
             art.width * MM,
             art.height * MM,
         )
-    c.setStrokeColor(colour_of(HEADER_COLOURS[face.frame]))
+    c.setStrokeColor(colour_of(face.frame.header))
     c.setLineWidth(0.6)
     c.rect(*p.pt(art.x, art.y), art.width * MM, art.height * MM, stroke=1, fill=0)
-    if face.frame == "unit" and face.chips and face.chips[-1].word == "GROUND":
-        p.fill(Rect(x=art.x, y=art.y, width=art.width, height=2.2 * u), GROUND_BAR_COLOUR)
+    if face.art_bar:
+        p.fill(Rect(x=art.x, y=art.y, width=art.width, height=2.2 * u), face.art_bar)
     return qr_x
-
-
-BATTLE_ICONS_BY_COLOUR = {
-    colour: (symbol, words) for colour, (symbol, words) in BATTLE_ICONS.items()
-}
-
-
-def _icon_colour(icon: str) -> str:
-    if icon in GREEN_ICONS:
-        return ICON_COLOURS["green"]
-    return ICON_COLOURS["gold" if icon in GOLD_ICONS else "silver"]
-
-
-def _pm_chips(icons: tuple[str, ...]) -> tuple[Chip, ...]:
-    return tuple(Chip(word=i, icon=i.lower(), colour=_icon_colour(i)) for i in icons)
-
-
-def _pm_unit(card: PocketModelUnit, common: dict[str, Any]) -> FaceContent:
-    stats = (
-        Stat(label="ATTACK", value=str(card.attack), icon="attack", colour=STAT_COLOURS["attack"]),
-        Stat(label="DAMAGE", value=str(card.damage), icon="damage", colour=STAT_COLOURS["damage"]),
-        Stat(
-            label="DEFENSE", value=str(card.defense), icon="defense", colour=STAT_COLOURS["defense"]
-        ),
-        Stat(
-            label="SHIELDS", value=str(card.shields), icon="shields", colour=STAT_COLOURS["shields"]
-        ),
-    )
-    chips = _pm_chips(card.icons) + (
-        (Chip(word="GROUND", icon="troops", colour=GROUND_BAR_COLOUR),) if card.ground else ()
-    )
-    return FaceContent(
-        frame="unit",
-        kind_label="GROUND UNIT" if card.ground else "UNIT",
-        badge=Badge(value=str(card.stars), icon="star", colour="#c9a227"),
-        chips=chips,
-        stats=stats,
-        text=(card.text or "", "text"),
-        stars=card.stars,
-        **common,
-    )
-
-
-def _pm_card(card: PocketModelCard, common: dict[str, Any]) -> FaceContent:
-    bonus = (
-        ("ATTACK", card.bonus_attack, "attack"),
-        ("DAMAGE", card.bonus_damage, "damage"),
-        ("DEFENSE", card.bonus_defense, "defense"),
-    )
-    stats = tuple(
-        Stat(label=label, value=f"+{value}", icon=key, colour=STAT_COLOURS[key])
-        for label, value, key in bonus
-        if value
-    )
-    if card.type == "objective":
-        badge = Badge(value=str(card.defense), icon="defense", colour=STAT_COLOURS["defense"])
-    elif stats:
-        badge = Badge(value=stats[0].value, icon=stats[0].icon, colour=stats[0].colour)
-    else:
-        badge = Badge(value="", icon="damage", colour="#8e1b1b")
-    return FaceContent(
-        frame=card.type,
-        kind_label="OBJECTIVE" if card.type == "objective" else "COMBAT",
-        badge=badge,
-        chips=_pm_chips(card.icons),
-        stats=stats,
-        text=(card.text, "text"),
-        stars=card.stars,
-        defense_corner=card.defense,
-        **common,
-    )
-
-
-def _tf_side(card: TransformersCharacter, mode: str, common: dict[str, Any]) -> FaceContent:
-    side = card.side(mode)
-    stats = (
-        Stat(
-            label="ATTACK", value=str(side.attack), icon="weapon", colour=STAT_COLOURS["tf_attack"]
-        ),
-        Stat(label="HEALTH", value=str(card.health), icon="health", colour=STAT_COLOURS["health"]),
-        Stat(
-            label="DEFENSE", value=str(side.defense), icon="defense", colour=STAT_COLOURS["defense"]
-        ),
-    )
-    badge = (
-        Badge(value=str(card.stars), icon="star", colour="#c9a227")
-        if mode == "alt"
-        else Badge(value="", icon="bot", colour="#455a64")
-    )
-    return FaceContent(
-        frame=card.faction,
-        kind_label=card.faction.upper(),
-        subtitle=" · ".join(part for part in (side.subtitle, side.traits) if part),
-        badge=badge,
-        mode_tab=f"{mode.upper()} MODE",
-        stats=stats,
-        text=(side.text, f"{mode}_text"),
-        stars=card.stars if mode == "alt" else 0,
-        **common,
-    )
-
-
-def _tf_battle(card: TransformersBattleCard, common: dict[str, Any]) -> FaceContent:
-    if card.type == "action":
-        kind, badge = "ACTION", Badge(value="", icon="action", colour=FRAME_COLOURS["action"])
-    else:
-        slot = card.upgrade or "utility"
-        kind = f"UPGRADE · {slot.upper()}"
-        badge = Badge(value="", icon=slot, colour=FRAME_COLOURS["upgrade"])
-    if card.stars:
-        badge = Badge(value=str(card.stars), icon="star", colour="#c9a227")
-    seen: list[str] = []
-    for icon in card.icons:
-        if icon not in seen:
-            seen.append(icon)
-    legend = tuple((BATTLE_ICONS[i][0], BATTLE_ICON_COLOURS[i], BATTLE_ICONS[i][1]) for i in seen)
-    return FaceContent(
-        frame=card.type,
-        kind_label=kind,
-        badge=badge,
-        corner_icons=card.icons,
-        legend=legend,
-        text=(card.text, "text"),
-        stars=card.stars,
-        **common,
-    )
-
-
-def _troop(card: ToyBattleTroop, common: dict[str, Any]) -> FaceContent:
-    joker = card.troop == "Kwak"
-    badge = Badge(
-        value=card.mark,
-        icon=None,
-        colour=HEADER_COLOURS[card.colour],
-        label="JOKER" if joker else "",
-    )
-    return FaceContent(
-        frame=card.colour,
-        kind_label=f"{card.colour.upper()} TROOP",
-        subtitle=card.troop if card.troop != card.name else "",
-        badge=badge,
-        mirror_index=True,
-        text=(card.text or "", "text"),
-        empty_text="No effect.",
-        **common,
-    )
 
 
 def face_content(
     card: ValidatedCard, *, side: str = "front", image: Path | None, qr_url: str | None
 ) -> FaceContent:
-    """The :class:`FaceContent` of a card's front (or of a character's ``bot`` side).
+    """The :class:`FaceContent` of a card's ``side`` (``front``, or one of its class's
+    ``SIDES``), built by its game's face builder (:attr:`games.cards.cardgame.CardGame.face`).
 
     Raises:
-        TypeError: not a known card class.
+        TypeError: not a card class of a registered game.
     """
-    common: dict[str, Any] = {
-        "title": card.name,
-        "image": image,
-        "qr_url": qr_url,
-        "art_key": card.id,
-    }
-    if isinstance(card, TransformersCharacter):
-        return _tf_side(card, "bot" if side == "bot" else "alt", common)
-    if isinstance(card, PocketModelUnit):
-        return _pm_unit(card, common)
-    if isinstance(card, PocketModelCard):
-        return _pm_card(card, common)
-    if isinstance(card, TransformersBattleCard):
-        return _tf_battle(card, common)
-    if isinstance(card, ToyBattleTroop):
-        return _troop(card, common)
-    raise TypeError(f"no face for {type(card).__name__}")
+    cards = card_game(card)
+    return replace(cards.face(card, side), image=image, qr_url=qr_url)
+
+
+def card_game(card: ValidatedCard) -> CardGame:
+    """The registered card game whose kinds include ``card``'s class.
+
+    Raises:
+        TypeError: not a card class of a registered game.
+    """
+    cards = _BY_CLASS.get(type(card))
+    if cards is None:
+        raise TypeError(f"no face for {type(card).__name__}")
+    return cards
+
+
+_BY_CLASS: dict[type, CardGame] = {
+    kind: cards for cards in CARD_GAMES.values() for kind in cards.kinds.values()
+}
 
 
 def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
@@ -1187,4 +1070,4 @@ def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) ->
 
 def game_title(game: str) -> str:
     """Display title of a game slug."""
-    return GAMES[game].title
+    return CARD_GAMES[game].title

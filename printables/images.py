@@ -183,11 +183,11 @@ def _to_srgb(im: PILImage.Image, icc: bytes | None) -> PILImage.Image:
         upright = upright.convert("RGBA")
         alpha = upright.getchannel("A")
     elif upright.mode in ("I;16", "I;16B", "I;16L", "I", "F"):  # 16-bit or float grey
-        import numpy as np
-
-        values = np.asarray(upright, dtype=np.float64)
-        top = 65535.0 if upright.mode.startswith("I;16") or values.max() > 255 else 255.0
-        upright = Image.fromarray((np.clip(values / top, 0, 1) * 255).round().astype(np.uint8))
+        values = upright.convert("F")  # Pillow alone: the slim install has no numpy
+        high = float(values.getextrema()[1])  # type: ignore[arg-type]  # F: (low, high)
+        top = 65535.0 if upright.mode.startswith("I;16") or high > 255 else 255.0
+        scaled = values.point(lambda v: v * (255.0 / top) + 0.5)  # + 0.5: rounded below
+        upright = scaled.convert("L")  # truncates and clips to 0..255
     base_mode = "CMYK" if upright.mode == "CMYK" else ("L" if upright.mode == "L" else "RGB")
     pixels = upright.convert(base_mode) if upright.mode != base_mode else upright
     converted: Image.Image | None = None

@@ -20,7 +20,10 @@ Decisions (the shared docs leave them open):
   smaller offset, down to ``MIN_CROP_MARK_GAP``, and a length down to
   ``SHORTEST_CROP_MARK``); move onto the grid's outer *bleed* (waste that is cut away, never
   within ``MIN_CROP_MARK_GAP`` of a trim line); move into the *gutters* between the cards
-  (centred between the neighbouring trim lines). Only when none of these holds a mark of
+  (centred between the neighbouring trim lines); reach into the page margin, up to
+  ``MIN_SAFE_PAGE_MARGIN`` from the paper edge (a 12.7 mm margin is wider than any printer's
+  unprintable border; the marks of an exact fit without bleed or gutter go there, so Letter
+  with poker cards keeps its third column). Only when none of these holds a mark of
   ``SHORTEST_CROP_MARK`` is the column or row given up for the marks, and the layout records
   it (:attr:`SheetLayout.lost_to_crop_marks`, :func:`crop_mark_notes`).
 * The "print at 100 %" note and the 50 mm ruler sit in a band of ``FURNITURE_HEIGHT`` above
@@ -38,7 +41,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from printables.geometry import EPSILON
@@ -72,6 +75,12 @@ FURNITURE_HEIGHT = 4.0
 """Height of the band for the 100 % note and the ruler (and the top heading), mm."""
 RULER_LENGTH = 50.0
 """Length of the calibration ruler printed on every sheet, mm."""
+MIN_CARD_SIDE = 20.0
+"""Smallest side of a card, mm."""
+MAX_CARD_SIDE = 300.0
+"""Largest side of a card or tile, mm."""
+CUTTERS = ("none", "silhouette", "silhouette-4", "cricut")
+"""The cutting machines a sheet can be laid out for (:mod:`printables.cutter`)."""
 
 
 class LayoutError(ValueError):
@@ -131,20 +140,31 @@ class DoesNotFitError(LayoutError):
 class CardSize:
     """A card's trim size in mm.
 
+    Attributes:
+        width: mm.
+        height: mm.
+        name: the preset's name, or ``custom``.
+        min_side: the smallest side allowed, mm: :data:`MIN_CARD_SIDE` for cards; troop
+            tiles (:mod:`printables.toybattle_aids`) pass their own, smaller range.
+
     Raises:
-        SettingError: a side is not within 20..300 mm.
+        SettingError: a side is not within ``min_side``..300 mm.
     """
 
     width: float
     height: float
     name: str = "custom"
+    min_side: float = field(default=MIN_CARD_SIDE, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for side in ("width", "height"):
             value = getattr(self, side)
-            if not (isinstance(value, (int, float)) and 20.0 <= value <= 300.0):
+            if not (isinstance(value, (int, float)) and self.min_side <= value <= MAX_CARD_SIDE):
                 raise SettingError(
-                    setting=f"card {side}", allowed="20..300 mm", found=value, unit="mm"
+                    setting=f"card {side}",
+                    allowed=f"{self.min_side:g}..{MAX_CARD_SIDE:g} mm",
+                    found=value,
+                    unit="mm",
                 )
 
 
@@ -184,7 +204,7 @@ class SheetSpec:
         crop_marks: draw crop marks around the grid.
         crop_mark_offset: gap between the grid's outer bleed edge and a crop mark, 0..10 mm.
         crop_mark_length: longest crop mark, 2..20 mm.
-        cutter: ``none``, ``silhouette`` or ``cricut``: keep the cards inside the cutting
+        cutter: one of :data:`CUTTERS`: keep the cards inside the cutting
             machine's print-then-cut area and clear of its registration marks
             (:mod:`printables.cutter`).
 
@@ -204,9 +224,9 @@ class SheetSpec:
     cutter: str = "none"
 
     def __post_init__(self) -> None:
-        if self.cutter not in ("none", "silhouette", "cricut"):
+        if self.cutter not in CUTTERS:
             raise SettingError(
-                setting="cutter", allowed="one of none, silhouette, cricut", found=self.cutter
+                setting="cutter", allowed="one of " + ", ".join(CUTTERS), found=self.cutter
             )
         paper = self.paper.strip().lower() if isinstance(self.paper, str) else self.paper
         if paper not in PAPER_SIZES:
@@ -281,7 +301,7 @@ class SheetLayout:
         registration: the filled rectangles of the cutter's registration marks, mm.
         lost_to_cutter: (columns, rows) the cutter's area and marks cost.
         crop_mark_places: where the (left/right, top/bottom) crop marks went: ``outside``
-            (the normal place), ``shortened``, ``bleed``, ``gutter``, or ``none`` without
+            (the normal place), ``shortened``, ``bleed``, ``gutter``, ``margin``, or ``none`` without
             crop marks (see the module docstring).
         crop_mark_room: free space beside the grid (left/right, top/bottom) inside the page
             margin and furniture band, mm, with every card that fits there (before any card
@@ -348,6 +368,12 @@ def _mark_plan(spec: SheetSpec, room: float, count: int) -> _MarkPlan | None:
     length = min(longest, between - 2 * MIN_CROP_MARK_GAP)
     if count > 1 and length >= SHORTEST_CROP_MARK - EPSILON:
         return _MarkPlan(place="gutter", start=(between - length) / 2, length=length)
+    # The page margin the user gave is wider than most printers need: marks may reach into
+    # it, ending MIN_SAFE_PAGE_MARGIN from the paper edge.
+    outer = reach + max(0.0, spec.page_margin - MIN_SAFE_PAGE_MARGIN)
+    start = min(bleed + off, max(MIN_CROP_MARK_GAP, outer - MIN_CROP_MARK_LENGTH))
+    if outer - start >= SHORTEST_CROP_MARK - EPSILON:
+        return _MarkPlan(place="margin", start=start, length=min(longest, outer - start))
     return None
 
 
@@ -473,7 +499,7 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
     band = spec.page_margin
     ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
     heading_x = max(left, band)
-    if spec.cutter == "silhouette":  # furniture clear of the bottom-left and top-left marks
+    if spec.cutter.startswith("silhouette"):  # furniture clear of the left-hand marks
         from printables.regmarks import SILHOUETTE_MARKS as regmarks
 
         clear = regmarks.inset + regmarks.length + regmarks.padding + 1.0
@@ -574,6 +600,13 @@ def crop_mark_notes(layout: SheetLayout) -> list[str]:
                 f"crop marks {sides} the grid moved onto the {spec.bleed:g} mm bleed, "
                 f"{length:.1f} mm long, cut away with it ({where}; {cost})"
             )
+        elif place == "margin":
+            notes.append(
+                f"crop marks {sides} the grid reach {length:.1f} mm into the "
+                f"{spec.page_margin:g} mm page margin, up to {MIN_SAFE_PAGE_MARGIN:g} mm from "
+                f"the paper edge; a printer that cannot print there leaves them out ({where}; "
+                f"{cost})"
+            )
         elif place == "gutter":
             notes.append(
                 f"crop marks of the {lines} cut lines moved into the gaps between the cards, "
@@ -585,15 +618,16 @@ def crop_mark_notes(layout: SheetLayout) -> list[str]:
 def _cutter_grid(spec: SheetSpec, columns: int, rows: int) -> tuple[int, int, tuple[Rect, ...]]:
     """The largest centred grid (at most ``columns`` x ``rows``) inside the cutter's area and
     clear of its registration marks; (columns, rows, the marks' rectangles)."""
-    from printables.regmarks import SILHOUETTE_MARKS, cricut_area
+    from printables.regmarks import cricut_area, marks_for
 
     page_w, page_h = spec.page_size
     cell_w = spec.card.width + 2 * spec.bleed
     cell_h = spec.card.height + 2 * spec.bleed
-    if spec.cutter == "silhouette":
-        area = SILHOUETTE_MARKS.cut_area(page_w, page_h).inset(SILHOUETTE_MARKS.padding)
-        keep_out = SILHOUETTE_MARKS.keep_out(page_w, page_h)
-        shapes = SILHOUETTE_MARKS.shapes(page_w, page_h)
+    marks = marks_for(spec.cutter)
+    if marks is not None:
+        area = marks.cut_area(page_w, page_h).inset(marks.padding)
+        keep_out = marks.keep_out(page_w, page_h)
+        shapes = marks.shapes(page_w, page_h)
     else:
         area, keep_out, shapes = cricut_area(page_w, page_h), (), ()
 
@@ -660,6 +694,56 @@ class BackAdjust:
                 raise SettingError(
                     setting=name, allowed=f"-{limit:g}..{limit:g} {unit}", found=value, unit=unit
                 )
+
+
+SCALE_LIMITS = (0.95, 1.05)
+"""Allowed print scale per axis: a printer 5 % short or long is broken, not miscalibrated."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrintScale:
+    """A printer's size correction: every page is scaled by ``x`` across and ``y`` down,
+    about the page centre, so that a printer that prints a little short or long prints true
+    size (Proxy-PDF-Maker#14). Measure the 100 mm rulers of the calibration sheet printed at
+    scale 1: ``x = 100 / measured across``, ``y = 100 / measured down``.
+
+    The centre stays put, so duplex pairing holds: turning the sheet mirrors about a centre
+    line, which commutes with a scale about the centre (front and back are scaled alike).
+
+    Attributes:
+        x: scale across the page, :data:`SCALE_LIMITS`.
+        y: scale down the page, :data:`SCALE_LIMITS`.
+
+    Raises:
+        SettingError: a value out of range or not a finite number (setting ``scale_x`` or
+            ``scale_y``).
+    """
+
+    x: float = 1.0
+    y: float = 1.0
+
+    def __post_init__(self) -> None:
+        low, high = SCALE_LIMITS
+        for name in ("x", "y"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and low <= value <= high):
+                raise SettingError(
+                    setting=f"scale_{name}", allowed=f"{low:g}..{high:g}", found=value
+                )
+
+    @property
+    def identity(self) -> bool:
+        """True for a scale of 1 in both directions."""
+        return self.x == 1.0 and self.y == 1.0
+
+
+def scale_point(
+    x: float, y: float, *, page_width: float, page_height: float, scale: PrintScale
+) -> tuple[float, float]:
+    """Where the page point (x, y) mm is drawn with ``scale`` applied about the page centre
+    (the transform the renderer puts on every page)."""
+    cx, cy = page_width / 2, page_height / 2
+    return cx + (x - cx) * scale.x, cy + (y - cy) * scale.y
 
 
 def mirrors_left_right(duplex: Duplex, landscape: bool) -> bool:

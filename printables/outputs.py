@@ -3,10 +3,13 @@
 * :func:`check_pdf_target` refuses an output that is the deck itself, does not end in ``.pdf``,
   or already exists without being a PDF (so a typo never replaces a deck, a photo or a
   spreadsheet with a PDF), and one whose folder cannot be created.
+* :func:`check_target` does the same for the PNG, SVG and DXF files written beside it: an
+  existing file of that name must be such a file (or empty) to be replaced.
 * :func:`check_folder` says in advance whether a folder exists or can be created.
 * :func:`atomic_outputs` writes through temporary files beside the targets and moves them into
   place only when everything succeeded. Folders it had to create are removed again when the
-  run fails. New files get the usual mode (``0o666`` minus the umask, typically ``0o644``); a
+  run fails; temporary files a killed run left behind are removed
+  (:func:`remove_leftovers`). New files get the usual mode (``0o666`` minus the umask, typically ``0o644``); a
   replaced file keeps its mode.
 
 Messages name the target, never the temporary file, and carry no ``[Errno N]``.
@@ -94,6 +97,63 @@ def check_folder(folder: Path) -> None:
                 created.rmdir()
 
 
+OUTPUT_KINDS = {
+    ".pdf": ("a PDF", (PDF_MAGIC,)),
+    ".png": ("a PNG image", (b"\x89PNG\r\n\x1a\n",)),
+    ".svg": ("an SVG file", (b"<?xml", b"<svg")),
+    ".dxf": ("a DXF file", (b"0", b"999")),
+}
+"""Output suffix -> (what it is, the ways such a file starts after leading white space).
+An existing file of that name that starts otherwise is someone else's and is not replaced."""
+
+
+def _looks_like(path: Path, starts: tuple[bytes, ...]) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64).lstrip(b"\xef\xbb\xbf").lstrip()
+    except OSError as exc:
+        raise OutputError(path, f"cannot read {shown(path)}: {os_reason(exc)}") from None
+    return not head or any(head.startswith(start) for start in starts)
+
+
+def check_target(
+    path: Path, *, protect: Sequence[Path] = (), suffixes: Sequence[str] = tuple(OUTPUT_KINDS)
+) -> None:
+    """Check that writing the output ``path`` (a PDF, or a PNG, SVG or DXF written beside it)
+    is safe and possible, before any work is done.
+
+    Args:
+        path: the file to (over)write; its suffix (case-insensitive) is one of
+            :data:`OUTPUT_KINDS`.
+        protect: files that must never be overwritten (the deck file).
+        suffixes: the suffixes allowed here (``.pdf`` for ``--out``).
+
+    Raises:
+        OutputError: ``path`` is a protected file, has another suffix, is a folder, exists
+            and does not start as such a file does (an empty file is allowed), or its folder
+            cannot be created.
+    """
+    suffix = path.suffix.lower()
+    for other in protect:
+        if _same_file(path, other):
+            raise OutputError(
+                path, f"{shown(path)} is the deck file itself; choose another {suffixes[0]} name"
+            )
+    if suffix not in suffixes:
+        raise OutputError(
+            path, f"must be a file name ending in {' or '.join(suffixes)}, got {shown(path)!r}"
+        )
+    what, starts = OUTPUT_KINDS[suffix]
+    if path.is_dir():
+        raise OutputError(path, f"{shown(path)} is a folder, not a {suffix} file")
+    if path.exists() and not _looks_like(path, starts):
+        start = " (it does not start with %PDF-)" if suffix == ".pdf" else ""
+        raise OutputError(
+            path, f"{shown(path)} exists and is not {what}{start}; not overwriting it"
+        )
+    check_folder(path.parent)
+
+
 def check_pdf_target(path: Path, *, protect: Sequence[Path] = ()) -> None:
     """Check that writing the PDF ``path`` is safe and possible, before any work is done.
 
@@ -106,28 +166,7 @@ def check_pdf_target(path: Path, *, protect: Sequence[Path] = ()) -> None:
             (case-insensitive), is a folder, exists and does not start with ``%PDF-`` (an
             empty file is allowed), or its folder cannot be created.
     """
-    for other in protect:
-        if _same_file(path, other):
-            raise OutputError(
-                path, f"{shown(path)} is the deck file itself; choose another .pdf name"
-            )
-    if path.suffix.lower() != ".pdf":
-        raise OutputError(path, f"must be a file name ending in .pdf, got {shown(path)!r}")
-    if path.is_dir():
-        raise OutputError(path, f"{shown(path)} is a folder, not a .pdf file")
-    if path.exists():
-        try:
-            with path.open("rb") as handle:
-                head = handle.read(len(PDF_MAGIC))
-        except OSError as exc:
-            raise OutputError(path, f"cannot read {shown(path)}: {os_reason(exc)}") from None
-        if head and head != PDF_MAGIC:
-            raise OutputError(
-                path,
-                f"{shown(path)} exists and is not a PDF (it does not start with %PDF-); "
-                "not overwriting it",
-            )
-    check_folder(path.parent)
+    check_target(path, protect=protect, suffixes=(".pdf",))
 
 
 def _missing_folders(folder: Path) -> list[Path]:
@@ -139,10 +178,49 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
+def remove_leftovers(path: Path) -> list[Path]:
+    """Remove the temporary files of ``path`` that a killed run left behind.
+
+    A temporary file is named ``.<name>.<pid>-<random>.part`` (:func:`_new_temp`); one whose
+    process no longer runs on this machine is a leftover. Files of running processes (another
+    run writing the same output) are kept.
+
+    Returns:
+        The files removed.
+    """
+    removed = []
+    for temp in path.parent.glob(f".{glob_escape(path.name)}.*-*.part"):
+        pid_text = temp.name[len(path.name) + 2 :].split("-", 1)[0]
+        if not pid_text.isdigit() or _running(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            temp.unlink()
+            removed.append(temp)
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with the glob wildcards ``*?[`` escaped (:meth:`Path.glob` matches it literally)."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in name)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # OverflowError: no pid is that large
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 def _new_temp(path: Path) -> Path:
-    """Create an empty temporary file beside ``path`` with the default mode (umask applied)."""
+    """Create an empty temporary file beside ``path`` with the default mode (umask applied),
+    named with this process's id so that a later run can remove it if this one is killed."""
     while True:
-        temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+        temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.part")
         try:
             handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
@@ -171,6 +249,7 @@ def atomic_outputs(paths: list[Path]) -> Iterator[list[Path]]:
                 missing = _missing_folders(path.parent)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 created = missing + created
+                remove_leftovers(path)
                 temps.append(_new_temp(path))
         except OSError as exc:
             raise OutputError(path, f"cannot write {shown(path)}: {os_reason(exc)}") from None

@@ -2,7 +2,8 @@
 
 The file is ``printers.json`` in ``$TABLESMITH_CONFIG_DIR`` if set, otherwise in the user's
 config folder as Click reports it (``~/.config/tablesmith`` on Linux). One entry per printer
-name: ``{"duplex": "long-edge", "dx": 0.8, "dy": -0.4, "rotation_deg": 0.1}`` (mm, degrees).
+name: ``{"duplex": "long-edge", "dx": 0.8, "dy": -0.4, "rotation_deg": 0.1, "scale_x": 1.004,
+"scale_y": 0.998}`` (mm, degrees, print scale; a profile saved without a scale reads as 1).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printables.layout import BackAdjust, Duplex, LayoutError
+from printables.layout import BackAdjust, Duplex, LayoutError, PrintScale
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
@@ -29,10 +30,12 @@ class PrinterProfile:
     Attributes:
         duplex: the duplex mode that works on this printer.
         adjust: the back-page correction read from the calibration sheet (mm, degrees).
+        scale: the size correction read from the calibration sheet's 100 mm rulers.
     """
 
     duplex: Duplex = Duplex.LONG_EDGE
     adjust: BackAdjust = field(default_factory=BackAdjust)
+    scale: PrintScale = field(default_factory=PrintScale)
 
 
 def profiles_path() -> Path:
@@ -79,9 +82,13 @@ def load_profile(name: str) -> PrinterProfile:
         if not isinstance(entry, dict):
             raise TypeError(f"expected an object, found {entry!r}")
         numbers = {key: float(str(entry.get(key, 0))) for key in ("dx", "dy", "rotation_deg")}
+        scale = PrintScale(
+            x=float(str(entry.get("scale_x", 1.0))), y=float(str(entry.get("scale_y", 1.0)))
+        )
         return PrinterProfile(
             duplex=Duplex(str(entry.get("duplex", "long-edge"))),
             adjust=BackAdjust(**numbers),
+            scale=scale,
         )
     except (TypeError, ValueError, LayoutError) as exc:
         raise ProfileError(f"{path}: profile {name!r} is invalid: {exc}") from None
@@ -103,6 +110,8 @@ def save_profile(name: str, profile: PrinterProfile) -> Path:
         "dx": profile.adjust.dx,
         "dy": profile.adjust.dy,
         "rotation_deg": profile.adjust.rotation_deg,
+        "scale_x": profile.scale.x,
+        "scale_y": profile.scale.y,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(path.name + ".part")

@@ -1,8 +1,8 @@
 """QR codes drawn as vector rectangles (no bitmap).
 
 Encoding: libqrencode (the C library behind ``qrencode``; Debian ``libqrencode4``) through
-ctypes where the system has it, about 100 times faster than a pure-Python encoder, which
-matters for a thousand cards; otherwise segno. Both choose the error-correction level the same
+ctypes where the system has it, far faster than a pure-Python encoder, which matters for a
+thousand cards (``benchmarks/cards_bench.py``); otherwise segno. Both choose the error-correction level the same
 way: the highest of L, M, Q, H that keeps the smallest symbol version, and evaluate all eight
 masks (ISO/IEC 18004, 7.8).
 
@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import re
 import threading
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -237,8 +236,13 @@ FINDER_MODULES = 7
 """Edge of a finder pattern, modules (ISO/IEC 18004, 6.3.3): the same in every symbol."""
 
 
-def dark_runs(matrix: Matrix, *, without_finders: bool = False) -> np.ndarray:
-    """The horizontal runs of dark modules, row by row (numpy, no Python loop per module).
+_RUN = re.compile(b"\x01+")
+"""A run of dark modules in a matrix row (one byte per module, 1 = dark)."""
+
+
+def dark_runs(matrix: Matrix, *, without_finders: bool = False) -> list[tuple[int, int, int]]:
+    """The horizontal runs of dark modules, row by row (a C regex over each row's bytes, no
+    Python loop per module; no numpy, which the slim install does not have).
 
     Args:
         matrix: a symbol from :func:`qr_matrix`.
@@ -246,21 +250,20 @@ def dark_runs(matrix: Matrix, *, without_finders: bool = False) -> np.ndarray:
             top-left, top-right and bottom-left corners, :func:`finder_runs`).
 
     Returns:
-        An ``(n, 3)`` integer array of ``(column, row, width)`` in modules, row 0 at the top;
-        the runs do not overlap and cover exactly the dark modules (outside the finders).
+        ``(column, row, width)`` in modules, row 0 at the top, row by row from the left; the
+        runs do not overlap and cover exactly the dark modules (outside the finders).
     """
     width = len(matrix)
-    padded = np.zeros((width, width + 2), dtype=np.int8)
-    padded[:, 1:-1] = np.frombuffer(b"".join(matrix), dtype=np.int8).reshape(width, width)
-    if without_finders:
-        f = FINDER_MODULES
-        padded[:f, 1 : f + 1] = 0
-        padded[:f, width - f + 1 : width + 1] = 0
-        padded[width - f :, 1 : f + 1] = 0
-    edges = padded[:, 1:] - padded[:, :-1]
-    rows, starts = np.nonzero(edges == 1)
-    _, ends = np.nonzero(edges == -1)
-    return np.column_stack((starts, rows, ends - starts))
+    f = FINDER_MODULES
+    blank = bytes(f)
+    runs = []
+    for row, line in enumerate(matrix):
+        if without_finders and row < f:
+            line = blank + line[f : width - f] + blank
+        elif without_finders and row >= width - f:
+            line = blank + line[f:]
+        runs += [(m.start(), row, m.end() - m.start()) for m in _RUN.finditer(line)]
+    return runs
 
 
 def finder_runs(width: int) -> list[tuple[int, int, int]]:
@@ -282,7 +285,7 @@ def dark_rectangles(matrix: Matrix) -> list[tuple[int, int, int, int]]:
     horizontal run (height 1). Decision: merging equal runs of neighbouring rows saved about
     a third of the rectangles but cost more time than the rest of a card; the page streams
     are compressed, so the size difference is small."""
-    return [(int(c), int(r), int(w), 1) for c, r, w in dark_runs(matrix)]
+    return [(c, r, w, 1) for c, r, w in dark_runs(matrix)]
 
 
 def draw_qr(
@@ -335,10 +338,26 @@ def draw_qr(
 @lru_cache(maxsize=CACHE_SIZE)
 def _module_path(data: str) -> str:
     """``re`` operators of the dark modules of ``data`` outside its finder patterns, in
-    module units, quiet zone offset."""
-    runs = dark_runs(qr_matrix(data), without_finders=True)
-    runs[:, :2] += QUIET_ZONE_MODULES
-    return ("%d %d %d 1 re " * len(runs)) % tuple(runs.ravel().tolist())
+    module units, quiet zone offset: the runs of :func:`dark_runs` (with numpy, where it is
+    installed, computed the same way on the whole matrix at once)."""
+    q = QUIET_ZONE_MODULES
+    matrix = qr_matrix(data)
+    try:
+        import numpy as np  # the fast path where numpy is installed (the kit and tests)
+    except ImportError:
+        runs = dark_runs(matrix, without_finders=True)
+        return "".join([f"{c + q} {r + q} {w} 1 re " for c, r, w in runs])
+    width, f = len(matrix), FINDER_MODULES
+    padded = np.zeros((width, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = np.frombuffer(b"".join(matrix), dtype=np.int8).reshape(width, width)
+    padded[:f, 1 : f + 1] = 0
+    padded[:f, width - f + 1 : width + 1] = 0
+    padded[width - f :, 1 : f + 1] = 0
+    edges = padded[:, 1:] - padded[:, :-1]
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    table = np.column_stack((starts + q, rows + q, ends - starts))
+    return ("%d %d %d 1 re " * len(table)) % tuple(table.ravel().tolist())
 
 
 class Prefetch:

@@ -25,6 +25,9 @@ class RegistrationMarks:
         thickness: line width of the L marks.
         square: edge of the filled top-left square.
         padding: clear space around each mark's square.
+        corners: 3 (Type 1: square top-left, L marks top-right and bottom-left) or 4 (an L
+            mark at the bottom-right too, the four-mark registration of the CAMEO 5,
+            silhouette-card-maker#162).
     """
 
     inset: float = 10.0
@@ -32,28 +35,39 @@ class RegistrationMarks:
     thickness: float = 0.5
     square: float = 5.0
     padding: float = 1.5
+    corners: int = 3
 
     def shapes(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
         """The filled rectangles that make the marks: the top-left square, then the
-        top-right and bottom-left L marks (two arms each)."""
+        top-right and bottom-left L marks (two arms each), and with four corners the
+        bottom-right L mark."""
         i, n, t, w, h = self.inset, self.length, self.thickness, page_width, page_height
-        return (
+        shapes: tuple[Rect, ...] = (
             Rect(x=i, y=h - i - self.square, width=self.square, height=self.square),
             Rect(x=w - i - n, y=h - i - t, width=n, height=t),
             Rect(x=w - i - t, y=h - i - n, width=t, height=n),
             Rect(x=i, y=i, width=n, height=t),
             Rect(x=i, y=i, width=t, height=n),
         )
+        if self.corners == 4:
+            shapes += (
+                Rect(x=w - i - n, y=i, width=n, height=t),
+                Rect(x=w - i - t, y=i, width=t, height=n),
+            )
+        return shapes
 
     def keep_out(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
-        """The squares around the three marks where nothing may be printed."""
+        """The squares around the marks where nothing may be printed."""
         i, n, p, w, h = self.inset, self.length, self.padding, page_width, page_height
         edge = n + 2 * p
-        return (
+        boxes: tuple[Rect, ...] = (
             Rect(x=i - p, y=h - i - n - p, width=edge, height=edge),
             Rect(x=w - i - n - p, y=h - i - n - p, width=edge, height=edge),
             Rect(x=i - p, y=i - p, width=edge, height=edge),
         )
+        if self.corners == 4:
+            boxes += (Rect(x=w - i - n - p, y=i - p, width=edge, height=edge),)
+        return boxes
 
     def cut_area(self, page_width: float, page_height: float) -> Rect:
         """The rectangle the marks span: cards must lie inside it."""
@@ -66,14 +80,22 @@ class RegistrationMarks:
 
     def studio_settings(self) -> str:
         """The values to type into Silhouette Studio's Registration Marks panel."""
+        kind = "Type 1" if self.corners == 3 else "4 marks (CAMEO 5)"
         return (
-            f"Silhouette Studio registration marks: Type 1, length {self.length:g} mm, "
+            f"Silhouette Studio registration marks: {kind}, length {self.length:g} mm, "
             f"thickness {self.thickness:g} mm, inset {self.inset:g} mm"
         )
 
 
 SILHOUETTE_MARKS = RegistrationMarks()
 """The marks printed for ``--cutter silhouette``."""
+SILHOUETTE_4_MARKS = RegistrationMarks(corners=4)
+"""The marks printed for ``--cutter silhouette-4``: Type 1 and a fourth L mark."""
+
+
+def marks_for(cutter: str) -> RegistrationMarks | None:
+    """The registration marks printed for ``cutter``; None for ``none`` and ``cricut``."""
+    return {"silhouette": SILHOUETTE_MARKS, "silhouette-4": SILHOUETTE_4_MARKS}.get(cutter)
 
 
 def cricut_area(page_width: float, page_height: float) -> Rect:

@@ -2,9 +2,10 @@
 
 Page order: with duplex ``long-edge``/``short-edge`` every front sheet is followed by its back
 sheet; with ``separate`` the backs go to ``<out stem>-backs.pdf`` (page k = backs of front page
-k); with ``none`` there are no back pages (a Transformers character's bot side is then printed
-as a card of its own right after its alt side). Cards of different sizes (Transformers
-characters vs. battle cards) go on different sheets, each size with its own grid.
+k); with ``none`` there are no back pages (a two-sided card's back side, such as a Transformers
+character's bot side, is then printed as a card of its own right after its front). Cards of
+different sizes (large cards vs. standard cards) go on different sheets, each size with its own
+grid.
 
 Files are written to a temporary file beside the target and moved into place with
 ``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF
@@ -25,15 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from games.cards import Card, Deck, card_url
-from games.cards.toy_battle import ToyBattleTroop
-from games.cards.transformers import TransformersCharacter
+from games.cards.deck import Card, Deck, card_url
 from printables.cropmarks import draw_marks_on_art
 from printables.cutter import svg_text, write_dxf
 from printables.faces import (
-    FRAME_COLOURS,
     MM,
     Painter,
+    card_game,
     draw_generated_back,
     face_content,
     game_title,
@@ -48,6 +47,7 @@ from printables.layout import (
     CardSize,
     Duplex,
     LayoutError,
+    PrintScale,
     Rect,
     SettingError,
     SheetLayout,
@@ -57,9 +57,9 @@ from printables.layout import (
     layout_sheet,
     mirrors_left_right,
 )
-from printables.outputs import atomic_outputs
+from printables.outputs import atomic_outputs, check_target
 from printables.qr import Prefetch
-from printables.regmarks import SILHOUETTE_MARKS
+from printables.regmarks import marks_for
 from printables.text import Overflow
 
 if TYPE_CHECKING:
@@ -92,13 +92,15 @@ class RenderOptions:
         paper: ``a4`` (default), ``letter`` or ``a3`` (any case; stored in lower case).
         landscape: landscape sheets.
         card_size: size of standard cards (default: TCG 63 x 88 mm, PM-3, TF-2).
-        character_size: size of Transformers characters (default 88 x 126 mm, TF-1).
+        character_size: size of large cards (card classes with ``LARGE``, such as Transformers
+            characters; default 88 x 126 mm, TF-1).
         bleed: mm, see :class:`printables.layout.SheetSpec`.
         gutter: mm.
         page_margin: mm.
         crop_marks: draw crop marks.
         duplex: how backs are printed.
         adjust: printer correction applied to every back page.
+        scale: the printer's size correction, applied to every page about its centre.
         qr: print QR codes (cards can still opt out with ``qr: no``).
         qr_base: companion base URL, ``http://`` or ``https://`` with a host.
         cutter: ``none``, ``silhouette`` or ``cricut``: lay sheets out for the machine's
@@ -119,6 +121,7 @@ class RenderOptions:
     crop_marks: bool = True
     duplex: Duplex = Duplex.LONG_EDGE
     adjust: BackAdjust = field(default_factory=BackAdjust)
+    scale: PrintScale = field(default_factory=PrintScale)
     qr: bool = True
     qr_base: str = DEFAULT_QR_BASE
     cutter: str = "none"
@@ -142,7 +145,7 @@ class RenderOptions:
 
     def size_of(self, card: Card) -> CardSize:
         """The trim size a card is printed at."""
-        if isinstance(card, TransformersCharacter):
+        if card.LARGE:
             w, h = CARD_SIZES["tf-character"]
             return self.character_size or CardSize(width=w, height=h, name="tf-character")
         w, h = CARD_SIZES["tcg"]
@@ -218,7 +221,7 @@ class RenderResult:
         pages: page count per file.
         placements: every card face drawn.
         layouts: the sheet layout per card size used.
-        cut_files: cut lines per card size (SVG, then DXF), with a cutter.
+        cut_files: the cut lines (SVG, then DXF, of each :class:`CutFile`), with a cutter.
         warnings: one line each, e.g. a back moved off the paper by the back adjustment.
     """
 
@@ -230,19 +233,56 @@ class RenderResult:
     warnings: tuple[str, ...] = ()
 
 
-def cut_paths(out: Path, layouts: list[SheetLayout]) -> list[Path]:
-    """The cut files of ``out``: ``<stem>-cut.svg`` and ``<stem>-cut.dxf``, with the card
-    size appended (``-cut-88x126.svg``) when the deck prints cards of several sizes."""
-    paths = []
-    for layout in layouts:
-        size = (
-            f"-{layout.spec.card.width:g}x{layout.spec.card.height:g}" if len(layouts) > 1 else ""
-        )
-        paths += [
-            out.with_name(f"{out.stem}-cut{size}.svg"),
-            out.with_name(f"{out.stem}-cut{size}.dxf"),
-        ]
-    return paths
+@dataclass(frozen=True, kw_only=True)
+class CutFile:
+    """One pair of cut files (SVG and DXF) and the sheets it is for.
+
+    Attributes:
+        svg: ``<stem>-cut.svg``; ``-cut-88x126.svg`` when the deck prints cards of several
+            sizes; ``-cut-sheet07.svg`` (after the size) for a last sheet that is not full.
+        dxf: the same name ending in ``.dxf``.
+        layout: the sheet layout.
+        cards: the cards each of its sheets holds (the first slots, in order).
+        sheets: the sheet numbers (1-based, as in the sheet headings) it cuts.
+    """
+
+    svg: Path
+    dxf: Path
+    layout: SheetLayout
+    cards: int
+    sheets: tuple[int, ...]
+
+
+def cut_files(out: Path, groups: list[tuple[SheetLayout, int]]) -> list[CutFile]:
+    """The cut files of ``out`` for sheet groups of (layout, cards): one for the full sheets
+    of each card size, and one for a last sheet that is not full, outlining only its cards."""
+    files = []
+    sheet = 0
+    for layout, count in groups:
+        size = f"-{layout.spec.card.width:g}x{layout.spec.card.height:g}" if len(groups) > 1 else ""
+        full, rest = divmod(count, layout.per_page)
+        if full:
+            name = f"{out.stem}-cut{size}"
+            sheets = tuple(range(sheet + 1, sheet + full + 1))
+            files.append(_cut_file(out, name, layout, layout.per_page, sheets))
+        sheet += full
+        if rest:
+            sheet += 1
+            name = f"{out.stem}-cut{size}" + (f"-sheet{sheet:02d}" if full else "")
+            files.append(_cut_file(out, name, layout, rest, (sheet,)))
+    return files
+
+
+def _cut_file(
+    out: Path, name: str, layout: SheetLayout, cards: int, sheets: tuple[int, ...]
+) -> CutFile:
+    return CutFile(
+        svg=out.with_name(name + ".svg"),
+        dxf=out.with_name(name + ".dxf"),
+        layout=layout,
+        cards=cards,
+        sheets=sheets,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -253,13 +293,13 @@ class _Item:
 
 
 def _back_of(card: Card, deck: Deck, base_dir: Path) -> Back:
-    if isinstance(card, TransformersCharacter):
+    if len(card.SIDES) > 1:
         return Back(kind="side")
     if card.back_image:
         return Back(kind="image", image=base_dir / card.back_image)
     if deck.back.image:
         return Back(kind="image", image=base_dir / deck.back.image)
-    colour = FRAME_COLOURS[card.colour] if isinstance(card, ToyBattleTroop) else deck.back.colour
+    colour = card_game(card).back_colour(card) or deck.back.colour
     return Back(kind="generated", colour=colour, text=deck.back.text or game_title(deck.game))
 
 
@@ -269,8 +309,7 @@ def _items(deck: Deck, options: RenderOptions, base_dir: Path) -> list[_Item]:
         for _ in range(card.copies):
             if options.duplex is Duplex.NONE:
                 items.append(_Item(card=card, side="front", back=None))
-                if isinstance(card, TransformersCharacter):
-                    items.append(_Item(card=card, side="bot", back=None))
+                items.extend(_Item(card=card, side=side, back=None) for side in card.SIDES[1:])
             else:
                 items.append(_Item(card=card, side="front", back=_back_of(card, deck, base_dir)))
     return items
@@ -355,6 +394,17 @@ def _draw_static_furniture(c: Canvas, layout: SheetLayout) -> None:
             c.rect(mark.x * MM, mark.y * MM, mark.width * MM, mark.height * MM, stroke=0, fill=1)
 
 
+def apply_scale(c: Canvas, page_width: float, page_height: float, scale: PrintScale) -> None:
+    """Put :class:`printables.layout.PrintScale` on the canvas: scale about the page centre
+    (page mm; see :func:`printables.layout.scale_point`)."""
+    if scale.identity:
+        return
+    cx, cy = page_width / 2 * MM, page_height / 2 * MM
+    c.translate(cx, cy)
+    c.scale(scale.x, scale.y)
+    c.translate(-cx, -cy)
+
+
 def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
     """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
     cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
@@ -370,6 +420,7 @@ class _Job:
     options: RenderOptions
     base_dir: Path
     problems: list[Overflow] = field(default_factory=list)
+    overlaps: list[str] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     forms: set[str] = field(default_factory=set)
 
@@ -388,6 +439,7 @@ class _Job:
             bleed=self.options.bleed,
             card_name=card.name,
             problems=self.problems,
+            warnings=self.overlaps,
         )
         c.saveState()
         standard_face(
@@ -430,7 +482,7 @@ class _Job:
         back = item.back
         assert back is not None
         if back.kind == "side":
-            self.face(c, trim, item.card, "bot")
+            self.face(c, trim, item.card, item.card.SIDES[-1])
             return
         bleed = self.options.bleed
         if back.kind == "image":
@@ -478,13 +530,22 @@ def render_deck(
         RenderError: texts that do not fit or glyphs that are missing (all of them); nothing
             is written then.
         LayoutError: a card size does not fit the paper.
+        printables.outputs.OutputError: a cut file's name is taken by a file of another kind.
     """
     job = _Job(deck=deck, options=options, base_dir=base_dir)
     items = _items(deck, options, base_dir)
     groups = [(layout_sheet(options.sheet(size)), group) for size, group in _groups(items, options)]
     separate = options.duplex is Duplex.SEPARATE
     pdfs = [out, backs_path(out)] if separate else [out]
-    cuts = cut_paths(out, [layout for layout, _ in groups]) if options.cutter != "none" else []
+    plan = (
+        cut_files(out, [(layout, len(group)) for layout, group in groups])
+        if options.cutter != "none"
+        else []
+    )
+    cuts = [path for cut in plan for path in (cut.svg, cut.dxf)]
+    cut_of = {sheet: cut for cut in plan for sheet in cut.sheets}
+    for cut in cuts:
+        check_target(cut)
     paths = pdfs + cuts
     title = f"{deck.title} ({game_title(deck.game)})"
     codes = (job.url(item.card) for item in items)
@@ -509,16 +570,19 @@ def render_deck(
                 page_size = (layout.page_width * MM, layout.page_height * MM)
                 front.setPageSize(page_size)
                 pages[0] += 1
+                front.saveState()
+                apply_scale(front, layout.page_width, layout.page_height, options.scale)
                 draw_furniture(
                     front,
                     layout,
                     f"{title} · sheet {sheet}/{total} fronts · "
                     f"{size.width:g} x {size.height:g} mm · {options.paper}"
                     + (
-                        f" · {SILHOUETTE_MARKS.studio_settings()}"
-                        if options.cutter == "silhouette"
+                        f" · {marks.studio_settings()}"
+                        if (marks := marks_for(options.cutter)) is not None
                         else ""
-                    ),
+                    )
+                    + (f" · cut file {cut_of[sheet].svg.name}" if sheet in cut_of else ""),
                 )
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     job.face(front, slot.trim, item.card, item.side)
@@ -533,6 +597,7 @@ def render_deck(
                         )
                     )
                 draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
+                front.restoreState()
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue
@@ -541,6 +606,7 @@ def render_deck(
                 pages[index] += 1
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
+                apply_scale(back, layout.page_width, layout.page_height, options.scale)
                 back.setFillColor(colour_of("#444444"))
                 back.setFont(REGULAR, 6.5)
                 back.drawString(
@@ -582,16 +648,17 @@ def render_deck(
         front.save()
         if separate:
             back.save()
-        for index, (layout, _) in enumerate(groups[: len(cuts) // 2]):
-            temps[len(pdfs) + 2 * index].write_text(svg_text(layout), encoding="utf-8")
-            write_dxf(layout, temps[len(pdfs) + 2 * index + 1])
+        for index, sheet_cut in enumerate(plan):
+            svg = svg_text(sheet_cut.layout, cards=sheet_cut.cards)
+            temps[len(pdfs) + 2 * index].write_text(svg, encoding="utf-8")
+            write_dxf(sheet_cut.layout, temps[len(pdfs) + 2 * index + 1], cards=sheet_cut.cards)
     return RenderResult(
         files=tuple(pdfs),
         pages=tuple(pages[: len(pdfs)]),
         placements=tuple(job.placements),
         layouts=tuple(layout for layout, _ in groups),
         cut_files=tuple(cuts),
-        warnings=tuple(warned.values()),
+        warnings=tuple(warned.values()) + tuple(dict.fromkeys(job.overlaps)),
     )
 
 

@@ -139,8 +139,9 @@ def fit_paragraph(
         None,
         min_pt,
         (
-            f"needs {max(widest, 0) * mm:.1f} mm width and {used * mm:.1f} mm height at {min_pt:g} pt,"
-            f" box is {width_pt * mm:.1f} x {height_pt * mm:.1f} mm"
+            f"does not fit: at {min_pt:g} pt, the smallest size allowed, it needs "
+            f"{max(widest, 0) * mm:.1f} mm width and {used * mm:.1f} mm height, "
+            f"the box is {width_pt * mm:.1f} x {height_pt * mm:.1f} mm"
         ),
     )
 
@@ -161,11 +162,17 @@ def fit_line(
     if width_at_1pt <= 0:
         return max_pt, None
     size = min(max_pt, width_pt / width_at_1pt)
-    size = int(size / STEP_PT) * STEP_PT
+    size = int(size / STEP_PT + 1e-9) * STEP_PT
+    if size + 1e-9 < min_pt and width_at_1pt * min_pt <= width_pt + 1e-9:
+        size = min_pt  # fits at min_pt, which need not be a multiple of STEP_PT
     if size + 1e-9 < min_pt:
         mm = 25.4 / 72
         return min_pt, (
-            f"one line needs {width_at_1pt * min_pt * mm:.1f} mm at {min_pt:g} pt, "
-            f"room is {width_pt * mm:.1f} mm"
+            f"does not fit: {_short(text)} is {width_at_1pt * min_pt * mm:.1f} mm wide at "
+            f"{min_pt:g} pt, the smallest size allowed, and has {width_pt * mm:.1f} mm"
         )
     return size, None
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 30 else text[:29] + "…")

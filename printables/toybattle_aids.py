@@ -1,4 +1,4 @@
-"""Toy Battle printables (issue 8, point 3): a one-page player aid per terrain and a sheet of
+"""Toy Battle printables: a one-page player aid per terrain and a sheet of
 spare troop tiles in both colours.
 
 Lengths in mm (converted to points only when drawing); page frame: origin at the bottom-left
@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from games.cards.toy_battle import JOKER_MARK, troop_mark
-from games.toybattle.rules import COPIES, TROOPS
+from games.toybattle.rules import COPIES, JOKER_MARK, TROOPS, troop_mark
 from games.toybattle.terrains import TERRAINS, Region, Terrain
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of
@@ -42,6 +41,7 @@ from printables.layout import (
     SheetSpec,
     layout_sheet,
 )
+from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph
 
@@ -54,13 +54,15 @@ DEFAULT_TILE_SIZE = 30.0
 """Side of a square troop tile, mm (a default to change: measure your own tiles)."""
 TILE_SIZE_RANGE = (15.0, 60.0)
 """Allowed tile sides, mm."""
+MIN_TILE_TEXT_PT = 6.0
+"""Smallest text on a tile, pt (the troop's name on a 15 mm tile)."""
 LANGUAGES = ("en", "de")
 ASPECT = 118 / 100
 """Height / width of the terrain drawing (the phone's SVG viewBox)."""
 COLOURS = {"blue": "#2563eb", "red": "#dc2626"}
 SHORT = tuple(troop_mark(troop) for troop in TROOPS)
 """Tile labels in TROOPS order: Kwak is the joker (``J``, as the printed cards show it:
-:data:`games.cards.toy_battle.JOKER_MARK`), the others their strength."""
+:data:`games.toybattle.rules.JOKER_MARK`), the others their strength."""
 
 TEXT: Mapping[str, Mapping[str, str]] = {
     "en": {
@@ -224,16 +226,27 @@ def render_aids(
     Raises:
         AidError: a setting out of range (names it).
         printables.layout.DoesNotFitError: tiles too big for the paper.
+        printables.outputs.OutputError: ``out`` cannot be written (nothing is left behind).
     """
     _check(tile_size, paper, language)
+    with atomic_outputs([out]) as temps:
+        return _render_aids(out, temps[0], tile_size=tile_size, paper=paper, language=language)
+
+
+def _render_aids(
+    out: Path, temp: Path, *, tile_size: float, paper: str, language: str
+) -> AidsResult:
+    """:func:`render_aids` into the temporary file ``temp`` (moved to ``out`` on success)."""
     words = TEXT[language]
-    c = new_canvas(out, "Toy Battle player aids", Duplex.NONE)
+    c = new_canvas(temp, "Toy Battle player aids", Duplex.NONE)
     page_width, page_height = PAPER_SIZES[paper]
+    c.setPageSize((page_width * MM, page_height * MM))  # kept for every page that follows
     overflows: list[str] = []
     for terrain in TERRAINS.values():
         overflows += _aid_page(c, terrain, words, page_width, page_height)
         c.showPage()
-    spec = SheetSpec(card=CardSize(width=tile_size, height=tile_size), paper=paper, gutter=2.0)
+    tile = CardSize(width=tile_size, height=tile_size, min_side=TILE_SIZE_RANGE[0])
+    spec = SheetSpec(card=tile, paper=paper, gutter=2.0)
     layout = layout_sheet(spec)
     items = tile_items()
     per_page = layout.per_page
@@ -256,6 +269,8 @@ def render_aids(
 
 def _tile(c: Canvas, box: Rect, colour: str, troop: int) -> None:
     """One troop tile: the colour, the big label (K, 1..7) and the name."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     side = box.width
     c.saveState()
     c.setFillColor(colour_of(COLOURS[colour]))
@@ -265,8 +280,12 @@ def _tile(c: Canvas, box: Rect, colour: str, troop: int) -> None:
     c.setFillColor(colour_of("#ffffff"))
     c.setFont(BOLD, side * 0.5 * MM)
     c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.38) * MM, SHORT[troop])
-    c.setFont(BOLD, side * 0.13 * MM)
-    c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.12) * MM, TROOPS[troop])
+    name = TROOPS[troop]
+    # 13 % of the side, but never under 6 pt (readable at arm's length) nor wider than the tile
+    size = max(MIN_TILE_TEXT_PT, side * 0.13 * MM)
+    size = min(size, side * 0.84 * MM / max(stringWidth(name, BOLD, 1.0), 1e-6))
+    c.setFont(BOLD, size)
+    c.drawCentredString((box.x + side / 2) * MM, (box.y + side * 0.12) * MM, name)
     c.restoreState()
 
 

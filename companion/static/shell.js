@@ -81,6 +81,25 @@ const Tablesmith = (() => {
 
   const other = (seat) => (seat === "A" ? "B" : "A");
 
+  // Each phone sees the table from its own side: seat B sits across from A, so B's view is A's
+  // turned through 180 degrees (never mirrored): own side at the bottom, and what lies on A's
+  // left lies on B's right. A watcher sees it as A does.
+  const TURNED = ROLE === "B";
+
+  // Fill a grid of pieces (`columns` wide, left to right and top to bottom on A's screen) as
+  // this phone sees it: on B's screen the last piece comes first, after the gaps that keep each
+  // piece in its turned column (A's "1 2 / 3 _" is B's "_ 3 / 2 1").
+  function fillFromSide(list, nodes, columns = 2) {
+    if (!TURNED) {
+      list.append(...nodes);
+      return list;
+    }
+    const gaps = (columns - (nodes.length % columns)) % columns;
+    for (let i = 0; i < gaps; i++) list.append(el("div", "unit-gap"));
+    list.append(...nodes.slice().reverse());
+    return list;
+  }
+
   function newId() {
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -95,10 +114,22 @@ const Tablesmith = (() => {
     toast.timer = setTimeout(() => (box.hidden = true), ms);
   }
 
-  // A refusal as translated text; the server's own words stay in the console and the outbox.
+  // A refusal as translated text; the server's own words stay in the console (and, for a
+  // refusal the game's view has no text for, behind a tap on the outbox pill). A game's rules
+  // give a message id with values and the rule id: the game view's "refusal-strings" block
+  // holds the translated texts.
+  function translatedRefusal(data) {
+    if (!data || !data.message_id) return null;
+    const box = document.getElementById("refusal-strings");
+    const texts = box ? JSON.parse(box.textContent) : {};
+    const text = texts[data.message_id];
+    return text ? fmt(text, data.values || {}) : null;
+  }
+
   function problem(data) {
     if (data && data.message) console.info(data.error, data.message);
-    return (data && T["err_" + data.error]) || T.err_other;
+    const reason = translatedRefusal(data) || (data && T["err_" + data.error]) || T.err_other;
+    return data && data.rule ? reason + " (" + data.rule + ")" : reason;
   }
 
   async function call(method, path, body, timeout = 0) {
@@ -157,6 +188,30 @@ const Tablesmith = (() => {
     tapped = control ? { element: control, at: performance.now() } : null;
   }, true);
 
+  // A press the other phone's update re-rendered under the finger: the mouse button went down
+  // on a control that the render then replaced, and came up on its replacement (the element
+  // with the same id, or inside it). The browser sends no click then (the old control left the
+  // page, so the two have no common ancestor), so the press is completed here, once, on what
+  // is under the pointer now. A touch needs none: its click goes to wherever the finger lifts.
+  let pressed = null; // {keyed, id}: the pressed element's nearest element with an id
+  app.addEventListener("pointerdown", (event) => {
+    const keyed = event.pointerType === "touch" || !event.target.closest ? null
+      : event.target.closest("[id]");
+    pressed = keyed ? { keyed, id: keyed.id } : null;
+  }, true);
+  app.addEventListener("pointerup", (event) => {
+    const down = pressed;
+    pressed = null;
+    if (!down || down.keyed.isConnected || !event.target.closest) return;
+    const keyed = event.target.closest("[id]");
+    if (!keyed || keyed.id !== down.id) return;
+    const control = event.target.closest("button, input, select");
+    if (control && control.disabled) return;
+    event.target.dispatchEvent(new MouseEvent("click", {
+      bubbles: true, cancelable: true, view: window, clientX: event.clientX, clientY: event.clientY,
+    }));
+  }, true);
+
   function markSending(entry) {
     if (!tapped || performance.now() - tapped.at > 1000) return;
     const control = tapped.element;
@@ -184,7 +239,7 @@ const Tablesmith = (() => {
   // Any write endpoint of the table ("actions", "deck", "dice"): the body gets the revision the
   // phone saw and a fresh client_action_id, and goes through the outbox.
   async function write(path, fields) {
-    if (!view || !SEATED) return null;
+    if (!view || !SEATED || taken) return null;
     const key = path + " " + JSON.stringify(fields);
     if (outbox.length) {
       // One write at a time; the same tap again is a double tap, anything else is told to wait.
@@ -232,7 +287,7 @@ const Tablesmith = (() => {
       scheduleRetry();
       return null;
     }
-    setOnline(true);
+    reached();
     retryDelay = 1000;
     if (outbox[0] === entry) outbox.shift();
     saveOutbox();
@@ -256,9 +311,13 @@ const Tablesmith = (() => {
       askToEnd(entry, data);
       return;
     }
+    if (result.status === 403 && data.error === "forbidden") {
+      seatTaken({ at: new Date().toISOString() });
+      return;
+    }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
     toast(fmt(T.refused, { reason }), 7000);
-    notice({ kind: "refused", reason, detail: data.message || "" });
+    notice({ kind: "refused", reason, detail: translatedRefusal(data) ? "" : data.message || "" });
     if (data.view) render(data.view);
   }
 
@@ -363,27 +422,88 @@ const Tablesmith = (() => {
     if (changed && view) renderPresence();
   }
 
-  function connect() {
+  // A request (a write, the state) got an answer from the server. A stream that is not open
+  // (waiting for its next try, or a try hanging since the network went) is opened again at
+  // once: the phone catches up (the events since the last one seen) as soon as anything gets
+  // through, not when the retry's timer comes round.
+  function reached() {
+    const wasOffline = !online;
+    setOnline(true);
+    const hanging = source && source.readyState === EventSource.CONNECTING
+      && performance.now() - streamStarted > STREAM_RETRY_MS[0];
+    if (streamTimer !== null || hanging || (wasOffline && source && source.readyState !== EventSource.OPEN)) {
+      streamFailures = 0;
+      connect();
+    }
+  }
+
+  // A stream that broke is tried again after STREAM_RETRY_MS[failures - 1], then every
+  // STREAM_RETRY_MAX_MS: short, so that a phone back on the network finds the table within a
+  // couple of seconds on its own (a try costs the server one refused or one short request).
+  // A try that is not open after STREAM_OPEN_MS hangs (a lost network answers nothing, and an
+  // EventSource never gives up by itself): it is dropped and counts as a failure. The server
+  // answers a stream's headers at once.
+  const STREAM_RETRY_MS = [250, 1000];
+  const STREAM_RETRY_MAX_MS = 2000;
+  const STREAM_OPEN_MS = 4000;
+  let streamTimer = null; // the next try of a broken stream, while one is waited for
+  let streamFailures = 0; // tries that failed since the stream was last open
+  let streamStarted = 0; // when the current stream's try began (performance.now())
+
+  // This phone's seat was taken over by another phone (a move code, a seat code while this
+  // phone was away, or the seat key): the server ends its streams and refuses its token. Say
+  // so at once, stop connecting and writing, and offer the way back (the page without a seat,
+  // where the seat key or a new code is typed).
+  let taken = false;
+
+  function seatTaken(info) {
+    taken = true;
+    clearTimeout(streamTimer);
+    streamTimer = null;
     if (source) source.close();
-    source = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
-    source.onopen = () => {
+    setBusy(true);
+    $("net").hidden = true;
+    $("seat-taken-text").textContent = fmt(T.seat_taken, { time: clock(info.at) });
+    $("seat-taken").hidden = false;
+  }
+
+  function connect() {
+    if (taken) return;
+    clearTimeout(streamTimer);
+    streamTimer = null;
+    if (source) source.close();
+    const stream = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
+    source = stream;
+    streamStarted = performance.now();
+    const watchdog = setTimeout(() => {
+      if (source === stream && stream.readyState === EventSource.CONNECTING) stream.onerror();
+    }, STREAM_OPEN_MS);
+    stream.onopen = () => {
+      clearTimeout(watchdog);
+      streamFailures = 0;
       setOnline(true);
-      connect.failures = 0;
       flush();
     };
-    source.onmessage = (message) => {
-      seen = Math.max(seen, Number(message.lastEventId) || seen);
+    stream.onmessage = (message) => {
       const data = JSON.parse(message.data);
+      if (data.revoked) {
+        seatTaken(data.revoked);
+        return;
+      }
+      seen = Math.max(seen, Number(message.lastEventId) || seen);
       if (data.event) remember(data.event);
       if (data.presence) setPresence(data.presence);
       if (data.view) render(data.view);
     };
-    source.onerror = () => {
+    stream.onerror = () => {
       // A new EventSource does not resend Last-Event-ID with our ?since: reconnect ourselves.
-      source.close();
-      connect.failures = (connect.failures || 0) + 1;
-      if (connect.failures >= 2) probeStream();
-      setTimeout(connect, Math.min(1500 * connect.failures, 8000));
+      clearTimeout(watchdog);
+      stream.close();
+      if (source !== stream || streamTimer !== null) return; // a newer stream took over
+      streamFailures += 1;
+      if (streamFailures >= 2) probeStream();
+      const wait = STREAM_RETRY_MS[streamFailures - 1] || STREAM_RETRY_MAX_MS;
+      streamTimer = setTimeout(connect, wait);
     };
   }
 
@@ -404,6 +524,10 @@ const Tablesmith = (() => {
         data = await response.json();
       } catch (e) {
         data = null;
+      }
+      if (response.status === 403 && SEATED) { // the token holds no seat any more
+        seatTaken({ at: new Date().toISOString() });
+        return;
       }
       showNet(fmt(T.stream_refused, { reason: problem(data) }));
     } catch (e) {
@@ -435,7 +559,7 @@ const Tablesmith = (() => {
     try {
       const result = await call("GET", "state", undefined, TIMEOUT_MS);
       if (result.status === 200) {
-        setOnline(true);
+        reached();
         render(result.data);
         flush();
       }
@@ -716,14 +840,17 @@ const Tablesmith = (() => {
 
   // The seated phone shows a short code; a phone that lost its seat cookie enters it on the
   // "no seat" page (message.html) and gets the seat back (POST reclaim-code / reclaim).
-  const codeButton = $("reclaim-show");
-  if (codeButton) {
+  // A seat code is for the other seat (it works once that seat's phone is away); a move code
+  // is for this phone's own seat (asking for it is this phone's consent: it works at once).
+  for (const [id, body] of [["reclaim-show", {}], ["reclaim-move", { seat: ROLE }]]) {
+    const codeButton = $(id);
+    if (!codeButton) continue;
     codeButton.onclick = async () => {
       if (codeButton.disabled) return;
       codeButton.disabled = true;
       const out = $("reclaim-code");
       try {
-        const result = await call("POST", "reclaim-code", {}, TIMEOUT_MS);
+        const result = await call("POST", "reclaim-code", body, TIMEOUT_MS);
         if (result.status === 200 || result.status === 201) {
           const data = result.data || {};
           out.textContent = data.code || "?";
@@ -872,7 +999,7 @@ const Tablesmith = (() => {
   }
 
   return {
-    register, start, fmt, newId, toast, role: ROLE, $, el, button, other,
+    register, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     awake: () => keepAwake.mode(),

@@ -13,6 +13,7 @@ import threading
 import time
 
 from companion.hub.base import Hub
+from companion.store.base import token_hash
 from companion.tables.cache import TableCache
 from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected
 from companion.tables.seats import Seat
@@ -42,6 +43,8 @@ class StreamSlot:
         self.budgets = budgets
         self.seat = seat
         self.table = table
+        self.token_hash = token_hash(seat.token)
+        """Whose stream: it ends once the table's roles no longer hold this token."""
         self.ended = False
         self.presence_sent = -1
         self._released = False

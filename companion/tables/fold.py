@@ -15,6 +15,7 @@ event log (ARCHITECTURE.md, *Companion*); nothing here knows any game's rules.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,11 @@ from games.protocol import Faces, Game
 
 Applied = tuple[Any, Any]
 """An action as checked by the server: (the parsed action, the state after it)."""
+RECENT_EVENTS = 64
+"""Events the fold remembers for writes based on an older revision
+(:mod:`companion.tables.commute`); a write older than that is refused as stale."""
+Recent = tuple[int, str, str | None, Any]
+"""(seq, kind, seat, the parsed action or None) of one event."""
 
 
 @dataclass(kw_only=True)
@@ -34,12 +40,14 @@ class Fold:
         state: the game state, None before setup.
         turn_start: the state the current turn's undoable actions start from.
         undoable: ``(seq, seat, action)`` of the current turn since the last barrier.
+        recent: the last :data:`RECENT_EVENTS` events as :data:`Recent`, oldest first.
     """
 
     game: Game[Any, Any, Any]
     state: Any = None
     turn_start: Any = None
     undoable: list[tuple[int, str, Any]] = field(default_factory=list)
+    recent: deque[Recent] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
 
     def add(self, event: Event, applied: Applied | None = None) -> None:
         """Fold one event in (the event was validated before it was logged).
@@ -53,6 +61,7 @@ class Fold:
         """
         payload = event.payload
         game = self.game
+        action: Any = None
         if event.kind == "setup":
             self.state = game.start(payload)
             self._barrier()
@@ -78,9 +87,10 @@ class Fold:
         elif event.kind == "undo":
             self.undoable.pop()
             state = self.turn_start
-            for _, seat, action in self.undoable:
-                state = game.apply(state, seat, action)
+            for _, seat, kept in self.undoable:
+                state = game.apply(state, seat, kept)
             self.state = state
+        self.recent.append((event.seq, event.kind, event.seat, action))
 
     def _barrier(self) -> None:
         self.turn_start = self.state

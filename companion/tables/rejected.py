@@ -36,6 +36,8 @@ class Rejected(ValueError):
         reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
         view: the table's current view when it helps the phone recover (409, 422).
         retry_after: seconds after which the same request may pass (``Retry-After``), or None.
+        details: more fields of the JSON answer (``{"seat", "seen_at", "retry_in"}`` of a
+            seat in use), or empty.
     """
 
     def __init__(
@@ -46,6 +48,7 @@ class Rejected(ValueError):
         view: Mapping[str, Any] | None = None,
         *,
         retry_after: int | None = None,
+        details: Mapping[str, Any] | None = None,
     ) -> None:
         if len(message) > MESSAGE_CHARS:
             message = message[: MESSAGE_CHARS - 1] + "\u2026"
@@ -54,3 +57,4 @@ class Rejected(ValueError):
         self.reason = reason
         self.view = view
         self.retry_after = retry_after
+        self.details: Mapping[str, Any] = dict(details or {})

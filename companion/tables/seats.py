@@ -1,14 +1,30 @@
 """Seats: tables made, seats taken and taken over, and the token a request holds.
 
 A table is made with seat A taken (:meth:`Seats.create`); seat B is taken through the join
-token (:meth:`Seats.join`); a seat whose phone lost its cookie is taken over with a short
-reclaim code made by a seated phone (:meth:`Seats.reclaim_code`, :meth:`Seats.reclaim`). Every
-channel asks :meth:`Seats.authorise` which role a token holds. Seat tokens are stored hashed
-(:func:`companion.store.base.token_hash`).
+token (:meth:`Seats.join`). Every channel asks :meth:`Seats.authorise` which role a token holds.
+Seat tokens are stored hashed (:func:`companion.store.base.token_hash`).
+
+Seats nobody can take: a taken seat changes phones only through a code typed on the new
+browser (:meth:`Seats.reclaim`), and what a code allows is in its length (the codes share the
+store's reclaim codes, kept hashed, each used once):
+
+* seat key (:data:`SEAT_KEY_CHARS`): given with the seat when the table is made or joined, and
+  to a phone that used it (renewed); never to a phone seated by another code. It takes its
+  seat at once, even from a phone that holds it: the rightful player's way back.
+* move code (:data:`MOVE_CODE_CHARS`, :data:`RECLAIM_SECONDS`): made by the seated phone for its
+  own seat (asking for it is that phone's consent); takes the seat at once.
+* seat code (:data:`SEAT_CODE_CHARS`, :data:`RECLAIM_SECONDS`): made by a seated phone for the
+  other seat, whose phone lost its seat; takes it only once that seat's phone is gone (no live
+  stream here or elsewhere and no request here for :attr:`Seats.gone_seconds`), else 409
+  ``seat_in_use`` and the code stays usable (for :data:`RECLAIM_SECONDS` more).
+
+The phone whose seat was taken is told on its live streams, which then close
+(:func:`companion.tables.sse.pending`), and its token is refused from then on.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 import time
@@ -19,16 +35,28 @@ from companion.store.base import Event, Store, StoreError, token_hash
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
 from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected, brief
-from companion.tables.table import iso_utc
+from companion.tables.table import Table, iso_utc
 from games import registry
 from games.protocol import SEATS
 
 HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 RECLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Reclaim code letters: no 0/O, 1/I/L to mistake for each other."""
-RECLAIM_CHARS = 6
+SEAT_CODE_CHARS = 6
+"""A seat code: for the other seat, takes it once that seat's phone is gone."""
+RECLAIM_CHARS = SEAT_CODE_CHARS
+MOVE_CODE_CHARS = 8
+"""A move code: the seated phone's own seat, taken at once (its consent)."""
+SEAT_KEY_CHARS = 10
+"""A seat key: the rightful player's, takes the seat at once, always."""
 RECLAIM_SECONDS = 600.0
-"""A reclaim code expires 10 minutes after it was made."""
+"""A seat or move code expires 10 minutes after it was made."""
+SEAT_KEY_SECONDS = 400 * 24 * 3600.0
+"""A seat key lasts longer than any game (its table's cookie lasts 30 days)."""
+SEAT_GONE_SECONDS = 60.0
+"""A seat code takes a seat only when its phone had no live stream and made no request for
+this long (the app's ``SEAT_GONE_SECONDS``): a locked phone drops its stream, an unlocked one
+comes back within seconds."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +66,8 @@ class Seat:
     table_id: str
     role: str
     token: str
+    key: str | None = None
+    """The seat key, where this answer hands one out (made, joined, or the key was used)."""
 
 
 def parse_colours(data: Any) -> dict[str, str] | None:
@@ -76,6 +106,15 @@ class Seats:
         self.store = store
         self.cache = cache
         self.catch_up = catch_up
+        self.gone_seconds = SEAT_GONE_SECONDS
+
+    def _key(self, table_id: str, seat: str) -> str:
+        """A new seat key for ``seat`` (stored hashed, like the codes)."""
+        key = _code(SEAT_KEY_CHARS)
+        self.store.add_reclaim_code(
+            table_id=table_id, seat=seat, code=key, expires_at=time.time() + SEAT_KEY_SECONDS
+        )
+        return key
 
     def create(self, game: Any = None, colours: Any = None) -> tuple[Seat, str, str]:
         """A new table with seat A taken.
@@ -105,7 +144,8 @@ class Seats:
             table_id=table_id, game=game, join_token=join, watch_token=watch, colours=chosen
         )
         self.store.add_seat(table_id=table_id, seat="A", token=token)
-        return Seat(table_id=table_id, role="A", token=token), join, watch
+        key = self._key(table_id, "A")
+        return Seat(table_id=table_id, role="A", token=token, key=key), join, watch
 
     def join(self, join_token: str) -> Seat:
         """Take seat B through the join token.
@@ -126,9 +166,10 @@ class Seats:
                 except StoreError as exc:
                     raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
             table.roles[token_hash(token)] = "B"
+            table.heard["B"] = time.time()
             table.add(event)
             self.cache.publish(table)
-        return Seat(table_id=table_id, role="B", token=token)
+        return Seat(table_id=table_id, role="B", token=token, key=self._key(table_id, "B"))
 
     def table_for_token(self, kind: str, token: str) -> str | None:
         """The table id a ``"join"`` or ``"watch"`` token opens, or None."""
@@ -148,7 +189,20 @@ class Seats:
             role = table.roles.get(token_hash(token))
         if role is None:
             raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
+        if role in SEATS:
+            table.heard[role] = time.time()
         return Seat(table_id=table_id, role=role, token=token or "")
+
+    def last_seen(self, table: Table, seat: str) -> float | None:
+        """When ``seat``'s phone was last at the table (UNIX seconds: now while it has a live
+        stream, else its last request here or when its stream closed), or None when that was
+        :attr:`gone_seconds` ago or longer (the phone is gone)."""
+        now = time.time()
+        connected, since = table.presence.get(seat, (False, 0.0))
+        if connected:
+            return now
+        last = max(since, table.heard.get(seat, 0.0), table.loaded_at)
+        return last if now - last < self.gone_seconds else None
 
     def reclaim_code(self, seat: Seat, body: Any) -> dict[str, Any]:
         """A short code with which a new browser takes over a seat (the phone that lost its
@@ -170,10 +224,11 @@ class Seats:
         table = self.catch_up.fresh(seat.table_id)
         if target not in table.roles.values():
             raise Rejected(409, "seat_free", f"seat {target} is not taken; join with the join link")
-        code = "".join(secrets.choice(RECLAIM_ALPHABET) for _ in range(RECLAIM_CHARS))
+        kind = "move" if target == seat.role else "seat"
+        code = _code(MOVE_CODE_CHARS if kind == "move" else SEAT_CODE_CHARS)
         expires = time.time() + RECLAIM_SECONDS
         self.store.add_reclaim_code(table_id=table.id, seat=target, code=code, expires_at=expires)
-        return {"code": code, "seat": target, "expires_at": iso_utc(expires)}
+        return {"code": code, "seat": target, "kind": kind, "expires_at": iso_utc(expires)}
 
     def reclaim(self, table_id: str, body: Any) -> Seat:
         """Take over a seat with a reclaim code ``{"code": "ABC234"}`` (case, spaces and dashes
@@ -188,18 +243,25 @@ class Seats:
         code = body.get("code") if isinstance(body, dict) else None
         if isinstance(code, str):
             code = re.sub(r"[\s-]", "", code).upper()
-        if not isinstance(code, str) or not re.fullmatch(
-            f"[{RECLAIM_ALPHABET}]{{{RECLAIM_CHARS}}}", code
+        lengths = (SEAT_CODE_CHARS, MOVE_CODE_CHARS, SEAT_KEY_CHARS)
+        if (
+            not isinstance(code, str)
+            or len(code) not in lengths
+            or not re.fullmatch(f"[{RECLAIM_ALPHABET}]+", code)
         ):
             raise Rejected(
                 400,
                 "malformed",
-                f"code must be {RECLAIM_CHARS} of {RECLAIM_ALPHABET}, got {brief(code)}",
+                f"code must be {SEAT_CODE_CHARS}, {MOVE_CODE_CHARS} or {SEAT_KEY_CHARS} of "
+                f"{RECLAIM_ALPHABET}, got {brief(code)}",
             )
         target = self.store.take_reclaim_code(table_id=table_id, code=code)
         if target is None:
             raise Rejected(403, "reclaim_code_invalid", "this code is unknown, used or expired")
+        if len(code) == SEAT_CODE_CHARS:
+            self._check_gone(table, table_id, target, code)
         token = secrets.token_urlsafe(24)
+        key = self._key(table_id, target) if len(code) == SEAT_KEY_CHARS else None
         for _ in range(3):
             with table.lock:
                 try:
@@ -214,15 +276,45 @@ class Seats:
                     raise
                 table.roles = {h: r for h, r in table.roles.items() if r != target}
                 table.roles[token_hash(token)] = target
+                table.heard[target] = time.time()
                 table.add(event)
-                self.cache.publish(table)
-                return Seat(table_id=table_id, role=target, token=token)
+                self.cache.publish(table)  # wakes the old token's streams: told, they end
+                return Seat(table_id=table_id, role=target, token=token, key=key)
         raise Rejected(
             503,
             "busy",
             "the table is too busy right now; try again",
             retry_after=RETRY_AFTER_SECONDS,
         )
+
+    def _check_gone(self, table: Table, table_id: str, seat: str, code: str) -> None:
+        """A seat code takes ``seat`` only when its phone is gone; else the code is kept (for
+        another :data:`RECLAIM_SECONDS`: the store keeps no expiry to give back) and 409
+        ``seat_in_use`` says when the phone was seen and when to try again.
+
+        Raises:
+            Rejected: 409 ``seat_in_use``.
+        """
+        seen = self.last_seen(table, seat)
+        if seen is None:
+            return
+        self.store.add_reclaim_code(
+            table_id=table_id, seat=seat, code=code, expires_at=time.time() + RECLAIM_SECONDS
+        )
+        wait = max(1, math.ceil(self.gone_seconds - (time.time() - seen)))
+        raise Rejected(
+            409,
+            "seat_in_use",
+            f"seat {seat}'s phone is still at the table (seen at {iso_utc(seen)}); a seat code "
+            f"takes a seat once its phone has been away for {self.gone_seconds:g} s",
+            retry_after=wait,
+            details={"seat": seat, "seen_at": iso_utc(seen), "retry_in": wait},
+        )
+
+
+def _code(chars: int) -> str:
+    """A random code of ``chars`` letters of :data:`RECLAIM_ALPHABET`."""
+    return "".join(secrets.choice(RECLAIM_ALPHABET) for _ in range(chars))
 
 
 def _seat_event(seq: int, kind: str, seat: str) -> Event:

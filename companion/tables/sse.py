@@ -9,13 +9,14 @@ comment line (``: heartbeat``) after every ``heartbeat`` seconds without events.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from companion.tables.budgets import StreamSlot
-from companion.tables.table import Table
+from companion.tables.table import Table, iso_utc
 
 RETRY = "retry: 1500\n\n"
 """The first frame of every stream: the browser reconnects 1.5 s after losing it."""
@@ -46,8 +47,16 @@ def frames(table: Table, role: str, sent: int) -> tuple[str, int]:
 def pending(slot: StreamSlot, sent: int) -> tuple[str, int]:
     """What a stream has not sent yet: the new events (:func:`frames`), else, when the
     presence changed since this stream last sent a view, ``data: {"event": null, "view":
-    ...}`` without an ``id``; and the new ``sent``."""
+    ...}`` without an ``id``; and the new ``sent``.
+
+    A stream whose token lost its seat (another phone took it over,
+    :meth:`companion.tables.seats.Seats.reclaim`) gets ``data: {"revoked": {"seat", "at"}}``
+    instead, its last frame: the slot ends."""
     table = slot.table
+    if slot.token_hash not in table.roles:
+        slot.ended = True
+        told = json.dumps({"seat": slot.seat.role, "at": iso_utc(time.time())})
+        return f'data: {{"revoked":{told}}}\n\n', sent
     version = table.presence_version
     text, sent = frames(table, slot.seat.role, sent)
     if text:
@@ -81,7 +90,7 @@ def stream_loop(
 
     A driver sends each frame and, for a :class:`Wait`, waits for the table to change and sends
     back whether the wait timed out: :func:`blocking_frames` (a WSGI server's thread, on the
-    table's condition) and :meth:`companion.asgi.CompanionASGI.drive_stream` (the event loop,
+    table's condition) and :meth:`companion.asgi.CompanionASGI._drive` (the event loop,
     on the hub's wake-up).
 
     Args:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -71,6 +72,11 @@ class Table:
     :class:`companion.tables.budgets.StreamBudgets` from the open streams here and elsewhere."""
     presence_version: int = 0
     presence_json: str = "{}"
+    heard: dict[str, float] = field(default_factory=dict)
+    """seat -> when this process last had a request with its token (UNIX seconds)."""
+    loaded_at: float = field(default_factory=time.time)
+    """When this process loaded the table (a seat counts as seen then: after a restart its
+    phone has a minute to come back before a seat code may take the seat)."""
 
     def presence_view(self) -> dict[str, dict[str, Any]]:
         """``{"A": {"connected": bool, "since": ISO-8601 UTC}, "B": ...}``: whether each seat has a

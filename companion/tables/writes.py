@@ -1,7 +1,8 @@
 """Writes: a phone's action or dice roll, checked, decided once, logged, then published.
 
 Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``
-(:mod:`companion.tables.keys`); a stale revision is refused with 409 and the current view.
+(:mod:`companion.tables.keys`); a stale revision is refused with 409 and the current view,
+unless only actions independent of the write came since (:mod:`companion.tables.commute`).
 Each table has a lock; the log append is one transaction made before the answer, then every
 stream of the table is woken. Two paths make the same decision with the same refusals in the
 same order:
@@ -26,6 +27,7 @@ from companion.dice import DiceService, RollError, RollRequest
 from companion.store.base import Event, Store, StoreError
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
+from companion.tables.commute import independent_since
 from companion.tables.fold import Applied
 from companion.tables.keys import (
     ActionRequest,
@@ -322,7 +324,11 @@ class Writes:
             )
         if request.error is not None:
             raise request.error
-        if expected != table.revision:
+        if expected != table.revision and not (
+            request.kind == "action"
+            and table.fold.state is not None
+            and independent_since(table.fold, expected, table.revision, seat.role, request.parsed)
+        ):
             raise _stale(table, seat.role, expected)
 
         def view() -> dict[str, Any]:  # only for a refusal: a view costs as much as the action

@@ -1,30 +1,7 @@
-"""Card and deck schemas of the card games (PocketModel, Transformers, Toy Battle).
+"""What every card game shares: field specs (:mod:`.fields`), YAML read as text
+(:mod:`.yamltext`), deck-file parsing and card URLs (:mod:`.deck`), the anatomy of a card face
+(:mod:`.anatomy`) and a game's card side of its registry entry (:mod:`.cardgame`).
 
-Pure: deck files are parsed from text handed in by the caller (``printables.deckfile`` reads
-them). Sources: shared/rules/pocketmodel.md, transformers.md, toy-battle.md.
+Each game's card classes, deck rules and face builder live in ``games/<game>/cards.py``. Pure:
+deck files are parsed from text handed in by the caller (``printables.deckfile`` reads them).
 """
-
-from games.cards.deck import (
-    GAMES,
-    BackSpec,
-    Card,
-    Deck,
-    DeckError,
-    card_path,
-    card_url,
-    parse_deck_text,
-)
-from games.cards.fields import FieldError, slugify
-
-__all__ = [
-    "GAMES",
-    "BackSpec",
-    "Card",
-    "Deck",
-    "DeckError",
-    "FieldError",
-    "card_path",
-    "card_url",
-    "parse_deck_text",
-    "slugify",
-]

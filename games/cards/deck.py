@@ -1,4 +1,4 @@
-"""Decks: the game registry, deck-file parsing from text (YAML or CSV) and the card URL scheme.
+"""Decks: deck-file parsing from text (YAML or CSV) and the card URL scheme.
 
 Pure: the caller reads the file and passes its text and name in; nothing here touches the
 file system. Every problem of a file is collected and raised together as one
@@ -27,13 +27,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
-from games.cards import pocketmodel, toy_battle, transformers
+from games.cards.cardgame import CardGame
 from games.cards.fields import (
     FieldError,
     FieldSpec,
@@ -44,6 +42,7 @@ from games.cards.fields import (
 )
 from games.cards.yamltext import Mapping as YamlMapping
 from games.cards.yamltext import YamlTextError, load_deck_yaml
+from games.registry import CARD_GAMES
 
 MAX_DECK_BYTES = 1_048_576
 """Largest deck file, bytes (1 MiB: about 8,000 cards of this format; checked by the reader
@@ -53,71 +52,10 @@ MAX_CARD_ENTRIES = 2000
 MAX_PRINTED_CARDS = 10_000
 """Most printed cards in one deck, copies included (about 1,100 A4 sheets)."""
 
-Card = (
-    pocketmodel.PocketModelUnit
-    | pocketmodel.PocketModelCard
-    | transformers.TransformersCharacter
-    | transformers.TransformersBattleCard
-    | toy_battle.ToyBattleTroop
-)
+Card = ValidatedCard
+"""A card of any game (each game's card classes are in its ``games/<game>/cards.py``)."""
 
-
-@dataclass(frozen=True, kw_only=True)
-class GameCards:
-    """What card kinds a game has and how its decks are judged.
-
-    Attributes:
-        game: the game slug used in deck files and URLs.
-        title: the game's display name.
-        kinds: ``kind`` value -> card class. The first one is the default when ``kind`` is
-            omitted and the game has a single kind.
-        legality: deck -> rule problems (PM-5, TF-3, TB-1).
-    """
-
-    game: str
-    title: str
-    kinds: Mapping[str, type[ValidatedCard]]
-    legality: Callable[[tuple[Any, ...]], list[FieldError]]
-
-
-GAMES: Mapping[str, GameCards] = MappingProxyType(
-    {
-        "pocketmodel": GameCards(
-            game="pocketmodel",
-            title="PocketModel",
-            kinds=MappingProxyType(
-                {
-                    "unit": pocketmodel.PocketModelUnit,
-                    "combat": pocketmodel.PocketModelCard,
-                    "objective": pocketmodel.PocketModelCard,
-                }
-            ),
-            legality=pocketmodel.legality_problems,
-        ),
-        "transformers": GameCards(
-            game="transformers",
-            title="Transformers",
-            kinds=MappingProxyType(
-                {
-                    "character": transformers.TransformersCharacter,
-                    "action": transformers.TransformersBattleCard,
-                    "upgrade": transformers.TransformersBattleCard,
-                }
-            ),
-            legality=transformers.legality_problems,
-        ),
-        "toy-battle": GameCards(
-            game="toy-battle",
-            title="Toy Battle",
-            kinds=MappingProxyType({"troop": toy_battle.ToyBattleTroop}),
-            legality=toy_battle.legality_problems,
-        ),
-    }
-)
-"""Game slug -> its card kinds. For PocketModel and Transformers the ``kind`` value is also
-the card's ``type`` (``combat``/``objective``, ``action``/``upgrade``), so it is not repeated."""
-
-_GAME = FieldSpec(name="game", kind=Kind.CHOICE, required=True, choices=tuple(GAMES))
+_GAME = FieldSpec(name="game", kind=Kind.CHOICE, required=True, choices=tuple(CARD_GAMES))
 _DECK = FieldSpec(name="deck", kind=Kind.SLUG)
 _TITLE = FieldSpec(name="title", max_length=60)
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -183,7 +121,7 @@ class Deck:
     """A validated deck.
 
     Attributes:
-        game: game slug, a key of :data:`GAMES`.
+        game: game slug, a key of :data:`games.registry.CARD_GAMES`.
         slug: deck slug used in card URLs.
         title: display title.
         cards: the cards in file order (each with its ``copies``).
@@ -215,7 +153,7 @@ class Deck:
 
     def legality_problems(self) -> list[FieldError]:
         """The game's deck-building rule problems (PM-5, TF-3, TB-1); empty when legal."""
-        return GAMES[self.game].legality(self.cards)
+        return CARD_GAMES[self.game].legality(self.cards)
 
 
 def card_path(game: str, deck: str, card: str) -> str:
@@ -233,7 +171,7 @@ def card_url(base: str, game: str, deck: str, card: str) -> str:
 
 
 def _parse_cards(
-    game: GameCards, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
+    game: CardGame, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
 ) -> list[tuple[str, Card]]:
     cards: list[tuple[str, Card]] = []
     kinds = tuple(game.kinds)
@@ -261,7 +199,7 @@ def _parse_cards(
         errors.extend(field_errors)
         if not errors:
             try:
-                cards.append((where, cls(**values)))  # type: ignore[arg-type]
+                cards.append((where, cls(**values)))
             except FieldError as exc:
                 errors.append(exc)
         problems.extend((where, error) for error in errors)
@@ -291,7 +229,7 @@ def _finish(
         title = _TITLE.parse(header.get("title"))
     except FieldError as exc:
         problems.append((_where(header, "title"), exc))
-    cards = _parse_cards(GAMES[game_slug], rows, problems)
+    cards = _parse_cards(CARD_GAMES[game_slug], rows, problems)
     ids: dict[str, str] = {}
     for row_where, card in cards:
         if card.id in ids:

@@ -333,6 +333,10 @@ class ValidatedCard:
 
     FIELDS: ClassVar[tuple[FieldSpec, ...]]
     KIND: ClassVar[str]
+    SIDES: ClassVar[tuple[str, ...]] = ("front",)
+    """The faces printed: one, or a front and a back side printed as one card's two sides."""
+    LARGE: ClassVar[bool] = False
+    """Printed at the large card size (the sheets' second size) instead of the standard one."""
 
     name: str
     id: str = ""

@@ -185,7 +185,7 @@ class Reinforce:
 
 @dataclass(frozen=True, kw_only=True)
 class EndTurn:
-    """End the turn after its action."""
+    """End the turn, after its action or passing it (D14)."""
 
 
 Action = (
@@ -308,7 +308,7 @@ def fleet_unit_from_json(data: Any) -> FleetUnit:
     Raises:
         MalformedAction: a field missing or out of range (named).
     """
-    data = _object(data, "a fleet unit")
+    data = _object(data, "each of units")
     unknown = set(data) - {
         "name",
         "stars",
@@ -355,7 +355,7 @@ def deck_from_action_json(data: Any) -> DeckList | None:
         raise MalformedAction(f"deck.cards must be a list of at most {MAX_DECK_ENTRIES} cards")
     cards = []
     for raw in cards_data:
-        raw = _object(raw, "a deck card")
+        raw = _object(raw, "each of deck.cards")
         kind = raw.get("type")
         if kind not in ("combat", "objective"):
             raise MalformedAction(f"type must be combat or objective, got {_brief(kind)}")
@@ -409,7 +409,7 @@ def fleet_from_json(data: dict[str, Any]) -> Fleet:
 def fleet_to_json(fleet: Fleet) -> dict[str, Any]:
     """``{"deck", "units"}`` (without ``type``), and ``"casual": true`` for a fleet played
     anyway."""
-    from games.pocketmodel.state import deck_to_json
+    from games.pocketmodel.codec import deck_to_json
 
     return {
         **({"casual": True} if fleet.casual else {}),
@@ -442,7 +442,7 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction(f"an action must be a JSON object, got {_brief(data)}")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedAction(f"type must be one of {list(TYPES)}, got {_brief(kind)}")
     unknown = set(data) - _FIELDS[kind] - {"type"}
     if unknown:

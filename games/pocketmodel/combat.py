@@ -43,14 +43,15 @@ def destroyed_at(counters: int, shields: int, variant: Variant) -> bool:
 
 
 def card_play(card: DeckCard, unit: Unit, variant: Variant) -> Play:
-    """A combat card played for ``unit`` (PM-20, PM-25): its bonus counts unless the table
-    gates bonuses by icons (``icon_gates_bonus``, D3) and the unit lacks one of the card's
-    green or silver icons (gold icons name no unit icon, PM-2)."""
+    """A combat card played for ``unit`` (PM-20, PM-25): its bonus always counts, unless the
+    table plays the former reading ``icon_gates_bonus`` (D3) and the unit lacks one of the
+    card's green or silver icons (gold icons name no unit icon, PM-2). ``missing`` lists those
+    icons either way: the card's special ability is the unit's only with them (PM-25), and the
+    players apply an ability as a modifier (D10)."""
     needed = tuple(i for i in card.icons if i not in GOLD_ICONS)
-    missing = tuple(i for i in needed if i not in unit.icons) if variant.icon_gates_bonus else ()
-    return Play(
-        card=card.id, name=card.name, printed=card.bonus, applies=not missing, missing=missing
-    )
+    missing = tuple(i for i in needed if i not in unit.icons)
+    applies = not (missing and variant.icon_gates_bonus)
+    return Play(card=card.id, name=card.name, printed=card.bonus, applies=applies, missing=missing)
 
 
 def typed_play(bonus: Bonus) -> Play:

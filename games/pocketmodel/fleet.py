@@ -10,8 +10,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.cards.pocketmodel import PocketModelCard, PocketModelUnit
 from games.pocketmodel.actions import Fleet, FleetUnit, fleet_to_json
+from games.pocketmodel.cards import (
+    DECK_MAX_COPIES,
+    DECK_MIN_CARDS,
+    FLEET_MAX_STARS,
+    PocketModelCard,
+    PocketModelUnit,
+)
+from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import (
     RESERVE,
     DeckCard,
@@ -22,32 +29,29 @@ from games.pocketmodel.state import (
     Unit,
     home,
 )
-from games.protocol import SEATS, SetupError
+from games.protocol import SEATS, GameError, SetupError
 
-FLEET_MAX_STARS = 30
-"""PM-5: a fleet is worth at most 30 stars."""
-DECK_MIN_CARDS = 30
-"""PM-5: a deck has at least 30 cards."""
-DECK_MAX_COPIES = 3
-"""PM-5: at most 3 copies of a card."""
 DEPLOY_MAX_STARS = 20
 """PM-8: units worth up to 20 stars start in the home zone."""
 OBJECTIVES = 3
 """PM-7: three objectives face down."""
 
 
-def building_problems(fleet: Fleet) -> list[str]:
-    """Every way the fleet breaks the building rules (PM-5), with the numbers: fleet over 30
-    stars, deck under 30 cards, more than 3 copies of a card. Empty when legal."""
-    problems = []
+def building_problems(fleet: Fleet) -> list[GameError]:
+    """Every way the fleet breaks the building rules (PM-5), as refusals with their message id
+    and numbers: fleet over 30 stars, deck under 30 cards, more than 3 copies of a card. Empty
+    when legal."""
+    problems: list[GameError] = []
     stars = sum(u.stars for u in fleet.units)
     if stars > FLEET_MAX_STARS:
-        problems.append(f"fleet has {stars} stars, at most {FLEET_MAX_STARS} (PM-5)")
+        problems.append(
+            MESSAGES.error("fleet_stars", "PM-5", SetupError, stars=stars, most=FLEET_MAX_STARS)
+        )
     if fleet.deck is not None:
         try:
             check_deck_cards(fleet.deck.cards)
         except SetupError as exc:
-            problems.append(str(exc))
+            problems.append(exc)
     return problems
 
 
@@ -62,12 +66,14 @@ def check_fleet(fleet: Fleet) -> None:
     """
     problems = [] if fleet.casual else building_problems(fleet)
     if problems:
-        raise SetupError(problems[0])
+        raise problems[0]
     deployed = sum(u.stars for u in fleet.units if u.deploy)
     if deployed > DEPLOY_MAX_STARS:
-        raise SetupError(f"deployed units have {deployed} stars, at most {DEPLOY_MAX_STARS} (PM-8)")
+        raise MESSAGES.error(
+            "deployed_stars", "PM-8", SetupError, stars=deployed, most=DEPLOY_MAX_STARS
+        )
     if deployed == 0:
-        raise SetupError("deploy at least one unit in your home zone (PM-8)")
+        raise MESSAGES.error("deploy_one", "PM-8", SetupError)
 
 
 def check_deck_cards(cards: Sequence[DeckCard]) -> None:
@@ -78,11 +84,16 @@ def check_deck_cards(cards: Sequence[DeckCard]) -> None:
     """
     size = sum(c.copies for c in cards)
     if size < DECK_MIN_CARDS:
-        raise SetupError(f"deck has {size} cards, at least {DECK_MIN_CARDS} (PM-5)")
+        raise MESSAGES.error("deck_size", "PM-5", SetupError, size=size, least=DECK_MIN_CARDS)
     for card in cards:
         if card.copies > DECK_MAX_COPIES:
-            raise SetupError(
-                f"deck has {card.copies} copies of {card.name!r}, at most {DECK_MAX_COPIES} (PM-5)"
+            raise MESSAGES.error(
+                "deck_copies",
+                "PM-5",
+                SetupError,
+                copies=card.copies,
+                card=card.name,
+                most=DECK_MAX_COPIES,
             )
 
 
@@ -112,7 +123,7 @@ def place_fleet(state: State, seat: str, fleet: Fleet) -> State:
     player = Player(
         deck=fleet.deck,
         objectives=tuple(Objective(slot=n) for n in range(1, OBJECTIVES + 1)),
-        casual=tuple(building_problems(fleet)) if fleet.casual else (),
+        casual=tuple(str(e) for e in building_problems(fleet)) if fleet.casual else (),
     )
     players = tuple(player if s == seat else state.player(s) for s in SEATS)
     ordered = tuple(sorted(state.units + units, key=lambda u: (u.seat, int(u.id[1:]))))
@@ -173,7 +184,7 @@ def fleet_from_deck(deck: Any, casual: bool = False) -> Fleet:
                 )
             )
     if not units:
-        raise SetupError("the deck has no units: a fleet needs at least one (PM-5)")
+        raise MESSAGES.error("deck_no_units", "PM-5", SetupError)
     fleet = Fleet(
         units=tuple(units), deck=DeckList(slug=deck.slug, title=deck.title, cards=tuple(cards))
     )

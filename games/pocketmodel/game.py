@@ -15,17 +15,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.pocketmodel import rules
+from games.entry import GameEntry
+from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import (
     Action,
+    Counter,
     Fleet,
     action_from_json,
     action_to_json,
     fleet_from_json,
     fleet_to_json,
 )
+from games.pocketmodel.cards import CARDS
+from games.pocketmodel.codec import state_from_json, state_to_json
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
-from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
+from games.pocketmodel.state import State, Variant
 from games.pocketmodel.view import event_view, view_state
 from games.protocol import (
     SEATS,
@@ -39,7 +43,7 @@ from games.protocol import (
 )
 
 _SETUP_FIELDS = {"type", "variant", "fleets"}
-_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus"}
+_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus", "action_required"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,7 +55,8 @@ class Setup:
 
 
 def variant_from_json(data: Any) -> Variant:
-    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool}`` (defaults: False, True).
+    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool, "action_required"?: bool}``
+    (defaults: all False, the original rules).
 
     Raises:
         MalformedAction: not an object, an unknown flag, a flag that is not a boolean.
@@ -67,20 +72,21 @@ def variant_from_json(data: Any) -> Variant:
 
 
 def variant_to_json(variant: Variant) -> dict[str, bool]:
-    """Both flags."""
+    """Every flag."""
     return {
         "destroy_above_shields": variant.destroy_above_shields,
         "icon_gates_bonus": variant.icon_gates_bonus,
+        "action_required": variant.action_required,
     }
 
 
 class PocketModelGame(Game[State, Action, Setup]):
     """PocketModel TCG (rules: shared/rules/pocketmodel.md, PM-5..PM-40) for the companion."""
 
-    name = "pocketmodel"
+    name = CARDS.slug
     title = "PocketModel TCG"
     rule_prefix = "PM"
-    deck_game = "pocketmodel"
+    deck_game = CARDS.slug
     hidden_information = True
     """A player's deck list reaches only that player's phone (:mod:`games.pocketmodel.view`)."""
 
@@ -99,7 +105,7 @@ class PocketModelGame(Game[State, Action, Setup]):
                 f"unknown setup fields {sorted(unknown)}; allowed {sorted(_SETUP_FIELDS)}"
             )
         variant = variant_from_json(data.get("variant"))
-        raw = data.get("fleets") or {}
+        raw = {} if data.get("fleets") is None else data["fleets"]
         if not isinstance(raw, dict) or set(raw) - set(SEATS):
             raise MalformedAction('fleets must be an object {"A": fleet|null, "B": fleet|null}')
         fleets: list[Fleet | None] = []
@@ -119,7 +125,7 @@ class PocketModelGame(Game[State, Action, Setup]):
         """Both standard fleets with the default flags, the same with every flag flipped, and
         an empty table (fleets brought as actions)."""
         fleets = {seat: fleet_to_json(STANDARD_FLEET) for seat in SEATS}
-        flipped = {"destroy_above_shields": True, "icon_gates_bonus": False}
+        flipped = {"destroy_above_shields": True, "icon_gates_bonus": True, "action_required": True}
         return [
             {"type": "setup", "fleets": fleets},
             {"type": "setup", "variant": flipped, "fleets": fleets},
@@ -171,8 +177,8 @@ class PocketModelGame(Game[State, Action, Setup]):
         return action_to_json(action)
 
     def legal_actions(self, state: State, seat: str) -> Sequence[Action]:
-        """:func:`rules.legal_actions`."""
-        return rules.legal_actions(state, seat)
+        """:func:`legal.legal_actions`."""
+        return legal.legal_actions(state, seat)
 
     def dice_for(self, state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
         """:func:`rules.check`: the dice, after the action is found legal (PM-9, PM-21, PM-31).
@@ -192,6 +198,18 @@ class PocketModelGame(Game[State, Action, Setup]):
         """
         return rules.apply(state, seat, action, faces)
 
+    def commutes(self, action: Action, seat: str, other: Action, other_seat: str) -> bool:
+        """Damage counters on two different units are independent: either seat places them at
+        any time (PM-23), and one unit's counters, its destruction included (PM-24), change
+        neither the other unit nor whether a counter may go on it (two destructions that end
+        the game end it alike in either order, PM-40). Counters on the same unit do not
+        commute (both phones saw the same hit: one is refused, never counted twice), nor does
+        anything else.
+        """
+        return (
+            isinstance(action, Counter) and isinstance(other, Counter) and action.unit != other.unit
+        )
+
     def to_act(self, state: State) -> str | None:
         """:func:`rules.to_act`."""
         return rules.to_act(state)
@@ -205,11 +223,11 @@ class PocketModelGame(Game[State, Action, Setup]):
         return rules.outcome(state)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
-        """:func:`state.state_to_json` (what the phone view reads)."""
+        """:func:`codec.state_to_json` (what the phone view reads)."""
         return state_to_json(state)
 
     def state_from_json(self, data: Any) -> State:
-        """:func:`state.state_from_json`.
+        """:func:`codec.state_from_json`.
 
         Raises:
             StateError: not a consistent PocketModel state.
@@ -255,3 +273,6 @@ class PocketModelGame(Game[State, Action, Setup]):
 
 GAME = PocketModelGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="pocketmodel", game=GAME, cards=CARDS)
+"""pocketmodel's registry entry (:mod:`games.registry`)."""

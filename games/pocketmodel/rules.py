@@ -1,8 +1,8 @@
 """The PocketModel rules engine: turn structure, actions, battles, strikes, the outcome
 (PM-5..PM-40). Pure: dice come in as faces; see :mod:`games.pocketmodel` for the decisions.
 
-Entry points: :func:`new_game`, :func:`to_act`, :func:`legal_actions`, :func:`dice_requests`,
-:func:`check`, :func:`apply`, :func:`outcome`.
+Entry points: :func:`new_game`, :func:`to_act`, :func:`dice_requests`, :func:`check`,
+:func:`apply`, :func:`outcome`; the legal actions are :mod:`games.pocketmodel.legal`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from games.pocketmodel.actions import (
     Strike,
     Target,
 )
-from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, place_fleet
+from games.pocketmodel.fleet import check_fleet, place_fleet
+from games.pocketmodel.messages import MESSAGES, expected
 from games.pocketmodel.state import (
     ADJACENT,
     Battle,
@@ -50,7 +51,6 @@ from games.protocol import (
     SEATS,
     DiceRequest,
     Faces,
-    IllegalAction,
     MalformedAction,
     NotYourTurn,
     Outcome,
@@ -118,28 +118,10 @@ def to_act(state: State) -> str | None:
     return active
 
 
-def _expected(state: State) -> str:
-    """What the rules expect now, with the rule id (for refusals)."""
-    if state.phase == "main":
-        return "play an objective (PM-10) or take the turn's action (PM-11)"
-    if state.phase == "end":
-        return "the turn's one action is taken: end the turn (PM-11)"
-    if state.battle is not None:
-        step = state.battle.step
-        if step == "roll":
-            return "roll the battle's dice (PM-21)"
-        if step == "result":
-            return "confirm the battle's result (PM-23)"
-        return "play a combat card or pass (PM-20)"
-    if state.strike is not None:
-        return {
-            "target": "choose the objective to strike (PM-30)",
-            "reveal": "name the objective turned face up (PM-30)",
-            "roll": "roll the strike's dice (PM-31)",
-            "result": "confirm the strike's result (PM-31)",
-            "reinforce": "put reinforcements into the home zone (PM-32)",
-        }[state.strike.step]
-    return "bring the fleets (PM-8)"
+def _expected(state: State) -> tuple[str, str]:
+    """What the rules expect now: (message id, rule id), for refusals."""
+    step = _step(state)
+    return expected(state.phase, "strike" if state.strike is not None else "battle", step)
 
 
 # ------------------------------------------------------------------------------------ dice
@@ -191,19 +173,19 @@ def apply(state: State, seat: str, action: Action, faces: Faces = ()) -> State:
         raise MalformedAction(f"seat must be A or B, got {seat!r}")
     check_faces(dice_requests(state, action), faces)
     if state.phase == "over":
-        raise IllegalAction("the game is over (PM-40)")
+        raise MESSAGES.error("game_over", "PM-40")
     if isinstance(action, Counter):
         return _finish(_counter(state, action))
     if isinstance(action, Fleet):
         return _fleet(state, seat, action, faces)
     if state.phase == "fleets":
-        raise IllegalAction("both fleets must be on the table first (PM-8)")
+        raise MESSAGES.error("fleets_first", "PM-8")
     actor = to_act(state)
     if seat != actor:
-        raise NotYourTurn(f"it is {actor}'s turn: {_expected(state)}")
+        raise MESSAGES.error("not_your_turn", _expected(state)[1], NotYourTurn, player=actor)
     handler = _HANDLERS.get((state.phase, _step(state), type(action)))
     if handler is None:
-        raise IllegalAction(f"not now: {_expected(state)}")
+        raise MESSAGES.error(*_expected(state))
     return _finish(handler(state, seat, action, faces))
 
 
@@ -237,23 +219,32 @@ def _finish(state: State) -> State:
 def _unit(state: State, unit_id: str) -> Unit:
     unit = state.unit(unit_id)
     if unit is None:
-        raise IllegalAction(f"no unit {unit_id} on the table (PM-6)")
+        raise MESSAGES.error("no_unit", "PM-6", unit=unit_id)
     return unit
 
 
 def _own_in_play(state: State, seat: str, unit_id: str, rule: str) -> Unit:
     unit = _unit(state, unit_id)
     if unit.seat != seat:
-        raise IllegalAction(f"{unit.name} ({unit.id}) is not your unit ({rule})")
+        raise MESSAGES.error("not_your_unit", rule, name=unit.name, unit=unit.id)
     if not unit.in_play:
-        raise IllegalAction(f"{unit.name} ({unit.id}) is not in play: it is in the reserve (PM-6)")
+        raise MESSAGES.error("in_reserve", "PM-6", name=unit.name, unit=unit.id)
     return unit
+
+
+def _reserve(state: State, seat: str, unit_ids: Sequence[str], rule: str) -> list[Unit]:
+    """The units ``unit_ids``, each one of ``seat``'s reserve (PM-14, PM-32)."""
+    units = [_unit(state, uid) for uid in unit_ids]
+    for unit in units:
+        if unit.seat != seat or unit.in_play:
+            raise MESSAGES.error("not_in_reserve", rule, name=unit.name, unit=unit.id)
+    return units
 
 
 def _budget(units: Sequence[Unit], budget: int, rule: str) -> int:
     stars = sum(u.stars for u in units)
     if stars > budget:
-        raise IllegalAction(f"units worth {stars} stars, at most {budget} ({rule})")
+        raise MESSAGES.error("over_budget", rule, stars=stars, budget=budget)
     return stars
 
 
@@ -272,22 +263,22 @@ def _fighting(state: State) -> tuple[str, ...]:
 
 def _counter(state: State, action: Counter) -> State:
     if state.phase == "fleets":
-        raise IllegalAction("counters go on units once both fleets are on the table (PM-8)")
+        raise MESSAGES.error("counters_after_fleets", "PM-8")
     unit = _unit(state, action.unit)
     if not unit.in_play:
-        raise IllegalAction(f"{unit.name} ({unit.id}) is not in play: it is in the reserve (PM-6)")
+        raise MESSAGES.error("in_reserve", "PM-6", name=unit.name, unit=unit.id)
     if unit.id in _fighting(state):
-        raise IllegalAction(f"{unit.name} is fighting: apply the result first (PM-23)")
+        raise MESSAGES.error("fighting", "PM-23", name=unit.name)
     if action.delta < 0 and unit.counters == 0:
-        raise IllegalAction(f"{unit.name} carries no damage counter to remove (PM-23)")
+        raise MESSAGES.error("no_counter", "PM-23", name=unit.name)
     return combat.add_counters(state, unit.id, action.delta)
 
 
 def _fleet(state: State, seat: str, action: Fleet, faces: Faces) -> State:
     if state.phase != "fleets":
-        raise IllegalAction("fleets are brought before the first turn (PM-8)")
+        raise MESSAGES.error("fleets_before", "PM-8")
     if state.player(seat) is not None:
-        raise IllegalAction(f"seat {seat} has brought its fleet already (PM-5)")
+        raise MESSAGES.error("fleet_brought", "PM-5", seat=seat)
     check_fleet(action)
     state = place_fleet(state, seat, action)
     if faces:
@@ -301,17 +292,17 @@ def _fleet(state: State, seat: str, action: Fleet, faces: Faces) -> State:
 
 def _objective(state: State, seat: str, action: PlayObjective, faces: Faces) -> State:
     if state.objective_played:
-        raise IllegalAction("one objective per turn has been played already (PM-10)")
+        raise MESSAGES.error("objective_played", "PM-10")
     player = state.player(seat)
     assert player is not None
     if player.deck is None:
-        raise IllegalAction("no deck list on the table: objectives come from the deck (PM-10)")
+        raise MESSAGES.error("no_deck_objectives", "PM-10")
     card = player.deck.card(action.card)
     if card is None or card.type != "objective":
-        raise IllegalAction(f"{action.card!r} is not an objective card of your deck list (PM-10)")
+        raise MESSAGES.error("not_objective_card", "PM-10", card=action.card)
     old = player.objectives[action.slot - 1]
     if old.status == "destroyed":
-        raise IllegalAction(f"objective slot {action.slot} is destroyed (PM-10)")
+        raise MESSAGES.error("slot_destroyed", "PM-10", slot=action.slot)
     new = Objective(
         slot=action.slot,
         status="face_up",
@@ -337,9 +328,13 @@ def _move(state: State, seat: str, action: Move, faces: Faces) -> State:
     stars = _budget(units, ACTION_STARS, "PM-11")
     for unit in units:
         if action.to not in ADJACENT[unit.place]:
-            raise IllegalAction(
-                f"{unit.name} in {unit.place} can move only to {' or '.join(ADJACENT[unit.place])}, "
-                f"not {action.to} (PM-11)"
+            raise MESSAGES.error(
+                "move_adjacent",
+                "PM-11",
+                name=unit.name,
+                place=unit.place,
+                allowed=" / ".join(ADJACENT[unit.place]),
+                to=action.to,
             )
     state = _with_units(state, {u.id: replace(u, place=action.to) for u in units})
     return replace(
@@ -350,19 +345,23 @@ def _move(state: State, seat: str, action: Move, faces: Faces) -> State:
 def _combat(state: State, seat: str, action: Combat, faces: Faces) -> State:
     attackers = [a for a, _ in action.pairs]
     if len(set(attackers)) != len(attackers):
-        raise IllegalAction("each unit attacks one enemy unit (PM-12)")
+        raise MESSAGES.error("attack_once", "PM-12")
     units = []
     for attacker_id, defender_id in action.pairs:
         attacker = _own_in_play(state, seat, attacker_id, "PM-12")
         defender = _unit(state, defender_id)
         if defender.seat == seat:
-            raise IllegalAction(f"{defender.name} is your own unit: attack an enemy unit (PM-12)")
+            raise MESSAGES.error("own_target", "PM-12", name=defender.name)
         if not defender.in_play:
-            raise IllegalAction(f"{defender.name} ({defender.id}) is not in play (PM-6)")
+            raise MESSAGES.error("target_not_in_play", "PM-6", name=defender.name, unit=defender.id)
         if defender.place != attacker.place:
-            raise IllegalAction(
-                f"{attacker.name} in {attacker.place} can attack only units in the same zone, "
-                f"{defender.name} is in {defender.place} (PM-12)"
+            raise MESSAGES.error(
+                "same_zone",
+                "PM-12",
+                attacker=attacker.name,
+                place=attacker.place,
+                defender=defender.name,
+                other=defender.place,
             )
         units.append(attacker)
     stars = _budget(units, ACTION_STARS, "PM-12")
@@ -379,8 +378,8 @@ def _strike(state: State, seat: str, action: Strike, faces: Faces) -> State:
     enemy_home = home(other(seat))
     for unit in units:
         if unit.place != enemy_home:
-            raise IllegalAction(
-                f"{unit.name} is in {unit.place}: strikers stand in {enemy_home} (PM-13)"
+            raise MESSAGES.error(
+                "strikers_home", "PM-13", name=unit.name, place=unit.place, home=enemy_home
             )
     stars = _budget(units, ACTION_STARS, "PM-13")
     return replace(
@@ -394,13 +393,8 @@ def _strike(state: State, seat: str, action: Strike, faces: Faces) -> State:
 def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
     carrier = _own_in_play(state, seat, action.carrier, "PM-14")
     if "Carrier" not in carrier.icons:
-        raise IllegalAction(f"{carrier.name} has no Carrier icon (PM-14)")
-    units = []
-    for uid in action.units:
-        unit = _unit(state, uid)
-        if unit.seat != seat or unit.in_play:
-            raise IllegalAction(f"{unit.name} ({unit.id}) is not in your reserve (PM-14)")
-        units.append(unit)
+        raise MESSAGES.error("no_carrier_icon", "PM-14", name=carrier.name)
+    units = _reserve(state, seat, action.units, "PM-14")
     stars = _budget(units, CARRIER_STARS, "PM-14")
     placed = {u.id: replace(u, place=carrier.place, destroyed=False) for u in units}
     return replace(
@@ -411,6 +405,10 @@ def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
 
 
 def _end_turn(state: State, seat: str, action: EndTurn, faces: Faces) -> State:
+    """End the turn: after its action, or without one (the action is optional, PM turn, D14)
+    unless the table plays ``action_required``."""
+    if state.phase == "main" and state.variant.action_required:
+        raise MESSAGES.error("action_required", "PM-11")
     return replace(
         state,
         phase="main",
@@ -434,7 +432,7 @@ def _play(state: State, seat: str, action: PlayCard, faces: Faces) -> State:
         assert player is not None
         card = None if player.deck is None else player.deck.card(action.card)
         if card is None or card.type != "combat":
-            raise IllegalAction(f"{action.card!r} is not a combat card of your deck list (PM-20)")
+            raise MESSAGES.error("not_combat_card", "PM-20", card=action.card)
         play = combat.card_play(card, unit, state.variant)
     else:
         play = combat.typed_play(
@@ -473,7 +471,7 @@ def _modify(state: State, seat: str, action: Modify, faces: Faces) -> State:
         elif action.unit == battle.defender:
             battle = replace(battle, mod_defender=battle.mod_defender + bonus)
         else:
-            raise IllegalAction(f"{action.unit!r} does not fight in this battle (PM-21)")
+            raise MESSAGES.error("not_fighting", "PM-21", unit=action.unit)
         return replace(state, battle=battle)
     strike = state.strike
     assert strike is not None
@@ -482,7 +480,7 @@ def _modify(state: State, seat: str, action: Modify, faces: Faces) -> State:
     elif action.unit == strike.unit:
         strike = replace(strike, mod_unit=strike.mod_unit + bonus)
     else:
-        raise IllegalAction(f"{action.unit!r} does not strike now (PM-31)")
+        raise MESSAGES.error("not_striking", "PM-31", unit=action.unit)
     return replace(state, strike=strike)
 
 
@@ -532,7 +530,7 @@ def _target(state: State, seat: str, action: Target, faces: Faces) -> State:
     assert strike is not None
     objective = _defender(state, seat).objectives[action.slot - 1]
     if objective.status == "destroyed":
-        raise IllegalAction(f"objective slot {action.slot} is destroyed already (PM-30)")
+        raise MESSAGES.error("slot_destroyed_already", "PM-30", slot=action.slot)
     step = "reveal" if objective.status == "face_down" else "roll"
     return replace(state, strike=replace(strike, slot=action.slot, step=step))
 
@@ -545,7 +543,7 @@ def _reveal(state: State, seat: str, action: Reveal, faces: Faces) -> State:
     if action.card is not None:
         card = None if player.deck is None else player.deck.card(action.card)
         if card is None:
-            raise IllegalAction(f"{action.card!r} is not a card of your deck list (PM-30)")
+            raise MESSAGES.error("not_deck_card", "PM-30", card=action.card)
         objective = Objective(
             slot=strike.slot,
             status="face_up",
@@ -594,12 +592,7 @@ def _strike_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> S
 def _reinforce(state: State, seat: str, action: Reinforce, faces: Faces) -> State:
     strike = state.strike
     assert strike is not None and strike.reinforce_stars is not None
-    units = []
-    for uid in action.units:
-        unit = _unit(state, uid)
-        if unit.seat != seat or unit.in_play:
-            raise IllegalAction(f"{unit.name} ({unit.id}) is not in your reserve (PM-32)")
-        units.append(unit)
+    units = _reserve(state, seat, action.units, "PM-32")
     _budget(units, strike.reinforce_stars, "PM-32")
     placed = {u.id: replace(u, place=home(seat), destroyed=False) for u in units}
     return _next_strike(_with_units(state, placed), strike)
@@ -625,6 +618,7 @@ _HANDLERS: dict[tuple[str, str | None, type], _Handler] = {
     ("main", None, Combat): _combat,
     ("main", None, Strike): _strike,
     ("main", None, Carrier): _carrier,
+    ("main", None, EndTurn): _end_turn,
     ("end", None, EndTurn): _end_turn,
     **{
         ("battle", step, PlayCard): _play
@@ -644,147 +638,6 @@ _HANDLERS: dict[tuple[str, str | None, type], _Handler] = {
     ("strike", "result", Confirm): _strike_confirm,
     ("strike", "reinforce", Reinforce): _reinforce,
 }
-
-
-# -------------------------------------------------------------------------- legal actions
-
-
-def _subsets(
-    units: Sequence[Unit], budget: int, cap: int, empty: bool = False
-) -> list[tuple[Unit, ...]]:
-    """Subsets of ``units`` worth up to ``budget`` stars, in a stable order, at most ``cap``."""
-    found: list[tuple[Unit, ...]] = [()] if empty else []
-    chosen: list[Unit] = []
-
-    def walk(start: int, used: int) -> None:
-        for n in range(start, len(units)):
-            if len(found) >= cap:
-                return
-            if used + units[n].stars <= budget:
-                chosen.append(units[n])
-                found.append(tuple(chosen))
-                walk(n + 1, used + units[n].stars)
-                chosen.pop()
-
-    walk(0, 0)
-    return found
-
-
-def _pairings(
-    attackers: Sequence[Unit], enemies: dict[str, list[Unit]]
-) -> list[tuple[tuple[str, str], ...]]:
-    found: list[tuple[tuple[str, str], ...]] = []
-    chosen: list[tuple[str, str]] = []
-
-    def walk(start: int, used: int) -> None:
-        for n in range(start, len(attackers)):
-            attacker = attackers[n]
-            if used + attacker.stars > ACTION_STARS:
-                continue
-            for enemy in enemies[attacker.place]:
-                if len(found) >= LIST_CAP:
-                    return
-                chosen.append((attacker.id, enemy.id))
-                found.append(tuple(chosen))
-                walk(n + 1, used + attacker.stars)
-                chosen.pop()
-
-    walk(0, 0)
-    return found
-
-
-def legal_actions(state: State, seat: str) -> list[Action]:
-    """The actions ``seat`` may take now, in a stable order: the turn's actions of the seat to
-    act first, then damage counters (either seat, D5). Bonuses typed by hand, modifiers and
-    fleets other than :data:`~games.pocketmodel.fleet.STANDARD_FLEET` are legal but not listed
-    (D8); subsets of units are listed up to :data:`LIST_CAP` per kind."""
-    if state.phase == "over":
-        return []
-    if state.phase == "fleets":
-        return [STANDARD_FLEET] if state.player(seat) is None else []
-    found: list[Action] = []
-    if seat == to_act(state):
-        found.extend(_turn_actions(state, seat))
-    fighting = _fighting(state)
-    for unit in state.units:
-        if unit.in_play and unit.id not in fighting:
-            found.append(Counter(unit=unit.id, delta=1))
-            if unit.counters:
-                found.append(Counter(unit=unit.id, delta=-1))
-    return found
-
-
-def _turn_actions(state: State, seat: str) -> list[Action]:
-    found: list[Action] = []
-    player = state.player(seat)
-    assert player is not None
-    deck = player.deck
-    if state.phase == "end":
-        return [EndTurn()]
-    if state.phase == "main":
-        if not state.objective_played and deck is not None:
-            for objective in player.objectives:
-                if objective.status != "destroyed":
-                    found.extend(
-                        PlayObjective(slot=objective.slot, card=c.id)
-                        for c in deck.cards
-                        if c.type == "objective"
-                    )
-        own = [u for u in state.units if u.seat == seat and u.in_play]
-        for chosen in _subsets(own, ACTION_STARS, LIST_CAP):
-            targets = set(ADJACENT[chosen[0].place])
-            for unit in chosen[1:]:
-                targets &= set(ADJACENT[unit.place])
-            found.extend(Move(units=tuple(u.id for u in chosen), to=z) for z in sorted(targets))
-        enemies: dict[str, list[Unit]] = {}
-        for unit in state.units:
-            if unit.seat != seat and unit.in_play:
-                enemies.setdefault(unit.place, []).append(unit)
-        attackers = [u for u in own if u.place in enemies]
-        found.extend(Combat(pairs=p) for p in _pairings(attackers, enemies))
-        strikers = [u for u in own if u.place == home(other(seat))]
-        found.extend(
-            Strike(units=tuple(u.id for u in c)) for c in _subsets(strikers, ACTION_STARS, LIST_CAP)
-        )
-        reserve = [u for u in state.units if u.seat == seat and not u.in_play]
-        for carrier in own:
-            if "Carrier" in carrier.icons:
-                found.extend(
-                    Carrier(carrier=carrier.id, units=tuple(u.id for u in c))
-                    for c in _subsets(reserve, CARRIER_STARS, LIST_CAP)
-                )
-        return found
-    if state.battle is not None:
-        step = state.battle.step
-        if step == "roll":
-            return [Roll()]
-        if step == "result":
-            return [Confirm()]
-        if deck is not None:
-            found.extend(PlayCard(card=c.id) for c in deck.cards if c.type == "combat")
-        return [*found, Pass()]
-    strike = state.strike
-    assert strike is not None
-    if strike.step == "target":
-        return [
-            Target(slot=o.slot)
-            for o in _defender(state, seat).objectives
-            if o.status != "destroyed"
-        ]
-    if strike.step == "reveal":
-        if deck is not None:
-            return [Reveal(card=c.id) for c in deck.cards]
-        return [Reveal(defense=d, stars=s) for d in range(1, 21) for s in range(1, 6)]
-    if strike.step == "roll":
-        return [Roll()]
-    if strike.step == "result":
-        return [Confirm()]
-    reserve = [u for u in state.units if u.seat == seat and not u.in_play]
-    stars = strike.reinforce_stars or 0
-    return [
-        Reinforce(units=tuple(u.id for u in c))
-        for c in _subsets(reserve, stars, LIST_CAP, empty=True)
-    ]
 
 
 # -------------------------------------------------------------------------------- outcome

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.pocketmodel.state import State, state_to_json
+from games.pocketmodel.codec import state_to_json
+from games.pocketmodel.state import State
 
 _PLAYED = ("play", "objective", "reveal")
 """Actions that put a card of the deck list on the table (PM-10, PM-20, PM-30)."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.protocol import IllegalAction, NotYourTurn
+from games.protocol import NotYourTurn
 from games.toybattle import placement
+from games.toybattle.actions import Action, Decline, Draw, Place, Resolve, Stuck
+from games.toybattle.messages import MESSAGES
 from games.toybattle.rules import (
     CAPN,
     COPIES,
@@ -24,19 +26,9 @@ from games.toybattle.rules import (
     TROOP_INDEX,
     TROOPS,
     XB42,
-    Action,
-    Decline,
-    Draw,
-    Ended,
-    Pending,
     Piece,
-    Place,
-    Resolve,
-    SeatState,
-    State,
-    Stuck,
-    draw_count,
 )
+from games.toybattle.state import Ended, Pending, SeatState, State, draw_count
 from games.toybattle.terrains import TERRAINS, adjacency
 
 TROOP_EFFECTS = {
@@ -254,36 +246,34 @@ def apply(state: State, seat: str, action: Action) -> State:
         IllegalAction: the game is over, or the rules forbid the action now (rule id cited).
     """
     if state.ended is not None:
-        raise IllegalAction("the game is over (TB-40)")
+        raise MESSAGES.error("game_over", "TB-40")
     if seat != state.player:
-        raise NotYourTurn(f"it is {state.player}'s turn (TB-10)")
+        raise MESSAGES.error("not_your_turn", "TB-10", NotYourTurn, player=state.player)
     if state.pending:
         head = state.pending[0]
         if isinstance(action, Decline):
             return _settle(replace(state, pending=state.pending[1:]))
         if isinstance(action, Place):
             if head.effect != "place":
-                raise IllegalAction(
-                    f"first resolve or decline {head.source}'s effect ({head.rule})"
-                )
+                raise MESSAGES.error("effect_first", head.rule, source=head.source)
             return _place(state, action, extra=True)
         if isinstance(action, Resolve):
             return _resolve(state, head, action)
-        raise IllegalAction(f"first resolve or decline {head.source}'s effect ({head.rule})")
+        raise MESSAGES.error("effect_first", head.rule, source=head.source)
     if isinstance(action, Draw):
         me = state.seat(seat)
         count = draw_count(me)
         if count == 0:
-            raise IllegalAction("you cannot draw: the rack holds 8 or the reserve is empty (TB-10)")
+            raise MESSAGES.error("cannot_draw", "TB-10")
         state = _with_seat(state, seat, rack=me.rack + count, reserve=me.reserve - count)
         return end_turn(state)
     if isinstance(action, Place):
         return _place(state, action, extra=False)
     if isinstance(action, Stuck):
         if can_draw(state.seat(seat)):
-            raise IllegalAction("you can still draw, so the game does not end (TB-41)")
+            raise MESSAGES.error("can_still_draw", "TB-41")
         return _stalemate(state)
-    raise IllegalAction("no effect is waiting to be resolved or declined (TB-13)")
+    raise MESSAGES.error("no_effect", "TB-13")
 
 
 def _place(state: State, action: Place, *, extra: bool) -> State:
@@ -335,7 +325,7 @@ def _place(state: State, action: Place, *, extra: bool) -> State:
 def _resolve(state: State, head: Pending, action: Resolve) -> State:
     """Apply the first pending effect with the player's choice."""
     if action not in options(state, head):
-        raise IllegalAction(f"that is not a choice for {head.source}'s effect now ({head.rule})")
+        raise MESSAGES.error("not_a_choice", head.rule, source=head.source)
     seat, enemy = state.player, OTHER[state.player]
     rest = replace(state, pending=state.pending[1:])
     me, them = state.seat(seat), state.seat(enemy)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.cards.toy_battle import troop_mark
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -29,10 +29,13 @@ from games.protocol import (
     StateError,
     check_faces,
 )
+from games.toybattle import actions as moves
 from games.toybattle import effects, rules
+from games.toybattle import state as table
+from games.toybattle.cards import CARDS
 from games.toybattle.terrains import TERRAINS
 
-MARKS = {troop: troop_mark(troop) for troop in rules.TROOPS}
+MARKS = {troop: rules.troop_mark(troop) for troop in rules.TROOPS}
 """Troop type -> its one-character mark on the phone (``J`` for Kwak, as printed)."""
 
 PURPOSE_FIRST_PLAYER = "starting player (TB-3)"
@@ -48,10 +51,10 @@ class Setup:
     variant: rules.Variant
 
 
-class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
+class ToyBattleGame(Game[table.State, moves.Action, Setup]):
     """Toy Battle (rules: shared/rules/toy-battle.md, TB-1..TB-41) for the companion."""
 
-    name = "toy-battle"
+    name = CARDS.slug
     title = "Toy Battle"
     rule_prefix = "TB"
 
@@ -69,7 +72,7 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
                 f"setup takes the fields {sorted(_SETUP_FIELDS)}, got {sorted(extra)}"
             )
         terrain = data.get("terrain")
-        if terrain not in TERRAINS:
+        if not isinstance(terrain, str) or terrain not in TERRAINS:
             raise MalformedAction(f"terrain must be one of {list(TERRAINS)}, got {terrain!r:.40}")
         return Setup(terrain=str(terrain), variant=rules.variant_from_json(data.get("variant")))
 
@@ -78,7 +81,7 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
         it matters."""
         flipped = {
             "pool": {"kwak_on_restricted": True},
-            "jungle": {"jungle_onto_hq": True, "captures_after_effects": True},
+            "jungle": {"jungle_onto_hq": True, "captures_after_effects": False},
             "station": {"hook_ignores_metal_x": True},
             "castle": {"covered_troop_triggers_base": True, "opponent_captures_at_once": False},
         }
@@ -107,14 +110,14 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
             "first_player": "A" if faces[0][0] == 1 else "B",
         }
 
-    def start(self, event: Mapping[str, Any]) -> rules.State:
-        """:func:`rules.new_game` from a logged setup event.
+    def start(self, event: Mapping[str, Any]) -> table.State:
+        """:func:`games.toybattle.state.new_game` from a logged setup event.
 
         Raises:
             StateError: not a Toy Battle setup event.
         """
         try:
-            return rules.new_game(
+            return table.new_game(
                 terrain=event["terrain"],
                 variant=rules.Variant(**event["variant"]),
                 first_player=event["first_player"],
@@ -122,27 +125,27 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"not a Toy Battle setup event: {exc}") from exc
 
-    def parse_action(self, data: Any) -> rules.Action:
-        """:func:`rules.action_from_json`.
+    def parse_action(self, data: Any) -> moves.Action:
+        """:func:`games.toybattle.actions.action_from_json`.
 
         Raises:
             MalformedAction: not a Toy Battle action.
         """
-        return rules.action_from_json(data)
+        return moves.action_from_json(data)
 
-    def action_to_json(self, action: rules.Action) -> dict[str, Any]:
-        """:func:`rules.action_to_json`."""
-        return rules.action_to_json(action)
+    def action_to_json(self, action: moves.Action) -> dict[str, Any]:
+        """:func:`games.toybattle.actions.action_to_json`."""
+        return moves.action_to_json(action)
 
-    def legal_actions(self, state: rules.State, seat: str) -> Sequence[rules.Action]:
+    def legal_actions(self, state: table.State, seat: str) -> Sequence[moves.Action]:
         """:func:`effects.legal_actions` for the player to move; nothing for the other seat."""
         if state.ended is not None or seat != state.player:
             return []
         return effects.legal_actions(state)
 
     def apply(
-        self, state: rules.State, seat: str, action: rules.Action, faces: Faces = ()
-    ) -> rules.State:
+        self, state: table.State, seat: str, action: moves.Action, faces: Faces = ()
+    ) -> table.State:
         """:func:`effects.apply`.
 
         Raises:
@@ -154,15 +157,15 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
             raise MalformedAction("Toy Battle actions roll no dice")
         return effects.apply(state, seat, action)
 
-    def to_act(self, state: rules.State) -> str | None:
+    def to_act(self, state: table.State) -> str | None:
         """The player to move, None once the game has ended."""
         return None if state.ended is not None else state.player
 
-    def turn(self, state: rules.State) -> int:
+    def turn(self, state: table.State) -> int:
         """``state.turn`` (one seat's turn each; effects stay in the turn)."""
         return state.turn
 
-    def outcome(self, state: rules.State) -> Outcome | None:
+    def outcome(self, state: table.State) -> Outcome | None:
         """The winner, the reason code and the rule; the medals as the score."""
         if state.ended is None:
             return None
@@ -173,24 +176,25 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
             score={"A": state.seat("A").medals, "B": state.seat("B").medals},
         )
 
-    def state_to_json(self, state: rules.State) -> dict[str, Any]:
-        """:func:`rules.state_to_json`."""
-        return rules.state_to_json(state)
+    def state_to_json(self, state: table.State) -> dict[str, Any]:
+        """:func:`games.toybattle.state.state_to_json`."""
+        return table.state_to_json(state)
 
-    def state_from_json(self, data: Any) -> rules.State:
-        """:func:`rules.state_from_json`.
+    def state_from_json(self, data: Any) -> table.State:
+        """:func:`games.toybattle.state.state_from_json`.
 
         Raises:
             StateError: not a consistent Toy Battle state.
         """
         if not isinstance(data, dict):
             raise StateError("a Toy Battle state must be a JSON object")
-        return rules.state_from_json(data)
+        return table.state_from_json(data)
 
-    def view(self, state: rules.State, seat: str | None) -> dict[str, Any]:
+    def view(self, state: table.State, seat: str | None) -> dict[str, Any]:
         """``{"state", "legal", "terrain", "marks"}``: the whole table (nothing is hidden), the
         legal actions of the seat to act, the terrain's drawing data, and each troop type's
-        one-character mark as the printed cards show it (:func:`troop_mark`: ``J`` for Kwak)."""
+        one-character mark as the printed cards show it (:func:`~games.toybattle.rules.troop_mark`:
+        ``J`` for Kwak)."""
         actor = self.to_act(state)
         legal = [] if actor is None else self.legal_actions(state, actor)
         return {
@@ -203,3 +207,6 @@ class ToyBattleGame(Game[rules.State, rules.Action, Setup]):
 
 GAME = ToyBattleGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="toybattle", game=GAME, cards=CARDS)
+"""toybattle's registry entry (:mod:`games.registry`)."""

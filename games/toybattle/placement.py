@@ -7,8 +7,10 @@ type), TB-37 with D10 (blocked troops). Pure.
 
 from __future__ import annotations
 
-from games.protocol import IllegalAction
-from games.toybattle.rules import COPIES, HOOK, KWAK, SEAT_COLOUR, TROOPS, State
+from games.protocol import GameError
+from games.toybattle.messages import MESSAGES
+from games.toybattle.rules import COPIES, HOOK, KWAK, SEAT_COLOUR, TROOPS
+from games.toybattle.state import State
 from games.toybattle.terrains import TERRAINS, Terrain, adjacency
 
 
@@ -55,7 +57,7 @@ def refusal(
     node: int,
     near: set[int] | None = None,
     tops: dict[int, tuple[str, int]] | None = None,
-) -> str | None:
+) -> GameError | None:
     """Why ``seat`` may not place ``troop`` (type index) on ``node`` now, or None if it may.
 
     The rack itself (count, blocked troops) is checked by :func:`check_place`; this is the
@@ -63,33 +65,38 @@ def refusal(
     (:meth:`State.tops`) may be given when the caller has them already.
 
     Returns:
-        An English reason ending with the rule id, e.g. ``"... (TB-12)"``, or None.
+        The refusal (an :class:`IllegalAction` with its rule id, not raised), or None.
     """
     terrain = TERRAINS[state.terrain]
     name = TROOPS[troop]
     if node not in terrain.positions:
-        return f"node {node} is not on {terrain.name} (TB-2)"
+        return MESSAGES.error("not_on_terrain", "TB-2", node=node, terrain=terrain.name)
     colour = terrain.hq_colour(node)
     if colour == SEAT_COLOUR[seat]:
-        return f"{name} cannot go on your own H.Q. (TB-11)"
+        return MESSAGES.error("own_hq", "TB-11", troop=name)
     allowed = terrain.allowed.get(node)
     kwak_free = troop == KWAK and state.variant.kwak_on_restricted
     if allowed is not None and troop not in allowed and not kwak_free:
         values = "/".join(map(str, sorted(allowed)))
-        return f"only strengths {values} may go on node {node} (TB-31)"
+        return MESSAGES.error("restricted", "TB-31", allowed=values, node=node)
     if near is None:
         near = reachable(state, seat)
     if colour is not None:  # the enemy H.Q.: always needs the connection (TB-20 Hook)
         if node not in near:
-            return f"the enemy H.Q. {node} is not connected to your H.Q. (TB-12)"
+            return MESSAGES.error("hq_not_connected", "TB-12", node=node)
         return None
     visible = (state.tops() if tops is None else tops).get(node)
     if visible is not None:
         owner, top = visible
         if owner != seat and troop != KWAK and top != KWAK and top >= troop:
-            return (
-                f"{name} ({troop}) is not stronger than the enemy {TROOPS[top]} ({top}) "
-                f"on node {node} (TB-11)"
+            return MESSAGES.error(
+                "not_stronger",
+                "TB-11",
+                troop=name,
+                strength=troop,
+                enemy=TROOPS[top],
+                enemy_strength=top,
+                node=node,
             )
     if node not in near:
         hook_free = troop == HOOK and (
@@ -97,20 +104,20 @@ def refusal(
         )
         if not hook_free:
             if troop == HOOK:
-                return "on a Metal-X base Hook needs the connection to your H.Q. (TB-36)"
-            return f"node {node} is not connected to your H.Q. by your troops (TB-12)"
+                return MESSAGES.error("metal_x_hook", "TB-36")
+            return MESSAGES.error("not_connected", "TB-12", node=node)
     return None
 
 
-def rack_refusal(state: State, seat: str, troop: int) -> str | None:
+def rack_refusal(state: State, seat: str, troop: int) -> GameError | None:
     """Why the rack cannot give ``troop`` now (D8, D10), or None."""
     s = state.seat(seat)
     if s.rack - s.blocked <= 0:
         if s.blocked:
-            return "every troop on your rack is blocked this turn (TB-37)"
-        return "your rack is empty (TB-11)"
+            return MESSAGES.error("rack_blocked", "TB-37")
+        return MESSAGES.error("rack_empty", "TB-11")
     if state.known(seat)[troop] >= COPIES:
-        return f"all {COPIES} of your {TROOPS[troop]} are on the board or discarded (TB-1)"
+        return MESSAGES.error("all_copies_known", "TB-1", copies=COPIES, troop=TROOPS[troop])
     return None
 
 
@@ -122,7 +129,7 @@ def check_place(state: State, seat: str, troop: int, node: int) -> None:
     """
     reason = rack_refusal(state, seat, troop) or refusal(state, seat, troop, node)
     if reason is not None:
-        raise IllegalAction(reason)
+        raise reason
 
 
 def targets(state: State, seat: str) -> list[tuple[int, int]]:

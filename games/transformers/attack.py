@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.protocol import IllegalAction
+from games.transformers.messages import MESSAGES
 from games.transformers.state import (
     CARDS_PER_FLIP,
     ICONS,
@@ -58,7 +58,7 @@ def totals(state: State, side: str) -> Totals:
     """
     attack = state.attack
     if attack is None:
-        raise IllegalAction("no attack is running (TF-20)")
+        raise MESSAGES.error("no_attack", "TF-20")
     fighter = attack.side(side)
     character = state.character(fighter.character)
     assert character is not None
@@ -116,26 +116,24 @@ def start(state: State, attacker_id: str, defender_id: str, any_defender: bool) 
             play or not tapped while a tapped enemy exists (TF-20).
     """
     if state.phase == "end":
-        raise IllegalAction(
-            "no more attacks this turn: the opponent still has an untapped character (TF-24)"
-        )
+        raise MESSAGES.error("no_more_attacks", "TF-24")
     if state.phase != "main":
-        raise IllegalAction("an attack starts in the turn's main phase (TF-20)")
+        raise MESSAGES.error("attack_in_main", "TF-20")
     if not state.this_turn.drawn:
-        raise IllegalAction("draw the turn's card first (TF-10)")
+        raise MESSAGES.error("draw_first", "TF-10")
     attacker = in_play(state, attacker_id, "TF-20")
     if attacker.seat != state.player:
-        raise IllegalAction(f"{attacker.label()} is not yours: attack with your own (TF-20)")
+        raise MESSAGES.error("attack_with_own", "TF-20", character=attacker.label())
     if attacker.tapped:
-        raise IllegalAction(f"{attacker.label()} is tapped: attack with an untapped one (TF-20)")
+        raise MESSAGES.error("attacker_tapped", "TF-20", character=attacker.label())
     defender = in_play(state, defender_id, "TF-20")
     if defender.seat == state.player:
-        raise IllegalAction(f"{defender.label()} is yours: defend with an enemy (TF-20)")
+        raise MESSAGES.error("defend_with_enemy", "TF-20", character=defender.label())
     allowed = defenders(state, state.player, any_defender)
     if defender not in allowed:
         names = ", ".join(c.label() for c in allowed)
-        raise IllegalAction(
-            f"{defender.label()} is untapped; the defender must be a tapped enemy: {names} (TF-20)"
+        raise MESSAGES.error(
+            "defender_tapped_first", "TF-20", character=defender.label(), allowed=names
         )
     state = state.with_character(replace(attacker, tapped=True))
     return replace(
@@ -160,15 +158,9 @@ def enter_icons(state: State, side: str, icons: Icons) -> State:
     attack = _running(state)
     fighter = _pending_fighter(attack, side)
     if fighter.cards:
-        raise IllegalAction(
-            f"the {side}'s first card of this flip is entered already: enter the second card "
-            "(or undo the first) (TF-21)"
-        )
+        raise MESSAGES.error("first_card_entered", "TF-21", side=side)
     if icons.total > MAX_ICONS_PER_FLIP:
-        raise IllegalAction(
-            f"{icons.total} icons on 2 flipped cards; a battle card shows 0..2, so at most "
-            f"{MAX_ICONS_PER_FLIP} (TF-21)"
-        )
+        raise MESSAGES.error("too_many_icons", "TF-21", icons=icons.total, most=MAX_ICONS_PER_FLIP)
     return _with_side(state, side, replace(fighter, flips=(*fighter.flips, icons)))
 
 
@@ -184,10 +176,7 @@ def enter_card(state: State, side: str, icons: Icons) -> State:
     attack = _running(state)
     fighter = _pending_fighter(attack, side)
     if icons.total > MAX_ICONS_PER_CARD:
-        raise IllegalAction(
-            f"{icons.total} icons on one battle card; a battle card shows 0..{MAX_ICONS_PER_CARD} "
-            "(TF-2)"
-        )
+        raise MESSAGES.error("card_icons", "TF-2", icons=icons.total, most=MAX_ICONS_PER_CARD)
     cards = (*fighter.cards, icons)
     if len(cards) < CARDS_PER_FLIP:
         return _with_side(state, side, replace(fighter, cards=cards))
@@ -198,10 +187,7 @@ def enter_card(state: State, side: str, icons: Icons) -> State:
 def _pending_fighter(attack: Attack, side: str) -> Fighter:
     fighter = attack.side(side)
     if fighter.pending is None:
-        raise IllegalAction(
-            f"the {side}'s flips are all entered: 2 cards, and 2 more only after a white "
-            "icon, once per attack (TF-21)"
-        )
+        raise MESSAGES.error("flips_entered", "TF-21", side=side)
     return fighter
 
 
@@ -214,7 +200,7 @@ def add_bonus(state: State, side: str, bonus: Bonus) -> State:
     attack = _running(state)
     fighter = attack.side(side)
     if len(fighter.bonuses) >= MAX_BONUSES:
-        raise IllegalAction(f"the {side} has {MAX_BONUSES} bonuses already, at most (TF-22)")
+        raise MESSAGES.error("bonuses_full", "TF-22", side=side, most=MAX_BONUSES)
     return _with_side(state, side, replace(fighter, bonuses=(*fighter.bonuses, bonus)))
 
 
@@ -228,8 +214,9 @@ def resolve(state: State) -> State:
     attack = _running(state)
     for side in ("attacker", "defender"):
         if attack.side(side).pending is not None:
-            which = "first 2 cards" if attack.side(side).pending == "first" else "2 extra cards"
-            raise IllegalAction(f"the {side}'s {which} are not entered yet (TF-21)")
+            first = attack.side(side).pending == "first"
+            which = "first_flips_missing" if first else "extra_flips_missing"
+            raise MESSAGES.error(which, "TF-21", side=side)
     hit = damage(state)
     result = AttackResult(
         attacker=attack.attacker.character,
@@ -261,9 +248,12 @@ def add_counters(state: State, character: Character, delta: int) -> tuple[State,
     """
     count = character.damage + delta
     if count < 0:
-        raise IllegalAction(
-            f"{character.label()} has {character.damage} damage counters; cannot remove "
-            f"{-delta} (TF-30)"
+        raise MESSAGES.error(
+            "counters_below_zero",
+            "TF-30",
+            character=character.label(),
+            damage=character.damage,
+            remove=-delta,
         )
     if count < character.health:
         return state.with_character(replace(character, damage=count)), False
@@ -296,9 +286,10 @@ def after_attack(state: State) -> State:
 
 
 def untap_if_all_tapped(state: State) -> State:
-    """TF-25 (official, variant ``untap_all``): every character in play is tapped -> all untap.
+    """TF-25 (official, flag ``untap_all``, the default): every character in play is tapped
+    -> all untap.
 
-    Unchanged without the variant, or while any character in play is untapped.
+    Unchanged with the flag off, or while any character in play is untapped.
     """
     if not state.variant.untap_all:
         return state
@@ -315,7 +306,7 @@ def untap_if_all_tapped(state: State) -> State:
 
 def _running(state: State) -> Attack:
     if state.attack is None:
-        raise IllegalAction("no attack is running; start one first (TF-20)")
+        raise MESSAGES.error("no_attack", "TF-20")
     return state.attack
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.protocol import SEATS
 from games.transformers.state import (
+    FACTIONS,
     FIGHTER_SIDES,
     ICONS,
     MODES,
@@ -39,8 +40,6 @@ from games.transformers.state import (
     Variant,
 )
 
-FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
-"""TF-1: the two factions (same as :mod:`games.cards.transformers`)."""
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 """Deck and card ids (the slugs of deck files)."""
 CHARACTER_ID = re.compile(r"[AB][0-9]{1,2}")

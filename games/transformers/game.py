@@ -1,10 +1,11 @@
 """Transformers TCG behind the game protocol (:mod:`games.protocol`).
 
-A thin adapter over :mod:`games.transformers.actions` (rules), :mod:`.codec` (JSON),
+A thin adapter over :mod:`games.transformers.rules`, :mod:`.actions`, :mod:`.codec` (JSON),
 :mod:`.team` (TF-3, TF-5, decks) and :mod:`.view` (the phones' view).
 
 Setup request: ``{"type": "setup", "variant": {"count_battle_stars", "must_attack",
-"untap_all"}}`` (flags optional, default False = the seed's reading). The logged setup event
+"untap_all"}}`` (flags optional; default False = the seed's reading, but ``untap_all``
+True = TF-25, without which no game can end). The logged setup event
 is ``{"variant": {...}}``; the table then waits for both teams (``team`` actions, D1). The
 second team's action rolls 1d2 for the starting player (TF-5; 1 = A, 2 = B).
 """
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -25,8 +27,9 @@ from games.protocol import (
     StateError,
     check_faces,
 )
-from games.transformers import actions, codec, team
+from games.transformers import actions, codec, rules, team
 from games.transformers.actions import Action
+from games.transformers.cards import CARDS
 from games.transformers.codec import Invalid
 from games.transformers.state import State, Variant
 from games.transformers.view import event_view, view_state
@@ -45,10 +48,10 @@ class Setup:
 class TransformersGame(Game[State, Action, Setup]):
     """Transformers TCG (rules: shared/rules/transformers.md, TF-1..TF-40) for the companion."""
 
-    name = "transformers"
+    name = CARDS.slug
     title = "Transformers TCG"
     rule_prefix = "TF"
-    deck_game = "transformers"
+    deck_game = CARDS.slug
     hidden_information = True
     """A team's deck list reaches only its owner's phone (:mod:`games.transformers.view`)."""
 
@@ -67,9 +70,13 @@ class TransformersGame(Game[State, Action, Setup]):
             raise MalformedAction(str(exc)) from exc
 
     def example_setups(self) -> list[dict[str, Any]]:
-        """The seed's reading, and every official flag on."""
+        """The defaults, every official flag on, and the former default (no untap step)."""
         every = {"count_battle_stars": True, "must_attack": True, "untap_all": True}
-        return [{"type": "setup"}, {"type": "setup", "variant": every}]
+        return [
+            {"type": "setup"},
+            {"type": "setup", "variant": every},
+            {"type": "setup", "variant": {"untap_all": False}},
+        ]
 
     def setup_to_json(self, setup: Setup) -> dict[str, Any]:
         """``{"variant": {...}}`` with every flag."""
@@ -107,8 +114,8 @@ class TransformersGame(Game[State, Action, Setup]):
         return actions.action_to_json(action)
 
     def legal_actions(self, state: State, seat: str) -> Sequence[Action]:
-        """:func:`actions.legal_actions`."""
-        return actions.legal_actions(state, seat)
+        """:func:`rules.legal_actions`."""
+        return rules.legal_actions(state, seat)
 
     def dice_for(self, state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
         """1d2 for the starting player when ``action`` brings the second team (TF-5).
@@ -116,26 +123,40 @@ class TransformersGame(Game[State, Action, Setup]):
         Raises:
             IllegalAction: the action is illegal now (checked before anything is rolled).
         """
-        if not actions.needs_first_player(state, seat, action):
+        if not rules.needs_first_player(state, seat, action):
             return ()
-        actions.check_seat(state, seat, action)
+        rules.check_seat(state, seat, action)
         assert isinstance(action, team.BringTeam)
         team.check_bring(state, seat, action)
         return (FIRST_PLAYER,)
 
     def apply(self, state: State, seat: str, action: Action, faces: Faces = ()) -> State:
-        """:func:`actions.apply` with the starting player's die where it was rolled.
+        """:func:`rules.apply` with the starting player's die where it was rolled.
 
         Raises:
             MalformedAction: faces that do not answer :meth:`dice_for`.
             NotYourTurn: another seat is to act.
             IllegalAction: the rules forbid it (TF-n in the message).
         """
-        if actions.needs_first_player(state, seat, action):
+        if rules.needs_first_player(state, seat, action):
             check_faces((FIRST_PLAYER,), faces)
-            return actions.apply(state, seat, action, faces[0][0])
+            return rules.apply(state, seat, action, faces[0][0])
         check_faces((), faces)
-        return actions.apply(state, seat, action)
+        return rules.apply(state, seat, action)
+
+    def commutes(self, action: Action, seat: str, other: Action, other_seat: str) -> bool:
+        """Damage counters on two different characters are independent: either seat places
+        them at any time (D14, TF-30), and one character's counters, its KO included (D15),
+        change neither the other character nor whether counters may go on it (a KO that ends
+        the game, TF-40, refuses the later counter in either order). Counters on the same
+        character do not commute (both phones saw the same hit: one is refused, never counted
+        twice), nor does anything else.
+        """
+        return (
+            isinstance(action, actions.Counters)
+            and isinstance(other, actions.Counters)
+            and action.character != other.character
+        )
 
     def to_act(self, state: State) -> str | None:
         """The player to act (in the team phase the first seat without a team); None once
@@ -198,7 +219,7 @@ class TransformersGame(Game[State, Action, Setup]):
         recruits, battle = team.recruits_of_deck(deck)
         problems = team.team_problems(recruits, battle, Variant())
         if problems and (not casual or not recruits):
-            raise SetupError("; ".join(problems), rule="TF-3")
+            raise team.joined(problems, SetupError)
         action = team.BringTeam(
             seat=seat,
             deck=deck.slug,
@@ -227,3 +248,6 @@ class TransformersGame(Game[State, Action, Setup]):
 
 GAME = TransformersGame()
 """The registered instance."""
+
+ENTRY = GameEntry(package="transformers", game=GAME, cards=CARDS)
+"""transformers's registry entry (:mod:`games.registry`)."""

@@ -2,7 +2,7 @@
 
 Source: shared/rules/transformers.md (TF-1..TF-40); decisions D1.. in
 :mod:`games.transformers`. Pure and immutable: every value here is a frozen, keyword-only
-dataclass; the rules (:mod:`games.transformers.actions`) build new states with
+dataclass; the rules (:mod:`games.transformers.rules`) build new states with
 :func:`dataclasses.replace`.
 
 The state holds the table, never the hands (ARCHITECTURE.md): each character's mode, tapped,
@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.protocol import SEATS, IllegalAction
+from games.protocol import SEATS
+from games.transformers.messages import MESSAGES
 
+FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
+"""TF-1: the two factions."""
 MODES: tuple[str, str] = ("alt", "bot")
 """TF-1: a character's two modes; TF-5: it starts in alt mode."""
 SLOTS: tuple[str, str, str] = ("weapon", "armor", "utility")
@@ -54,17 +57,19 @@ def other(seat: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """Variant flags: each is the official reading of a rule the seed leaves open.
+    """Variant flags: the official reading of a rule the seed leaves open, or (``untap_all``
+    off) the seed's silence.
 
     Attributes:
         count_battle_stars: TF-3 official: stars on battle cards count toward the 25 (D2).
         must_attack: TF-20 official: a player must attack if they can (D9).
-        untap_all: TF-25 official: once every character in play is tapped, all untap (D8).
+        untap_all: TF-25 official: once every character in play is tapped, all untap (D8;
+            default True: without it a game can never end). Off: nothing untaps but by hand.
     """
 
     count_battle_stars: bool = False
     must_attack: bool = False
-    untap_all: bool = False
+    untap_all: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -415,10 +420,7 @@ def in_play(state: State, character_id: str, rule: str) -> Character:
     found = state.character(character_id)
     if found is None:
         known = ", ".join(c.id for c in state.characters if c.zone == "play") or "none"
-        shown = repr(character_id)[:20]
-        raise IllegalAction(
-            f"character {shown} is not in play; in play: {known} ({rule})", rule=rule
-        )
+        raise MESSAGES.error("not_in_play", rule, character=character_id[:20], known=known)
     if found.zone != "play":
-        raise IllegalAction(f"{found.label()} is KO'd, not in play (TF-30)")
+        raise MESSAGES.error("knocked_out", "TF-30", character=found.label())
     return found

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.cards.transformers import TransformersBattleCard, TransformersCharacter
-from games.protocol import SEATS, IllegalAction
+from games.protocol import SEATS, GameError, IllegalAction
+from games.transformers.cards import TransformersBattleCard, TransformersCharacter
+from games.transformers.messages import MESSAGES
 from games.transformers.state import (
     DECK_MAX_COPIES,
     DECK_MIN_CARDS,
@@ -57,7 +58,7 @@ class BringTeam:
 
 def team_problems(
     characters: Sequence[Recruit], battle_cards: Sequence[BattleCard], variant: Variant
-) -> list[str]:
+) -> list[GameError]:
     """Every way a team breaks TF-3, with the numbers.
 
     Args:
@@ -67,37 +68,58 @@ def team_problems(
         variant: ``count_battle_stars`` adds battle card stars (official reading, D2).
 
     Returns:
-        Messages such as ``"team has 27 stars, at most 25 (TF-3)"``; empty when legal.
+        The refusals (not raised), such as "team has 27 stars, at most 25 (TF-3)"; empty
+        when legal.
     """
-    problems: list[str] = []
+    problems: list[GameError] = []
     if not characters:
-        problems.append("team has no character, at least 1 (TF-3)")
+        problems.append(MESSAGES.error("team_empty", "TF-3"))
     stars = sum(c.stars for c in characters)
     if variant.count_battle_stars:
         extra = sum(b.stars * b.copies for b in battle_cards)
         if stars + extra > TEAM_MAX_STARS:
             problems.append(
-                f"team has {stars + extra} stars ({stars} on characters, {extra} on battle "
-                f"cards), at most {TEAM_MAX_STARS} (TF-3)"
+                MESSAGES.error(
+                    "team_stars_cards",
+                    "TF-3",
+                    stars=stars + extra,
+                    on_characters=stars,
+                    on_cards=extra,
+                    most=TEAM_MAX_STARS,
+                )
             )
     elif stars > TEAM_MAX_STARS:
-        problems.append(f"team has {stars} stars, at most {TEAM_MAX_STARS} (TF-3)")
+        problems.append(MESSAGES.error("team_stars", "TF-3", stars=stars, most=TEAM_MAX_STARS))
     copies = Counter(c.full_name for c in characters)
     problems.extend(
-        f"team has {n} copies of character '{name}', at most 1 (TF-3)"
+        MESSAGES.error("character_copies", "TF-3", copies=n, name=name)
         for name, n in copies.items()
         if n > 1
     )
     if battle_cards:
         size = sum(b.copies for b in battle_cards)
         if size < DECK_MIN_CARDS:
-            problems.append(f"deck has {size} battle cards, at least {DECK_MIN_CARDS} (TF-3)")
+            problems.append(MESSAGES.error("deck_size", "TF-3", size=size, least=DECK_MIN_CARDS))
         problems.extend(
-            f"deck has {b.copies} copies of '{b.name}', at most {DECK_MAX_COPIES} (TF-3)"
+            MESSAGES.error(
+                "deck_copies", "TF-3", copies=b.copies, name=b.name, most=DECK_MAX_COPIES
+            )
             for b in battle_cards
             if b.copies > DECK_MAX_COPIES
         )
     return problems
+
+
+def joined(problems: Sequence[GameError], cls: type[GameError]) -> GameError:
+    """One refusal for every problem of a team (TF-3): the English text names them all; the
+    phone shows the first one's text (its message id and values)."""
+    first = problems[0]
+    return cls(
+        "; ".join(str(p) for p in problems),
+        rule="TF-3",
+        message_id=first.message_id,
+        values=first.values,
+    )
 
 
 def check_bring(state: State, seat: str, action: BringTeam) -> None:
@@ -107,12 +129,12 @@ def check_bring(state: State, seat: str, action: BringTeam) -> None:
         IllegalAction: not the team phase, the seat already brought one, or TF-3 broken.
     """
     if state.phase != "team":
-        raise IllegalAction("both teams are on the table already (TF-3)")
+        raise MESSAGES.error("teams_in", "TF-3")
     if state.team(seat) is not None:
-        raise IllegalAction(f"{seat} has brought a team already; undo it to change it (TF-3)")
+        raise MESSAGES.error("team_brought", "TF-3", seat=seat)
     problems = team_problems(action.characters, action.battle_cards, state.variant)
     if problems and not action.casual:  # a casual team is played anyway (it needs a character)
-        raise IllegalAction("; ".join(problems), rule="TF-3")
+        raise joined(problems, IllegalAction)
 
 
 def needs_first_player(state: State, seat: str) -> bool:
@@ -136,14 +158,14 @@ def bring(state: State, seat: str, action: BringTeam, first_face: int | None) ->
         deck=action.deck,
         title=action.title,
         battle_cards=action.battle_cards,
-        casual=tuple(casual),
+        casual=tuple(str(p) for p in casual),
     )
     teams = (team, state.teams[1]) if seat == "A" else (state.teams[0], team)
-    joined = tuple(
+    recruits = tuple(
         Character(id=f"{seat}{n}", seat=seat, recruit=r)
         for n, r in enumerate(action.characters, start=1)
     )
-    characters = tuple(sorted(state.characters + joined, key=lambda c: c.seat))
+    characters = tuple(sorted(state.characters + recruits, key=lambda c: c.seat))
     state = replace(state, teams=teams, characters=characters)
     if first_face is None:
         return replace(state, player=other(seat))

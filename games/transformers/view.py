@@ -3,7 +3,7 @@
 The phone view (``companion/views/transformers/view.js``) reads :func:`view_state`: the
 state of :func:`games.transformers.codec.state_to_json` with
 
-* ``allowed``: what the player to act may do now (:func:`actions.allowed`);
+* ``allowed``: what the player to act may do now (:func:`rules.allowed`);
 * ``still``: which of the turn's once-only plays (``flip``, ``action``, ``upgrade``) are
   still open this turn, counting the draw as done (the check marks: TF-11, TF-12, D5);
 * per character ``attack`` and ``defense`` in its current mode;
@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.transformers import actions
 from games.transformers import attack as fight
+from games.transformers import rules
 from games.transformers.codec import state_to_json
 from games.transformers.state import FIGHTER_SIDES, State
 
@@ -84,9 +84,9 @@ def view_state(state: State, seat: str | None = None) -> dict[str, Any]:
     for owner, team in data["teams"].items():
         if owner != seat:
             data["teams"][owner] = hidden_team(team)
-    data["allowed"] = actions.allowed(state)
+    data["allowed"] = rules.allowed(state)
     drawn = replace(state, this_turn=replace(state.this_turn, drawn=True))
-    once = actions.allowed(drawn) if state.phase == "main" else {}
+    once = rules.allowed(drawn) if state.phase == "main" else {}
     data["still"] = {kind: bool(once.get(kind)) for kind in ("flip", "action", "upgrade")}
     for shown, character in zip(data["characters"], state.characters):
         shown["attack"] = character.current.attack

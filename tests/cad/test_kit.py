@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -111,9 +112,12 @@ def test_objects_are_named_and_coloured(kit) -> None:
     for plate in manifest["plates"]:
         with zipfile.ZipFile(out / plate["file"]) as archive:
             model = archive.read("3D/3dmodel.model").decode()
+        groups = dict(re.findall(r'<m:colorgroup id="(\d+)">\s*<m:color color="([^"]+)"', model))
         for name in plate["parts"]:
-            assert f'name="{name}"' in model
-        assert f'displaycolor="{plate["colour"]}FF"' in model
+            # the colour as Bambu Studio and OrcaSlicer read it: the object's colour group
+            pid = re.search(rf'<object id="\d+" name="{name}"[^>]* pid="(\d+)" pindex="0"', model)
+            assert pid is not None, (plate["file"], name)
+            assert groups[pid.group(1)] == f"{plate['colour']}FF"
 
 
 def test_manifest_and_notes_say_what_to_do(kit) -> None:

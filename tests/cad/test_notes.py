@@ -13,6 +13,8 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
             "xy_compensation": compensation,
             "bed": {"name": "mini", "x": 180, "y": 180},
             "bed_border": 5.0,
+            "slicer": "prusa",
+            "multi_material": False,
         },
         "filament_total_g": 133.6,
         "plates": [
@@ -22,7 +24,13 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
                 "colour": "#8C8C8C",
                 "filament_g": 52.4,
                 "height_mm": 3.2,
-                "colour_change": {"height_mm": 3.2, "layer": 16, "colour": "#F2F2F2"},
+                "colour_change": {
+                    "height_mm": 3.2,
+                    "layer": 16,
+                    "colour": "#F2F2F2",
+                    "words": "at 3.2 mm (layer 16)",
+                },
+                "symbol_part": None,
                 "slicer_settings": {"skirts": "1", "skirt_distance": "2"},
             }
         ],
@@ -43,7 +51,8 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
 
 def test_notes_give_the_colour_change_in_words_with_height_and_layer() -> None:
     notes = print_notes(_manifest(-0.1))
-    assert "**Change filament to white (#F2F2F2) at 3.2 mm** (layer 16, the last layer)" in notes
+    assert "**Change filament to white (#F2F2F2) at 3.2 mm (layer 16)**, the last layer" in notes
+    assert "the slider shows the top of each layer" in notes
     assert "press half A's three round-headed tabs" in notes
     assert "0.20 / 0.20 mm along it, 0.24 mm pulling the halves apart" in notes
     assert "fits the storage box" in notes
@@ -75,3 +84,35 @@ def test_a_set_that_misses_the_box_says_why_and_what_to_try() -> None:
     notes = print_notes(_manifest(-0.1, box_fits=False))
     assert "does not fit: board too long. Try `--scale 0.8`." in notes
     assert "(scaled)" in notes
+
+
+def test_notes_say_which_slicer_the_plates_are_for_and_explain_both_ways() -> None:
+    prusa = print_notes(_manifest(-0.1))
+    assert "They are PrusaSlicer projects; OrcaSlicer reads them whole too." in prusa
+    assert "rebuild with `--slicer bambu`" in prusa
+    assert "**One nozzle, one spool at a time**" in prusa and "build --multi-material`" in prusa
+    multi = _manifest(-0.1)
+    multi["settings"].update(slicer="bambu", multi_material=True)
+    multi["plates"][0]["colour_change"] = None
+    multi["plates"][0]["symbol_part"] = {
+        "filament": 2,
+        "colour": "#F2F2F2",
+        "height_mm": 3.2,
+        "layer": 16,
+    }
+    notes = print_notes(multi)
+    assert "They are Bambu Studio projects; OrcaSlicer reads them whole too." in notes
+    assert "PrusaSlicer would drop the symbol parts to the bed" in notes
+    assert "on **filament 2, white (#F2F2F2)**" in notes and "Change filament to" not in notes
+
+
+def test_a_split_board_says_which_bed_border_keeps_it_whole() -> None:
+    manifest = _manifest(-0.1)
+    assert (
+        "--bed-border"
+        not in print_notes(manifest).split("## What the pieces are")[0].split("two halves")[1]
+    )
+    manifest["whole_board_bed_border_mm"] = 3.0
+    notes = print_notes(manifest)
+    assert "With `--bed-border 3` the whole board fits this bed" in notes
+    assert "the plates ask for no skirt" in notes

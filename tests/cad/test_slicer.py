@@ -143,3 +143,69 @@ def test_a_thicker_first_layer_loses_the_colour_change_as_the_notes_say(
     zs, change_at, _ = _heights(gcode)
     assert zs[-1] == pytest.approx(plate["height_mm"] - 0.1, abs=1e-6)  # the top is 0.1 mm low
     assert change_at != pytest.approx(plate["colour_change"]["height_mm"], abs=1e-6)
+
+
+def test_a_multi_material_plate_changes_tool_at_the_symbol_layer_without_a_pause(
+    build_kit_once, tmp_path
+) -> None:
+    out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True, slicer="prusa")
+    layer = manifest["settings"]["layer_height"]
+    for plate in manifest["plates"]:
+        gcode = _slice(out / plate["file"], tmp_path / plate["gcode_name"])
+        body = gcode.partition("; prusaslicer_config = begin")[0]
+        zs, change_at, _ = _heights(gcode)
+        assert change_at is None, plate["file"]  # no M600: nobody has to stand by
+        tool_changes = []
+        z = None
+        for line in body.splitlines():
+            if line.startswith(";Z:"):
+                z = float(line[3:])
+            elif line in ("T0", "T1") and z is not None:
+                tool_changes.append((line, z))
+        symbols = plate["symbol_part"]
+        if symbols is None:
+            assert tool_changes == [], plate["file"]
+            continue
+        # T1 once, right at the first layer of the symbol part, which prints to the top
+        assert tool_changes == [("T1", pytest.approx(symbols["height_mm"], abs=1e-6))]
+        assert zs[-1] == pytest.approx(plate["height_mm"], abs=1e-6)
+        assert symbols["height_mm"] == pytest.approx(zs[-1] - (symbols["layer"] - len(zs)) * layer)
+
+
+def test_every_plate_proposes_its_own_gcode_name(build_kit_once, tmp_path) -> None:
+    out, manifest = build_kit_once(scale=0.8, printer="mini")
+    names = [plate["gcode_name"] for plate in manifest["plates"]]
+    assert len(set(names)) == len(names)
+    for plate in manifest["plates"]:
+        copy = tmp_path / Path(plate["file"]).name
+        shutil.copyfile(out / plate["file"], copy)
+        # no -o: PrusaSlicer names the G-code itself (output_filename_format from the 3MF)
+        subprocess.run(
+            [
+                shutil.which("prusa-slicer") or "prusa-slicer",
+                "--export-gcode",
+                "--dont-arrange",
+                str(copy),
+            ],
+            capture_output=True,
+            check=True,
+            timeout=600,
+        )
+    produced = sorted(p.name for p in tmp_path.glob("*.gcode"))
+    assert produced == sorted(names)
+
+
+def test_prusaslicer_drops_the_parts_of_a_bambu_multi_material_plate_as_the_notes_say(
+    build_kit_once,
+) -> None:
+    """Why multi-material plates for PrusaSlicer are written with ``--slicer prusa``: it makes
+    an object of each component of a Bambu-layout plate and drops it onto the bed."""
+    out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True)
+    plate = next(p for p in manifest["plates"] if p["group"] == "fragments")
+    assert plate["slicer"] == "bambu"
+    heights = [
+        float(z) for z in re.findall(r"size_z = ([\d.]+)", _run("--info", str(out / plate["file"])))
+    ]
+    layer = manifest["settings"]["layer_height"]
+    assert min(heights) == pytest.approx(layer, abs=1e-3)  # a symbol layer, lying on the bed
+    assert max(heights) == pytest.approx(plate["height_mm"] - layer, abs=1e-3)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cad import threemf
+from cad import slicers, threemf
 
 SETTINGS = threemf.SlicerSettings(bed=(250.0, 210.0, 220.0), layer_height=0.16, skirt_distance=2.0)
 
@@ -95,4 +95,71 @@ def test_same_plate_twice_gives_the_same_bytes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", [0.2, 0.16, 256.0])
 def test_numbers_are_written_short(value: float) -> None:
-    assert threemf._num(value) == f"{value:g}"
+    assert slicers._num(value) == f"{value:g}"
+
+
+def _plate(tmp_path: Path, slicer: str, extra: bool) -> tuple[str, dict[str, bytes]]:
+    obj = _tetrahedron()
+    if extra:
+        top = threemf.PlatePart(
+            name="tet symbols", vertices=obj.vertices + [0, 0, 10], faces=obj.faces, filament=2
+        )
+        obj = threemf.PlateObject(
+            name=obj.name,
+            vertices=obj.vertices,
+            faces=obj.faces,
+            colour=obj.colour,
+            placements=obj.placements,
+            extra_parts=(top,),
+        )
+    settings = slicers.SlicerSettings(
+        bed=(256.0, 256.0, 256.0),
+        layer_height=0.2,
+        skirt_distance=2.0,
+        filaments=("#2E64C8", "#F2F2F2") if extra else ("#2E64C8",),
+        output_name="tet.gcode",
+        slicer=slicer,  # type: ignore[arg-type]
+    )
+    path = tmp_path / f"{slicer}-{extra}.3mf"
+    threemf.write_plate(path, [obj], None, settings)
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    return files["3D/3dmodel.model"].decode(), files
+
+
+@pytest.mark.parametrize("slicer", ["prusa", "orca", "bambu"])
+def test_each_slicer_gets_its_claim_and_model_config(tmp_path: Path, slicer: str) -> None:
+    model, files = _plate(tmp_path, slicer, extra=False)
+    claim = re.search(r'<metadata name="Application"[^>]*>([^<]*)<', model)
+    if slicer == "prusa":
+        assert claim is None and slicers.PRUSA_MODEL_CONFIG in files
+        assert slicers.BAMBU_MODEL_CONFIG not in files
+    else:
+        assert claim is not None
+        assert claim.group(1).startswith("BambuStudio-" if slicer == "bambu" else "OrcaSlicer-")
+        assert slicers.BAMBU_MODEL_CONFIG in files
+    assert '<m:colorgroup id="1">' in model and 'pid="1" pindex="0"' in model
+    assert "basematerials" not in model
+    assert json.loads(files[slicers.ORCA_PROJECT_CONFIG])["filename_format"] == "tet.gcode"
+    prusa = _prusaslicer_reads(files[slicers.PRUSA_PRINT_CONFIG])
+    assert prusa["output_filename_format"] == "tet.gcode" and "nozzle_diameter" not in prusa
+
+
+def test_multi_material_parts_are_volumes_for_prusa_and_components_for_bambu(
+    tmp_path: Path,
+) -> None:
+    model, files = _plate(tmp_path, "prusa", extra=True)
+    assert model.count("<object ") == 1 and model.count("<triangle ") == 8
+    config = files[slicers.PRUSA_MODEL_CONFIG].decode()
+    assert (
+        '<volume firstid="0" lastid="3">' in config and '<volume firstid="4" lastid="7">' in config
+    )
+    assert config.count('key="extruder" value="2"') == 1
+    prusa = _prusaslicer_reads(files[slicers.PRUSA_PRINT_CONFIG])
+    assert prusa["nozzle_diameter"] == "0.4,0.4" and prusa["extruder_colour"] == "#2E64C8;#F2F2F2"
+    model, files = _plate(tmp_path, "bambu", extra=True)
+    assert model.count("<component ") == 2 and model.count("<item ") == 2
+    assert json.loads(files[slicers.ORCA_PROJECT_CONFIG])["filament_colour"] == [
+        "#2E64C8",
+        "#F2F2F2",
+    ]

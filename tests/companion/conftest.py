@@ -1,9 +1,16 @@
-"""Fixtures for the companion tests: app, client, a seated table, a live waitress server."""
+"""Fixtures for the companion tests: app, client, a seated table, a live waitress server, and
+the session's own PostgreSQL and Redis servers (for several ``tablesmith serve`` processes)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import shutil
+import signal
+import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,6 +26,7 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.evented import serve_in_thread
+from tests.companion.servers import START_SECONDS, free_port, postgres_bin, wait_until
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -105,13 +113,15 @@ def client(app: Flask, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 @dataclass
 class Seats:
-    """A table with both seats taken: ids, tokens and links."""
+    """A table with both seats taken: ids, tokens, links and the seats' keys."""
 
     table_id: str
     a: str
     b: str
     watch_url: str
     join_url: str
+    key_a: str = ""
+    key_b: str = ""
 
     def headers(self, seat: str) -> dict[str, str]:
         return {"X-Seat-Token": self.a if seat == "A" else self.b}
@@ -121,9 +131,9 @@ class Seats:
         return f"/api/t/{self.table_id}"
 
 
-def seat_both(post: Any) -> Seats:
-    """Create a table and join it through ``post(path, json=..., headers=...)``."""
-    created = post("/api/tables", json={"game": "asteroids"}).json()
+def seat_both(post: Any, game: str = "asteroids") -> Seats:
+    """Create a ``game`` table and join it through ``post(path, json=..., headers=...)``."""
+    created = post("/api/tables", json={"game": game}).json()
     join_path = "/api/join/" + created["join_url"].rsplit("/", 1)[1]
     joined = post(join_path, json={}).json()
     return Seats(
@@ -132,11 +142,14 @@ def seat_both(post: Any) -> Seats:
         b=joined["token"],
         watch_url=created["watch_url"],
         join_url=created["join_url"],
+        key_a=created["seat_key"],
+        key_b=joined["seat_key"],
     )
 
 
 def flask_post(client: FlaskClient) -> Any:
-    """Adapt the Flask test client to the ``requests``-style ``post`` of :func:`seat_both`."""
+    """Adapt the Flask test client (or a :class:`LiveClient`) to the ``requests``-style
+    ``post`` of :func:`seat_both`."""
 
     class Result:
         def __init__(self, response: Any) -> None:
@@ -239,3 +252,111 @@ def browser() -> Iterator[Any]:
     from tests.companion.phones import launch
 
     yield from launch()
+
+
+# ------------------------------------------- PostgreSQL and Redis of the session's own
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL server of its own (trust auth on 127.0.0.1) for the session: its URL."""
+    pytest.importorskip("psycopg", reason="psycopg is missing: pip install 'tablesmith[store]'")
+    binaries = postgres_bin()
+    if binaries is None:
+        pytest.skip(
+            "PostgreSQL server programs (initdb, postgres) not found: Debian package postgresql"
+        )
+    as_user: list[str] = []
+    folder = Path(tempfile.mkdtemp(prefix="tablesmith-pg-", dir="/tmp"))
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as the postgres user
+        import pwd
+
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            shutil.rmtree(folder)
+            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            shutil.rmtree(folder)
+            pytest.skip("running as root and runuser (util-linux) is missing")
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+        as_user = [runuser, "-u", "postgres", "--"]
+    data = folder / "data"
+    port = free_port()
+    subprocess.run(
+        [*as_user, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
+        + ["-E", "UTF8", "--no-sync"],
+        check=True,
+        capture_output=True,
+    )
+    log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed at teardown
+    server = subprocess.Popen(
+        [*as_user, str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k", str(folder)]
+        + ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+
+    def ready() -> bool:
+        import psycopg
+
+        if server.poll() is not None:
+            raise AssertionError(f"PostgreSQL ended: {(folder / 'server.log').read_text()}")
+        try:
+            psycopg.connect(url, connect_timeout=2).close()
+        except psycopg.Error:
+            return False
+        return True
+
+    try:
+        wait_until(ready, START_SECONDS, "PostgreSQL did not start")
+        yield url
+    finally:
+        pid_file = data / "postmaster.pid"  # runuser may not pass signals on: stop the server
+        if pid_file.exists():
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)  # fast shutdown
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A redis-server of its own (no persistence) for the session: its URL."""
+    pytest.importorskip(
+        "redis", reason="the redis package is missing: pip install 'tablesmith[store]'"
+    )
+    program = shutil.which("redis-server")
+    if program is None:
+        pytest.skip("redis-server not found: Debian package redis-server")
+    import redis
+
+    port = free_port()
+    server = subprocess.Popen(
+        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+
+    def ready() -> bool:
+        try:
+            return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    try:
+        wait_until(ready, START_SECONDS, "redis-server did not start")
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()

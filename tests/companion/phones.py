@@ -3,10 +3,14 @@ phone viewport (:data:`PHONE`), and the steps every game's browser test starts w
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -63,15 +67,21 @@ def shot(page: Any, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
-def two_phones(browser: Any, base: str, game: str, locale: str = "en-GB") -> tuple[Any, Any]:
-    """Phone A starts a ``game`` table on the start page, phone B opens the join link and
-    takes seat B; both pages are returned (A first)."""
+def two_phones(
+    browser: Any, base: str, game: str, locale: str = "en-GB", base_b: str | None = None
+) -> tuple[Any, Any]:
+    """Phone A starts a ``game`` table on the start page at ``base``, phone B opens the join
+    link (at ``base_b`` instead where given: another way to the same server) and takes seat B;
+    both pages are returned (A first)."""
     context = {**PHONE, "locale": locale}
     phone_a = browser.new_context(**context).new_page()
     phone_b = browser.new_context(**context).new_page()
     phone_a.goto(base + "/")
     phone_a.click(f"#new-table-{game}")
-    phone_b.goto(phone_a.locator("#join-link").get_attribute("href"))
+    join = phone_a.locator("#join-link").get_attribute("href")
+    if base_b is not None:
+        join = base_b + urlsplit(join).path
+    phone_b.goto(join)
     phone_b.click("#take-seat")
     return phone_a, phone_b
 
@@ -99,3 +109,133 @@ def bring_offered_decks(phone_a: Any, phone_b: Any, section: str) -> tuple[str, 
         phone.wait_for_selector(f"#{piece}-A1")
         phone.wait_for_selector(f"#{piece}-B1")
     return chosen[0], chosen[1]
+
+
+def demo_decks_table(
+    browser: Any,
+    base: str,
+    game: str,
+    *,
+    opener: str,
+    decks: str,
+    waiting: str,
+    pieces: Sequence[str],
+    base_b: str | None = None,
+) -> tuple[Any, Any]:
+    """Two phones at a ``game`` table (:func:`two_phones`): A taps ``opener``, both wait for
+    the ``decks`` panel, each brings the shipped demo deck (A first, then waits for
+    ``waiting``), and both boards show the ``pieces`` (selectors)."""
+    phone_a, phone_b = two_phones(browser, base, game, base_b=base_b)
+    phone_a.wait_for_selector(opener)
+    phone_a.click(opener)
+    for phone in (phone_a, phone_b):
+        phone.wait_for_selector(decks)
+    phone_a.click("#deck-bring")
+    phone_a.wait_for_selector(waiting)
+    phone_b.click("#deck-bring")
+    for phone in (phone_a, phone_b):
+        for piece in pieces:
+            phone.wait_for_selector(piece)
+    return phone_a, phone_b
+
+
+def pocketmodel_table(browser: Any, base: str, base_b: str | None = None) -> tuple[Any, Any]:
+    """Two phones at a PocketModel table, each with the shipped demo fleet brought
+    (:func:`demo_decks_table`), both boards drawn with the units A1 and B1 at home."""
+    return demo_decks_table(
+        browser,
+        base,
+        "pocketmodel",
+        opener="#pm-open",
+        decks="#pm-fleets:not([hidden]) #deck-bring",
+        waiting="#pm-fleet-wait:not([hidden])",
+        pieces=["#zone-home_A #unit-A1", "#zone-home_B #unit-B1"],
+        base_b=base_b,
+    )
+
+
+class Link:
+    """A phone's network path to the server that can be cut: a TCP relay on a loopback port in
+    front of the server at ``target`` ("http://host:port"). :meth:`drop` cuts every open
+    connection; until :meth:`restore` a new one is either closed at once (a server that is
+    down) or, with ``hold=True``, accepted and never answered, not even after the restore (a
+    lost Wi-Fi: the request just hangs). The page's ``navigator.onLine`` stays true, as it does
+    on a phone whose Wi-Fi is up but cannot reach the table's server.
+
+    Use as a context manager; ``url`` is the base address through the relay.
+    """
+
+    def __init__(self, target: str) -> None:
+        parts = urlsplit(target)
+        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.dropped = False
+        self.hold = False
+        self.held: list[socket.socket] = []
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def __enter__(self) -> Link:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.closed = True
+        self.listener.close()
+        self._cut()
+        for sock in self.held:
+            sock.close()
+
+    def drop(self, hold: bool = False) -> None:
+        """Cut every open connection; until :meth:`restore` close new ones at once, or hold
+        them unanswered (``hold``)."""
+        self.hold = hold
+        self.dropped = True
+        self._cut()
+
+    def restore(self) -> None:
+        """Let connections through again."""
+        self.dropped = False
+
+    def _cut(self) -> None:
+        with self.lock:
+            sockets, self.open = list(self.open), set()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.dropped:
+                if self.hold:
+                    self.held.append(phone)
+                else:
+                    phone.close()
+                continue
+            try:
+                server = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                phone.close()
+                continue
+            server.settimeout(None)
+            with self.lock:
+                self.open.update((phone, server))
+            for a, b in ((phone, server), (server, phone)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)

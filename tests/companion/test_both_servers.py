@@ -47,13 +47,15 @@ VOLATILE = [
     (re.compile(rb'"created_at":[-+.0-9eE]+'), b'"created_at":<time>'),
     (re.compile(rb'"since":"[-0-9T:Z]+"'), b'"since":"<time>"'),
     (re.compile(rb'"expires_at":"[-0-9T:Z]+"'), b'"expires_at":"<time>"'),
-    (re.compile(rb'"code":"[A-Z0-9]{6}"'), b'"code":"<code>"'),
+    (re.compile(rb'"code":"[A-Z0-9]{6,8}"'), b'"code":"<code>"'),
 ]
 """Clock readings and reclaim codes, in any answer."""
 FRESH = [
     (re.compile(rb'"(table_id|token)":"[A-Za-z0-9_-]+"'), rb'"\1":"<fresh>"'),
     (re.compile(rb"/(t|j|w)/[A-Za-z0-9_-]+"), rb"/\1/<fresh>"),
     (re.compile(rb"ts_seat_[A-Za-z0-9_-]+=[A-Za-z0-9_-]+"), b"ts_seat_<fresh>=<fresh>"),
+    (re.compile(rb'"seat_key":"[A-Z0-9]{10}"'), b'"seat_key":"<fresh>"'),
+    (re.compile(rb"ts_key_[A-Za-z0-9_-]+=[A-Z0-9]{10}"), b"ts_key_<fresh>=<fresh>"),
 ]
 """Ids and tokens a request made just now (created tables, taken or reclaimed seats)."""
 CONFIG = {

@@ -579,6 +579,8 @@ def test_a_phone_that_lost_its_seat_takes_it_back_with_the_code_the_other_phone_
     if probe.status_code in (404, 405):
         pytest.skip("the server has no seat codes (POST /api/t/<table>/reclaim-code) yet")
     set_up(table)
+    # B's phone is gone (a seat code waits for that, SEAT_GONE_SECONDS: test_seat_codes)
+    table.client.application.extensions["tablesmith.tables"].seats.gone_seconds = 0.0
     phone_a = table.open("A")
     phone_a.click("#reclaim summary")
     phone_a.click("#reclaim-show")

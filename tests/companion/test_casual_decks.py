@@ -47,6 +47,9 @@ def test_the_readme_example_deck_plays_as_a_casual_fleet(
     assert refused.get_json() | {"view": None} == {
         "error": "deck_rules",
         "message": "deck has 3 cards, at least 30 (PM-5)",
+        "rule": "PM-5",
+        "message_id": "deck_size",
+        "values": {"least": 30, "size": 3},
         "view": None,
     }
     view = bring(client, pm, "A", readme_deck(), casual=True).get_json()["view"]

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from companion import decks
 from games import registry
-from games.cards import card_path
+from games.cards.deck import card_path
 from tests.companion.conftest import Seats
 
 

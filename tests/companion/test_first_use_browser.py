@@ -12,7 +12,7 @@ from flask import Flask
 
 from companion import decks
 from games import registry
-from games.cards.toy_battle import JOKER_MARK
+from games.toybattle.rules import JOKER_MARK
 from printables.faces import face_content
 from printables.toybattle_aids import SHORT
 from tests.companion.phones import PHONE

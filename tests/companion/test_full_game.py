@@ -8,11 +8,12 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from games.asteroids import rules
+from games.asteroids import actions, rules
+from games.asteroids import state as table
 from tests.companion.conftest import Seats, act, make_app
 
 
-def advance(state: rules.State, colour: str) -> int:
+def advance(state: table.State, colour: str) -> int:
     """How far ``colour``'s fleet has come: 10 per scored ship plus rifts crossed on board."""
     total = 10 * state.scored[colour]
     for spot, stack in state.stacks.items():
@@ -23,11 +24,11 @@ def advance(state: rules.State, colour: str) -> int:
 
 def greedy(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The legal action that brings the player's fleet furthest (random among equals)."""
-    state = rules.state_from_json(view["state"])
+    state = table.state_from_json(view["state"])
     me = state.player
 
     def score(action: dict[str, Any]) -> tuple[int, float]:
-        after = rules.apply(state, rules.action_from_json(action))
+        after = rules.apply(state, actions.action_from_json(action))
         return advance(after, me), rng.random()
 
     return max(view["legal"], key=score)

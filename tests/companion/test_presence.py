@@ -131,10 +131,13 @@ def test_the_home_form_takes_colours(client: FlaskClient) -> None:
 def test_a_lost_seat_is_reclaimed_with_a_code_from_the_other_phone(
     client: FlaskClient, seats: Seats
 ) -> None:
+    # A's phone is gone (a seat code waits for that: SEAT_GONE_SECONDS; here no wait, the
+    # wait itself is in test_seat_codes)
+    client.application.extensions["tablesmith.tables"].seats.gone_seconds = 0.0
     made = client.post(seats.api + "/reclaim-code", json={}, headers=seats.headers("B"))
     assert made.status_code == 200
     code = made.get_json()
-    assert code["seat"] == "A" and len(code["code"]) == 6
+    assert code["seat"] == "A" and len(code["code"]) == 6 and code["kind"] == "seat"
     assert set(code["code"]) <= set(seats_module.RECLAIM_ALPHABET)
     assert 590 <= parse(code["expires_at"]) - time.time() <= 601
     fresh = client.application.test_client()  # a new browser: no cookie, no token

@@ -11,21 +11,16 @@ saying which Debian package is missing, where the programs are absent.
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import os
 import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,141 +30,16 @@ import requests
 from companion.store.base import Event, StoreError, token_hash
 from companion.store.factory import open_store
 from companion.store.sqlite import EventStore
-
-ROOT = Path(__file__).resolve().parents[2]
-START_SECONDS = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"{what} within {seconds:g} s")
-
-
-# ------------------------------------------------------------------------- the real servers
-
-
-def postgres_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).parent if initdb else None
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL server of its own (trust auth on 127.0.0.1) for the session: its URL."""
-    pytest.importorskip("psycopg", reason="psycopg is missing: pip install 'tablesmith[store]'")
-    binaries = postgres_bin()
-    if binaries is None:
-        pytest.skip(
-            "PostgreSQL server programs (initdb, postgres) not found: Debian package postgresql"
-        )
-    as_user: list[str] = []
-    folder = Path(tempfile.mkdtemp(prefix="tablesmith-pg-", dir="/tmp"))
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as the postgres user
-        import pwd
-
-        try:
-            owner = pwd.getpwnam("postgres")
-        except KeyError:
-            shutil.rmtree(folder)
-            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
-        runuser = shutil.which("runuser")
-        if runuser is None:
-            shutil.rmtree(folder)
-            pytest.skip("running as root and runuser (util-linux) is missing")
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-        as_user = [runuser, "-u", "postgres", "--"]
-    data = folder / "data"
-    port = free_port()
-    subprocess.run(
-        [*as_user, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
-        + ["-E", "UTF8", "--no-sync"],
-        check=True,
-        capture_output=True,
-    )
-    log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed at teardown
-    server = subprocess.Popen(
-        [*as_user, str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k", str(folder)]
-        + ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
-
-    def ready() -> bool:
-        import psycopg
-
-        if server.poll() is not None:
-            raise AssertionError(f"PostgreSQL ended: {(folder / 'server.log').read_text()}")
-        try:
-            psycopg.connect(url, connect_timeout=2).close()
-        except psycopg.Error:
-            return False
-        return True
-
-    try:
-        wait_until(ready, START_SECONDS, "PostgreSQL did not start")
-        yield url
-    finally:
-        pid_file = data / "postmaster.pid"  # runuser may not pass signals on: stop the server
-        if pid_file.exists():
-            with contextlib.suppress(OSError, ValueError):
-                os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)  # fast shutdown
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A redis-server of its own (no persistence) for the session: its URL."""
-    pytest.importorskip(
-        "redis", reason="the redis package is missing: pip install 'tablesmith[store]'"
-    )
-    program = shutil.which("redis-server")
-    if program is None:
-        pytest.skip("redis-server not found: Debian package redis-server")
-    import redis
-
-    port = free_port()
-    server = subprocess.Popen(
-        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-
-    def ready() -> bool:
-        try:
-            return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
-        except redis.RedisError:
-            return False
-
-    try:
-        wait_until(ready, START_SECONDS, "redis-server did not start")
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
+from tests.companion.servers import (
+    ROOT,
+    Serve,
+    StreamReader,
+    free_port,
+    roll,
+    seat_both,
+    start_serve,
+    wait_until,
+)
 
 # ---------------------------------------------------------------------- the store contract
 
@@ -257,6 +127,32 @@ def test_store_reclaim_codes_are_used_once_and_expire(database: str) -> None:
             store.replace_seat(table_id=t, seat="A", token="x", event=event(1, kind="reclaim"))
         row = store.table(t)
         assert row is not None and row.seat_hashes == {"A": token_hash("new")}  # rolled back
+    finally:
+        store.close()
+
+
+def test_append_soon_commits_in_the_background_and_says_how_it_went(database: str) -> None:
+    """The Store protocol's append_soon, in both stores: the callback comes from another
+    thread once the events are in (None), or with the StoreError append would raise (and
+    nothing of it is in)."""
+    store = open_store(database)
+    try:
+        t = new_table(store)
+        told: list[tuple[str, Exception | None]] = []
+        done = threading.Event()
+
+        def tell(error: Exception | None) -> None:
+            told.append((threading.current_thread().name, error))
+            if len(told) == 2:
+                done.set()
+
+        store.append_soon(t, 0, [event(1), event(2)], tell)
+        store.append_soon(t, 0, [event(1, "late")], tell)  # based on a revision now gone
+        assert done.wait(10)
+        (first_thread, first), (_, second) = told
+        assert first is None and first_thread != threading.current_thread().name
+        assert isinstance(second, StoreError) and "is at 2, expected 0" in str(second)
+        assert [(e.seq, e.client_action_id) for e in store.events(t)] == [(1, None), (2, None)]
     finally:
         store.close()
 
@@ -353,49 +249,6 @@ def test_serve_says_in_one_line_what_is_wrong_without_the_password() -> None:
 # --------------------------------------------------------------- two serve processes at once
 
 
-@dataclass
-class Serve:
-    """One ``tablesmith serve`` process and its base URL."""
-
-    process: subprocess.Popen[bytes]
-    base: str
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def start_serve(postgres_url: str, redis_url: str, log: Path) -> Serve:
-    out = open(log, "wb")  # noqa: SIM115 - the child holds it; closed with the file object
-    process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tablesmith.py"), "serve", "--db", postgres_url]
-        + ["--pubsub", redis_url, "--host", "127.0.0.1", "--port", "0", "--no-mdns", "--no-qr"],
-        cwd=ROOT,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-    )
-    out.close()
-    found: list[str] = []
-
-    def started() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"serve ended: {log.read_text()}")
-        match = re.search(r"open (http://127\.0\.0\.1:\d+)/", log.read_text())
-        if match:
-            found.append(match.group(1))
-        return bool(found)
-
-    wait_until(started, START_SECONDS, "serve did not start")
-    serve = Serve(process, found[0])
-    wait_until(lambda: requests.get(serve.base + "/", timeout=5).ok, 10, "serve did not answer")
-    return serve
-
-
 @pytest.fixture
 def pair(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Serve, Serve]]:
     """Two ``tablesmith serve`` processes on one PostgreSQL and one Redis."""
@@ -408,87 +261,6 @@ def pair(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Se
     yield first, second
     for serve in (first, second):
         serve.stop()
-
-
-@dataclass
-class Table:
-    """A table created through one process and joined through the other."""
-
-    id: str
-    a: str
-    b: str
-
-    def headers(self, seat: str) -> dict[str, str]:
-        return {"X-Seat-Token": self.a if seat == "A" else self.b}
-
-
-def seat_both(first: Serve, second: Serve) -> Table:
-    created = requests.post(first.base + "/api/tables", json={"game": "asteroids"}, timeout=10)
-    created.raise_for_status()
-    body = created.json()
-    join = body["join_url"].rsplit("/", 1)[1]
-    joined = requests.post(second.base + f"/api/join/{join}", json={}, timeout=10)
-    joined.raise_for_status()
-    return Table(id=body["table_id"], a=body["token"], b=joined.json()["token"])
-
-
-@dataclass
-class StreamReader:
-    """A phone's live stream read from a raw socket (HTTP/1.0: no chunking, no buffering in
-    between), recording when each event id arrives."""
-
-    base: str
-    table: Table
-    seat: str
-    since: int = 0
-    arrived: dict[int, float] = field(default_factory=dict)
-    order: list[int] = field(default_factory=list)
-    ended: threading.Event = field(default_factory=threading.Event)
-
-    def start(self) -> StreamReader:
-        host, port = self.base.rsplit("//", 1)[1].split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=30)
-        token = self.table.a if self.seat == "A" else self.table.b
-        request = (
-            f"GET /api/t/{self.table.id}/events?since={self.since} HTTP/1.0\r\n"
-            f"Host: {host}\r\nX-Seat-Token: {token}\r\nAccept: text/event-stream\r\n\r\n"
-        )
-        self.sock.sendall(request.encode())
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-        return self
-
-    def _read(self) -> None:
-        buffer = b""
-        try:
-            while True:
-                chunk = self.sock.recv(65536)
-                now = time.perf_counter()
-                if not chunk:
-                    break
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if line.startswith(b"id: "):
-                        seq = int(line[4:])
-                        self.arrived.setdefault(seq, now)
-                        self.order.append(seq)
-        except OSError:
-            pass
-        finally:
-            self.ended.set()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
-
-
-def roll(serve: Serve, table: Table, seat: str, client_id: str) -> requests.Response:
-    body = {"client_action_id": client_id, "count": 1, "sides": 6, "purpose": "scale-out test"}
-    return requests.post(
-        f"{serve.base}/api/t/{table.id}/dice", json=body, headers=table.headers(seat), timeout=10
-    )
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -75,15 +75,9 @@ def test_two_phones_place_troops_and_capture_a_region(
     before = revision(other)
     other.click("#tb-draw")  # TB-10
     wait_newer((other, mover), before)
-    put(mover, other, "1", nodes[2])  # Skully closes the region (TB-14) on a special base
+    put(mover, other, "1", nodes[2])  # Skully closes the region on a special base ...
     view = table.view()
-    assert view["state"]["seats"][first]["medals"] == 1
-    for phone in (mover, other):
-        phone.wait_for_function(
-            f"document.getElementById('medals-{first}').innerText.startsWith('1 of 8')",
-            timeout=4000,
-        )
-        assert phone.locator(".region.captured-" + ("blue" if first == "A" else "red")).count() == 1
+    assert view["state"]["seats"][first]["medals"] == 0  # ... taken once the effects are done
     # effects in order: Skully's draw (TB-20), then the City of Clouds (TB-32); decline both
     assert "Skully" in mover.inner_text("#tb-effect")
     # the waiting phone is told who acts, not "draw ... from your reserve"
@@ -103,6 +97,13 @@ def test_two_phones_place_troops_and_capture_a_region(
     mover.click("#tb-decline")
     wait_newer((mover, other), before)
     assert table.view()["to_act"] == second
+    assert table.view()["state"]["seats"][first]["medals"] == 1  # TB-14, after the effects
+    for phone in (mover, other):
+        phone.wait_for_function(
+            f"document.getElementById('medals-{first}').innerText.startsWith('1 of 8')",
+            timeout=4000,
+        )
+        assert phone.locator(".region.captured-" + ("blue" if first == "A" else "red")).count() == 1
     assert other.locator(f"#node-{nodes[2]} .troop").count() == 1
     for phone, name in ((mover, "mover"), (other, "other")):
         phone.screenshot(path=str(Path(SHOTS or tmp_path) / f"clouds-{name}.png"), full_page=True)

@@ -7,10 +7,11 @@ import sys
 
 import pytest
 
-from games.cards import DeckError, FieldError, card_url, parse_deck_text
-from games.cards.pocketmodel import PocketModelCard, PocketModelUnit
-from games.cards.toy_battle import ToyBattleTroop
-from games.cards.transformers import TransformersBattleCard, TransformersCharacter
+from games.cards.deck import DeckError, card_url, parse_deck_text
+from games.cards.fields import FieldError
+from games.pocketmodel.cards import PocketModelCard, PocketModelUnit
+from games.toybattle.cards import ToyBattleTroop
+from games.transformers.cards import TransformersBattleCard, TransformersCharacter
 
 UNIT = "{kind: unit, name: Skiff, stars: 2, attack: 1, damage: 1, defense: 7, shields: 2, icons: Laser}"
 
@@ -178,7 +179,7 @@ def test_tf3_team_stars_and_character_copies() -> None:
     )
     deck = parse_deck_text(text, source="t.yaml")
     assert deck.legality_problems() == []  # 25 stars: legal by the seed's reading
-    from games.cards.transformers import legality_problems
+    from games.transformers.cards import legality_problems
 
     # The official reading also counts the 42 stars on battle cards.
     assert [p.found for p in legality_problems(deck.cards, count_battle_stars=True)] == [67]
@@ -190,11 +191,9 @@ def test_tf3_team_stars_and_character_copies() -> None:
 
 
 def test_tb1_needs_three_of_each_type_per_colour() -> None:
-    from games.cards.toy_battle import TROOP_STRENGTHS
+    from games.toybattle.rules import TROOPS
 
-    rows = "".join(
-        f'  - {{troop: "{t}", name: "{t}", colour: blue, copies: 3}}\n' for t in TROOP_STRENGTHS
-    )
+    rows = "".join(f'  - {{troop: "{t}", name: "{t}", colour: blue, copies: 3}}\n' for t in TROOPS)
     deck = parse_deck_text("game: toy-battle\ncards:\n" + rows, source="tb.yaml")
     assert deck.card_count == 24 and deck.legality_problems() == []
     short = parse_deck_text(
@@ -224,7 +223,8 @@ def test_card_url_scheme() -> None:
 
 def test_games_cards_is_pure() -> None:
     code = (
-        "import sys, games.cards; bad = {'reportlab', 'flask', 'cadquery', 'segno'}"
+        "import sys, games.cards.deck, games.cards.anatomy, games.cards.cardgame;"
+        " bad = {'reportlab', 'flask', 'cadquery', 'segno'}"
         " & set(sys.modules); print(sorted(bad))"
     )
     result = subprocess.run(
@@ -257,7 +257,7 @@ def test_back_fields_must_be_text(back: str, field: str, found: str) -> None:
 
 
 def test_back_built_in_code_checks_types() -> None:
-    from games.cards import BackSpec
+    from games.cards.deck import BackSpec
 
     with pytest.raises(FieldError, match=r"field 'back.colour': allowed #RRGGBB; found \[1, 2\]"):
         BackSpec(colour=[1, 2])  # type: ignore[arg-type]
@@ -404,7 +404,7 @@ def test_yaml_without_cards_says_no_cards() -> None:
 
 
 def test_default_ids_of_non_latin_names_differ_and_are_stable() -> None:
-    from games.cards import slugify
+    from games.cards.fields import slugify
 
     names = ["Звезда", "Луна", "Αστέρι", "星", "星星", "★"]
     deck = parse_deck_text(

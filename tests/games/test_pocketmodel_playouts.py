@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.pocketmodel import legal as moves
 from games.pocketmodel import rules
 from games.pocketmodel.fleet import STANDARD_FLEET
 from games.pocketmodel.state import State, Variant, check_state
@@ -44,7 +45,7 @@ def test_random_legal_playouts_keep_the_invariants(seed: int, above: bool, gate:
             assert rules.outcome(state) is not None
             break
         seat = actor if rng.random() < 0.9 else ("B" if actor == "A" else "A")
-        legal = rules.legal_actions(state, seat)
+        legal = moves.legal_actions(state, seat)
         if not legal:
             continue
         # favour the turn's actions over counter taps so that games move on

@@ -9,15 +9,17 @@ from typing import Any
 
 import pytest
 
-from games.cards import parse_deck_text
-from games.pocketmodel import rules
+from games.cards.deck import parse_deck_text
+from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import Fleet, FleetUnit, action_from_json
+from games.pocketmodel.codec import state_from_json, state_to_json
 from games.pocketmodel.fleet import EXAMPLE_DECK, STANDARD_FLEET
 from games.pocketmodel.game import GAME
-from games.pocketmodel.state import State, Variant, state_from_json, state_to_json
+from games.pocketmodel.messages import MESSAGES
+from games.pocketmodel.state import State, Variant
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 
-DEMO = Path(__file__).resolve().parents[2] / "games" / "cards" / "demo" / "pocketmodel.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
 
 
 def unit(
@@ -78,6 +80,7 @@ def refused(
     with pytest.raises(IllegalAction) as error:
         rules.apply(state, seat, action_from_json(action), tuple(faces))
     assert error.value.rule == rule, str(error.value)
+    assert error.value.message_id in MESSAGES.texts, str(error.value)
     assert str(error.value).endswith(f"({rule})")
 
 
@@ -412,9 +415,13 @@ def test_pm24_counters_are_table_actions_for_either_seat() -> None:
     refused("PM-6", reserve, "A", {"type": "counter", "unit": "Z9", "delta": 1})
 
 
-@pytest.mark.parametrize(("gate", "counts"), [(True, False), (False, True)])
-def test_pm25_icon_conditions_gate_a_cards_bonus_with_the_flag(gate: bool, counts: bool) -> None:
-    variant = Variant(icon_gates_bonus=gate)
+@pytest.mark.parametrize(("gate", "counts"), [(None, True), (True, False), (False, True)])
+def test_pm25_a_cards_bonus_counts_and_only_the_flag_gates_it(
+    gate: bool | None, counts: bool
+) -> None:
+    """PM-25: the bonus always counts by default (None: the default table); the missing icon
+    is reported either way (the card's ability is not the unit's)."""
+    variant = Variant() if gate is None else Variant(icon_gates_bonus=gate)
     state = place(
         table([unit("a", attack=2, icons="Troops")], [unit("b", defense=7)], variant),
         A1="contested",
@@ -423,7 +430,7 @@ def test_pm25_icon_conditions_gate_a_cards_bonus_with_the_flag(gate: bool, count
     state = do(state, "A", {"type": "combat", "pairs": [["A1", "B1"]]})
     state = do(state, "A", {"type": "play", "card": "overdrive"})  # needs Laser
     play = state.battle.play_attacker  # type: ignore[union-attr]
-    assert (play.applies, play.missing) == (counts, () if counts else ("Laser",))  # type: ignore[union-attr]
+    assert (play.applies, play.missing) == (counts, ("Laser",))  # type: ignore[union-attr]
     state = do(state, "B", {"type": "pass"})
     state = do(state, "A", {"type": "roll"}, (1, 1), (1, 1))
     assert state.battle.result.attacker.attack_total == (6 if counts else 4)  # type: ignore[union-attr]
@@ -642,3 +649,26 @@ def test_malformed_actions_name_the_field() -> None:
     ]:
         with pytest.raises(MalformedAction, match=field):
             action_from_json(bad)
+
+
+@pytest.mark.parametrize("objective_first", [False, True])
+def test_turn_a_player_may_pass_the_action(objective_first: bool) -> None:
+    """The seed: "Während seines Zuges darf ein Spieler zwei Dinge tun: 1. Ein Ziel ausspielen.
+    2. Eine dieser drei Aktionen durchführen": both are optional, so the turn may end with no
+    action, before or after an objective; the flag ``action_required`` refuses it."""
+    state = table([unit("a")], [unit("b")])
+    if objective_first:
+        card = next(c.id for c in EXAMPLE_DECK.cards if c.type == "objective")
+        state = do(state, "A", {"type": "objective", "slot": 1, "card": card})
+    assert action_from_json({"type": "end_turn"}) in legal.legal_actions(state, "A")
+    passed = do(state, "A", {"type": "end_turn"})
+    assert (passed.active, passed.turn, passed.phase, passed.objective_played) == (
+        "B",
+        2,
+        "main",
+        False,
+    )
+    assert passed.units == state.units
+    strict = replace(state, variant=Variant(action_required=True))
+    assert action_from_json({"type": "end_turn"}) not in legal.legal_actions(strict, "A")
+    refused("PM-11", strict, "A", {"type": "end_turn"})

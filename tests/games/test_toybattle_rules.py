@@ -7,8 +7,10 @@ import pytest
 
 from games.protocol import IllegalAction, NotYourTurn
 from games.toybattle import effects, rules
+from games.toybattle import state as tbstate
+from games.toybattle.actions import Decline, Draw, Place, Resolve, Stuck
 from games.toybattle.game import GAME
-from games.toybattle.rules import Decline, Draw, Place, Resolve, Stuck, Variant
+from games.toybattle.rules import Variant
 from games.toybattle.terrains import TERRAINS, TerrainError, build_terrain
 from tests.games.toybattle_helpers import decline, legal_nodes, place, resolve, table, top
 
@@ -16,7 +18,7 @@ from tests.games.toybattle_helpers import decline, legal_nodes, place, resolve, 
 # specials 15 16 20 21 (Castle Field); region 1 = 13/15/17 (1 medal)
 
 
-def effect_names(state: rules.State) -> list[str]:
+def effect_names(state: tbstate.State) -> list[str]:
     return [p.effect for p in state.pending]
 
 
@@ -409,7 +411,7 @@ def test_tb37_battlefield_blocks_a_troop_until_the_end_of_the_next_turn() -> Non
 def test_tb40_a_troop_on_the_enemy_hq_wins_at_once() -> None:
     line = {11: ["A:Star"], 13: ["A:Star"], 17: ["A:Roxy"], 22: ["A:Roxy"], 24: ["A:Jumbo"]}
     state = place(table("castle", line), "Skully", 41)
-    assert state.ended == rules.Ended(winner="A", reason="hq_taken", rule="TB-40")
+    assert state.ended == tbstate.Ended(winner="A", reason="hq_taken", rule="TB-40")
     assert state.pending == () and effects.legal_actions(state) == []
     with pytest.raises(IllegalAction, match=r"over"):
         effects.apply(state, "B", Draw())
@@ -427,9 +429,36 @@ def test_tb40_the_medal_objective_wins_at_once() -> None:
         21: ["A:Roxy"],
     }
     state = place(table("caribbean", stacks), "Skully", 12)
+    assert state.seat("A").medals == 0 and effect_names(state) == ["draw"]  # TB-14: effects first
+    state = resolve(state)
     assert state.seat("A").medals == 5
-    assert state.ended == rules.Ended(winner="A", reason="medal_objective", rule="TB-40")
-    assert state.pending == ()  # Skully's draw never comes
+    assert state.ended == tbstate.Ended(winner="A", reason="medal_objective", rule="TB-40")
+    early = table("caribbean", stacks, variant=Variant(captures_after_effects=False))
+    early = place(early, "Skully", 12)
+    assert early.seat("A").medals == 5
+    assert early.ended == tbstate.Ended(winner="A", reason="medal_objective", rule="TB-40")
+    assert early.pending == ()  # the former reading: Skully's draw never comes
+
+
+@pytest.mark.parametrize(
+    ("variant", "medals"), [(None, 0), (Variant(captures_after_effects=False), 1)]
+)
+def test_tb14_castle_a_region_left_open_by_the_base_effect_is_not_taken(
+    variant: Variant | None, medals: int
+) -> None:
+    """TB-13, TB-14 on Castle Field: Roxy on special base 15 closes region 13/15/17; the base's
+    effect then returns the troop on 13 to the rack. "Finally, trigger the base's effect ... If
+    you now control region(s)": the region is open again, so by the original rules no medal is
+    taken; the former reading (flag off) took the medal at the placement and kept it."""
+    stacks = {11: ["A:Star"], 13: ["A:Roxy"], 17: ["A:Roxy"]}
+    state = place(table("castle", stacks, variant=variant), "Roxy", 15)
+    assert effect_names(state) == ["return_to_rack"]
+    rack = state.seat("A").rack
+    state = resolve(state, node=13)
+    assert top(state, 13) is None and state.seat("A").rack == rack + 1
+    assert state.seat("A").medals == medals
+    assert dict(state.captured).get(1) == ("A" if medals else None)
+    assert state.player == "B"  # the turn is over
 
 
 @pytest.mark.parametrize(
@@ -445,15 +474,15 @@ def test_tb41_stuck_most_medals_win_a_tie_loses(
 ) -> None:
     state = table("station", racks={"A": 8})
     seats = (
-        rules.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
-        rules.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}),
+        tbstate.SeatState(**{**state.seats[0].__dict__, "medals": medals[0]}),
+        tbstate.SeatState(**{**state.seats[1].__dict__, "medals": medals[1]}),
     )
     captured = tuple((i, "A") for i in range(medals[0])) + tuple(
         (i + 5, "B") for i in range(medals[1])
     )
-    state = rules.State(**{**state.__dict__, "seats": seats, "captured": captured})
+    state = tbstate.State(**{**state.__dict__, "seats": seats, "captured": captured})
     ended = effects.apply(state, "A", Stuck())
-    assert ended.ended == rules.Ended(winner=winner, reason=reason, rule="TB-41")
+    assert ended.ended == tbstate.Ended(winner=winner, reason=reason, rule="TB-41")
 
 
 def test_tb41_stuck_is_refused_while_a_draw_is_possible() -> None:
@@ -467,7 +496,7 @@ def test_tb41_d11_the_engine_ends_a_provable_stalemate() -> None:
     b = state.seat("B")
     state = effects._with_seat(state, "B", reserve=0, removed=b.removed + b.reserve)
     state = effects.apply(state, "A", Draw())
-    assert state.ended == rules.Ended(winner="A", reason="tie_stuck_loses", rule="TB-41")
+    assert state.ended == tbstate.Ended(winner="A", reason="tie_stuck_loses", rule="TB-41")
     assert GAME.to_act(state) is None
 
 
@@ -513,11 +542,13 @@ def test_d5_the_opponent_captures_at_once_or_at_their_next_placement() -> None:
         assert state.captured == ((2, "B"),) and state.seat("B").medals == 1
 
 
-def test_d6_captures_after_all_effects_is_a_flag() -> None:
-    # A closes 13/15/17 with a Jumbo on 17 and could lose it... captured at once by default
+def test_d6_captures_at_once_after_each_step_is_a_flag() -> None:
+    # A closes 13/15/17 with a Jumbo on 17: by default (TB-14) the region is taken once the
+    # effects are done; the former reading (flag off) takes it before Jumbo's effect
     stacks = {11: ["A:Star"], 13: ["A:Roxy"], 15: ["A:Roxy"], 20: ["B:Skully"]}
-    state = place(table("castle", stacks), "Jumbo", 17)
+    early = Variant(captures_after_effects=False)
+    state = place(table("castle", stacks, variant=early), "Jumbo", 17)
     assert state.captured == ((1, "A"),) and effect_names(state) == ["discard_adjacent"]
-    late = place(table("castle", stacks, variant=Variant(captures_after_effects=True)), "Jumbo", 17)
+    late = place(table("castle", stacks), "Jumbo", 17)
     assert late.captured == () and effect_names(late) == ["discard_adjacent"]
     assert decline(late).captured == ((1, "A"),)

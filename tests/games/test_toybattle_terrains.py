@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.toybattle import actions as tbactions
 from games.toybattle import effects, placement, rules
+from games.toybattle import state as tbstate
 from games.toybattle.game import GAME
 from games.toybattle.rules import Variant
 from games.toybattle.terrains import TERRAINS, Terrain, adjacency
-from tests.games.toybattle_helpers import place, table
+from tests.games.toybattle_helpers import decline, place, table
 
 SLUGS = list(TERRAINS)
 
@@ -60,7 +62,7 @@ def test_connection_from_each_hq_to_the_enemy_hq(slug: str, seat: str) -> None:
     ready = table(slug, stacks, player=seat)
     assert hq in placement.reachable(ready, seat)
     won = place(ready, "Roxy", hq)  # Roxy (7) is allowed on every H.Q., the Pool's too
-    assert won.ended == rules.Ended(winner=seat, reason="hq_taken", rule="TB-40")
+    assert won.ended == tbstate.Ended(winner=seat, reason="hq_taken", rule="TB-40")
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -76,6 +78,8 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
         state = table(slug, stacks, variant=variant)
         assert state.captured == ()
         after = place(state, "Hook", missing)  # Hook: no connection needed (TB-20)
+        while after.pending:  # TB-14: the capture comes once the effects are done
+            after = decline(after)
         taken = dict(after.captured)
         assert taken[region.index] == "A", (slug, region)
         by_index = {r.index: r.medals for r in terrain.regions}
@@ -89,7 +93,10 @@ def test_every_region_is_captured_with_its_medals(slug: str) -> None:
             },
             variant=variant,
         )
-        assert region.index not in dict(place(blocked, "Hook", missing).captured)
+        refused = place(blocked, "Hook", missing)
+        while refused.pending:
+            refused = decline(refused)
+        assert region.index not in dict(refused.captured)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -107,19 +114,19 @@ def test_drawing_data_is_in_the_frame_and_regions_are_rings(slug: str) -> None:
         assert all(frozenset((ring[i], ring[i - 1])) in edges for i in range(len(ring)))
 
 
-def invariants(state: rules.State) -> None:
+def invariants(state: tbstate.State) -> None:
     terrain = TERRAINS[state.terrain]
-    rules.check_state(state)  # 24 per colour across removed, reserve, rack, board, discard
+    tbstate.check_state(state)  # 24 per colour across removed, reserve, rack, board, discard
     total = 0
     for seat in ("A", "B"):
         s = state.seat(seat)
         assert 0 <= s.rack <= rules.RACK_MAX and s.removed == 4
         total += s.removed + s.reserve + s.rack + sum(state.on_board(seat)) + sum(s.discard)
     assert total == 48
-    data = rules.state_to_json(state)
+    data = tbstate.state_to_json(state)
     medals = state.seat("A").medals + state.seat("B").medals
     assert medals + data["derived"]["medals_left"] == terrain.medal_total
-    assert rules.state_from_json(json.loads(json.dumps(data))) == state
+    assert tbstate.state_from_json(json.loads(json.dumps(data))) == state
 
 
 @settings(max_examples=60, deadline=None)
@@ -143,7 +150,7 @@ def test_random_legal_playouts_keep_the_laws(
             break
         legal = effects.legal_actions(state)
         assert legal
-        moves = [a for a in legal if not isinstance(a, (rules.Decline, rules.Stuck))]
+        moves = [a for a in legal if not isinstance(a, (tbactions.Decline, tbactions.Stuck))]
         action = rng.choice(legal if not moves or rng.random() < declines else moves)
         state = effects.apply(state, state.player, action)
         medals = state.seat("A").medals + state.seat("B").medals

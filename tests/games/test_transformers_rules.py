@@ -10,6 +10,7 @@ import pytest
 
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 from games.transformers.game import GAME
+from games.transformers.messages import MESSAGES
 from games.transformers.state import State
 from tests.games.transformers_helpers import (
     DEMO_YAML,
@@ -36,6 +37,7 @@ def refused(state: State, seat: str, kind: str, rule: str, /, **fields: Any) -> 
         act(state, seat, kind, **fields)
     assert error.value.rule == rule, str(error.value)
     assert str(error.value).endswith(f"{rule})"), str(error.value)
+    assert error.value.message_id in MESSAGES.texts, str(error.value)
     assert json.dumps(GAME.state_to_json(state)) == before
     return str(error.value)
 
@@ -473,19 +475,22 @@ def _all_tapped_after_attack(variant: dict[str, bool] | None) -> State:
     return act(flips(state, NO_ICONS, NO_ICONS), "A", "resolve")
 
 
-def test_tf25_seed_nothing_untaps_by_itself_only_by_hand() -> None:
-    state = _all_tapped_after_attack(None)
+def test_tf25_flag_off_nothing_untaps_by_itself_only_by_hand() -> None:
+    state = _all_tapped_after_attack({"untap_all": False})
     assert all(c.tapped for c in state.characters)
     untapped = act(state, "A", "tap", character="A1", tapped=False)  # D7
     assert not char(untapped, "A1").tapped
     refused(untapped, "A", "tap", "TF-20", character="A1", tapped=False)
 
 
-def test_tf25_variant_untap_all_once_every_character_is_tapped() -> None:
-    state = _all_tapped_after_attack({"untap_all": True})
+@pytest.mark.parametrize("variant", [None, {"untap_all": True}])
+def test_tf25_by_default_all_untap_once_every_character_is_tapped(
+    variant: dict[str, bool] | None,
+) -> None:
+    state = _all_tapped_after_attack(variant)
     assert not any(c.tapped for c in state.characters)
     assert state.phase == "end"
-    by_hand = act(table({"untap_all": True}), "A", "draw")
+    by_hand = act(table(variant), "A", "draw")
     for cid in ("A1", "A2", "B1"):
         by_hand = act(by_hand, "A", "tap", character=cid, tapped=True)
     assert sum(c.tapped for c in by_hand.characters) == 3

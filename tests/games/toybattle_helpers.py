@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from games.toybattle import actions as moves
 from games.toybattle import effects, rules
-from games.toybattle.rules import TROOP_INDEX, SeatState, State, Variant
+from games.toybattle import state as tbstate
+from games.toybattle.rules import TROOP_INDEX, Variant
+from games.toybattle.state import SeatState, State
 
 
 def table(
@@ -53,23 +56,23 @@ def table(
         pending=(),
         ended=None,
     )
-    rules.check_state(state)
+    tbstate.check_state(state)
     return state
 
 
 def place(state: State, troop: str, node: int, seat: str | None = None) -> State:
     """Play a placement for the player to move (or ``seat``)."""
-    return effects.apply(state, seat or state.player, rules.Place(troop=troop, node=node))
+    return effects.apply(state, seat or state.player, moves.Place(troop=troop, node=node))
 
 
 def resolve(state: State, **choice: object) -> State:
     """Resolve the first pending effect with ``choice`` (node=, to=, troop=)."""
-    return effects.apply(state, state.player, rules.Resolve(**choice))  # type: ignore[arg-type]
+    return effects.apply(state, state.player, moves.Resolve(**choice))  # type: ignore[arg-type]
 
 
 def decline(state: State) -> State:
     """Decline the first pending effect."""
-    return effects.apply(state, state.player, rules.Decline())
+    return effects.apply(state, state.player, moves.Decline())
 
 
 def top(state: State, node: int) -> str | None:
@@ -83,5 +86,5 @@ def legal_nodes(state: State, troop: str) -> list[int]:
     return sorted(
         a.node
         for a in effects.legal_actions(state)
-        if isinstance(a, rules.Place) and a.troop == troop
+        if isinstance(a, moves.Place) and a.troop == troop
     )

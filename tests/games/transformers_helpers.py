@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from games.cards import Deck, parse_deck_text
+from games.cards.deck import Deck, parse_deck_text
 from games.transformers.game import GAME
 from games.transformers.state import State
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO_YAML = ROOT / "games" / "cards" / "demo" / "transformers.yaml"
+DEMO_YAML = ROOT / "games" / "transformers" / "demo" / "transformers.yaml"
 
 
 def character(

@@ -12,11 +12,13 @@ MM = 72 / 25.4
 
 @dataclass(frozen=True)
 class PageContent:
-    """Texts (with their origin, mm), line segments (mm) and form placements (mm) of a page."""
+    """Texts (with their origin, mm), line segments (mm) and form placements (mm) of a page,
+    and each placed form's full matrix (form space -> page pt)."""
 
     texts: list[tuple[str, float, float]]
     lines: list[tuple[float, float, float, float]]
     forms: list[tuple[str, float, float]]
+    form_matrices: list[tuple[str, list[float]]]
 
     def text_at(self, text: str) -> list[tuple[float, float]]:
         """Origins (mm) of every text run equal to ``text``."""
@@ -47,6 +49,7 @@ def read_page(page) -> PageContent:
     texts: list[tuple[str, float, float]] = []
     lines: list[tuple[float, float, float, float]] = []
     forms: list[tuple[str, float, float]] = []
+    matrices: list[tuple[str, list[float]]] = []
     start: list[tuple[float, float]] = []
     outer: list[list[float]] = [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]
 
@@ -62,6 +65,7 @@ def read_page(page) -> PageContent:
         elif op == b"Do":
             x, y = _apply(full, 0, 0)
             forms.append((str(args[0]), x / MM, y / MM))
+            matrices.append((str(args[0]), full))
             outer.append(full)
 
     def after(op, args, cm, tm):
@@ -76,7 +80,7 @@ def read_page(page) -> PageContent:
     page.extract_text(
         visitor_operand_before=before, visitor_operand_after=after, visitor_text=on_text
     )
-    return PageContent(texts=texts, lines=lines, forms=forms)
+    return PageContent(texts=texts, lines=lines, forms=forms, form_matrices=matrices)
 
 
 @pytest.fixture

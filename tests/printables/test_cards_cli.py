@@ -385,3 +385,155 @@ def test_new_files_get_the_umask_mode_and_replaced_files_keep_theirs(run, tmp_pa
         assert stat.S_IMODE((tmp_path / "cal.pdf").stat().st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize("damage", ["cut-off", "zeroed-middle-and-end"])
+def test_a_truncated_jpeg_is_refused_with_its_name(run, tmp_path: Path, damage: str) -> None:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    noise = Image.effect_noise((600, 800), 80).convert("RGB")
+    noise.save(buffer, "JPEG", quality=90)
+    data = buffer.getvalue()
+    if damage == "cut-off":
+        data = data[: len(data) // 2]
+    else:
+        data = data[: len(data) // 2] + b"\0" * (len(data) - len(data) // 2)
+    (tmp_path / "half.jpg").write_bytes(data)
+    with Image.open(tmp_path / "half.jpg") as image:
+        image.verify()  # the header alone looks fine: this is what slipped through
+    (tmp_path / "im.yaml").write_text(
+        "game: toy-battle\ncards:\n  - {troop: Star, name: A, colour: blue, image: half.jpg}\n",
+        encoding="utf-8",
+    )
+    line = _one_error_line(run("im.yaml", "--out", "im.pdf"))
+    assert "card 'A': field 'image': 'half.jpg'" in line
+    assert not (tmp_path / "im.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "option"),
+    [
+        (["--cutter", "silhouette"], "tb-cut.svg", "--out"),
+        (["--cutter", "silhouette"], "tb-cut.dxf", "--out"),
+        (["--cutter", "cricut", "--duplex", "separate"], "tb-cricut-p02.png", "--out"),
+        (["--png", "png", "--png-dpi", "30"], "png/tb-p03.png", "--png"),
+        (
+            ["--png", "png", "--png-dpi", "30", "--duplex", "separate"],
+            "png/tb-backs-p01.png",
+            "--png",
+        ),
+    ],
+)
+def test_files_written_beside_the_pdf_never_replace_a_file_of_another_kind(
+    run, tmp_path: Path, args: list[str], name: str, option: str
+) -> None:
+    mine = tmp_path / name
+    mine.parent.mkdir(exist_ok=True)
+    mine.write_text("my own notes", encoding="utf-8")
+    line = _one_error_line(run("demo:toy-battle", "--out", "tb.pdf", *args))
+    assert (
+        line
+        == f"Error: {option}: {shown(mine.relative_to(tmp_path))} exists and is not "
+        + (
+            "an SVG file"
+            if name.endswith(".svg")
+            else "a DXF file"
+            if name.endswith(".dxf")
+            else "a PNG image"
+        )
+        + "; not overwriting it"
+    )
+    assert mine.read_text(encoding="utf-8") == "my own notes"
+    assert not (tmp_path / "tb.pdf").exists()
+
+
+def test_side_files_of_their_kind_are_replaced_atomically(run, tmp_path: Path) -> None:
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "tb-p01.png").write_bytes(b"\x89PNG\r\n\x1a\nold")
+    (tmp_path / "tb-cut.svg").write_text("<svg/>", encoding="utf-8")
+    result = run(
+        "demo:toy-battle",
+        "--out",
+        "tb.pdf",
+        "--cutter",
+        "silhouette",
+        "--png",
+        "png",
+        "--png-dpi",
+        "30",
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "png" / "tb-p01.png").stat().st_size > 1000
+    assert "Tablesmith cut lines" in (tmp_path / "tb-cut.svg").read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob("*.part"))
+
+
+def test_csv_line_breaks_are_quoted_cells_and_a_typed_backslash_n_prints_as_typed(
+    run, tmp_path: Path
+) -> None:
+    import pypdfium2 as pdfium
+
+    (tmp_path / "d.csv").write_text(
+        "game;name;troop;colour;text\n"
+        'toy-battle;Breaker;Star;blue;"First line.\nSecond line."\n'
+        "toy-battle;Typist;Roxy;red;One\\nTwo\n",
+        encoding="utf-8",
+    )
+    result = run("d.csv", "--out", "d.pdf", "--duplex", "none", "--no-qr")
+    assert result.exit_code == 0, result.output
+    assert (
+        "warning: d.csv: card 'Typist': field 'text' holds a literal \\n, printed as typed"
+        in result.output
+    )
+    assert "Breaker" not in result.output.split("holds a literal")[0]
+    page = pdfium.PdfDocument(str(tmp_path / "d.pdf"))[0]
+    text = page.get_textpage()
+    lines = text.get_text_range().splitlines()
+    assert "First line." in [line.strip() for line in lines]  # a line of its own
+    assert "Second line." in [line.strip() for line in lines]
+    assert "One\\nTwo" in text.get_text_range()
+    first, second = (text.get_text_range().index(s) for s in ("First", "Second"))
+    y_first = text.get_charbox(first)[1]
+    y_second = text.get_charbox(second)[1]
+    assert y_first - y_second > 5  # the second line is set below the first, pt
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("shutil").which("zbarimg") is None, reason="needs zbarimg (Debian zbar-tools)"
+)
+def test_every_qr_code_in_the_default_previews_decodes(run, tmp_path: Path) -> None:
+    import subprocess
+
+    result = run("demo:toy-battle", "--out", "tb.pdf", "--duplex", "none", "--png", "png")
+    assert result.exit_code == 0, result.output
+    assert "may not decode" not in result.output
+    for number in (1, 6):  # a full sheet of 9 and the last one
+        png = tmp_path / "png" / f"tb-p{number:02d}.png"
+        found = subprocess.run(
+            ["zbarimg", "-q", str(png)], capture_output=True, text=True, check=False
+        ).stdout.splitlines()
+        expected = 9 if number == 1 else 48 - 5 * 9
+        assert len(found) == expected, (png.name, found)
+    low = run("demo:toy-battle", "--out", "tb.pdf", "--png", "png", "--png-dpi", "100")
+    assert "note: --png-dpi 100: the QR codes in the previews may not decode" in low.output
+
+
+def test_cutter_without_ezdxf_names_the_extra_in_one_line(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ezdxf" else real(name, *a)
+    )
+    line = _one_error_line(run("demo:toy-battle", "--out", "c.pdf", "--cutter", "silhouette"))
+    assert line == (
+        "Error: --cutter writes DXF cut lines with ezdxf, which is not installed: "
+        "pip install 'tablesmith[cutter]'"
+    )
+    assert not (tmp_path / "c.pdf").exists()

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from printables.cropmarks import marks_on_art
 from printables.layout import CardSize, Duplex, SheetSpec, layout_sheet
 from printables.render import RenderOptions, render_deck

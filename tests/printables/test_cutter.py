@@ -88,7 +88,7 @@ def test_silhouette_marks_are_printed_where_studio_expects_them(tmp_path: Path) 
 def test_cut_lines_svg_dxf_and_printed_cards_agree_to_0_1_mm(tmp_path: Path, cutter: str) -> None:
     result, page = render(tmp_path, cutter)
     layout = result.layouts[0]
-    svg, dxf = result.cut_files
+    svg, dxf = result.cut_files[:2]  # the full sheets' (a partial last sheet's follow)
     frame = cut_frame(layout)
     root = ET.parse(svg).getroot()
     assert (
@@ -183,3 +183,65 @@ def test_cli_writes_cut_files_and_cricut_images(
     assert image.size == (round(171.45 / 25.4 * 300), round(234.95 / 25.4 * 300))
     assert image.getpixel((5, 5))[3] == 0  # transparent outside the cards
     assert image.getpixel((image.width // 2 - 80, image.height // 2 - 80))[3] == 255
+
+
+@pytest.mark.parametrize("cutter", ["silhouette", "cricut"])
+def test_a_partial_last_sheet_gets_cut_lines_for_its_own_cards_only(
+    tmp_path: Path, cutter: str
+) -> None:
+    loaded = read_deck("demo:pocketmodel")  # 8 units and 31 cards
+    out = tmp_path / "tb.pdf"
+    result = render_deck(loaded.deck, RenderOptions(cutter=cutter), out, base_dir=loaded.base_dir)
+    layout = result.layouts[0]
+    count = sum(1 for p in result.placements if p.side != "back")
+    full, rest = divmod(count, layout.per_page)
+    assert rest, "the demo deck must leave a partial last sheet for this test"
+    names = [p.name for p in result.cut_files]
+    last = f"tb-cut-sheet{full + 1:02d}"
+    assert names == ["tb-cut.svg", "tb-cut.dxf", f"{last}.svg", f"{last}.dxf"]
+    assert len(svg_cards(tmp_path / "tb-cut.svg")) == layout.per_page
+    boxes = svg_cards(tmp_path / f"{last}.svg")
+    assert len(boxes) == rest
+    frame = cut_frame(layout)
+    printed = [p.trim for p in result.placements if p.page == 2 * full + 1 and p.side != "back"]
+    assert len(printed) == rest
+    for (left, _top, _right, bottom), trim in zip(boxes, printed, strict=True):
+        assert left + frame.x == pytest.approx(trim.x, abs=0.1)
+        assert frame.top - bottom == pytest.approx(trim.y, abs=0.1)
+    assert (
+        len(list(ezdxf.readfile(tmp_path / f"{last}.dxf").modelspace().query("LWPOLYLINE"))) == rest
+    )
+    # each sheet's heading names its cut file
+    reader = pdfium.PdfDocument(str(out))
+    assert f"cut file {last}.svg" in reader[2 * full].get_textpage().get_text_range()
+    assert "cut file tb-cut.svg" in reader[0].get_textpage().get_text_range()
+
+
+def test_four_corner_marks_for_the_cameo_5(tmp_path: Path) -> None:
+    from printables.regmarks import SILHOUETTE_4_MARKS
+
+    result, page = render(tmp_path, "silhouette-4")
+    layout = result.layouts[0]
+    w, h = layout.page_width, layout.page_height
+    # The three Type 1 marks as before ...
+    assert dark(pixel(page, layout, 12.5, h - 12.5))
+    assert dark(pixel(page, layout, w - 10 - 19.8, h - 10.25))
+    assert dark(pixel(page, layout, 29.8, 10.25)) and dark(pixel(page, layout, 10.25, 29.8))
+    # ... and a bottom-right L: arms 20 mm from the corner (w - 10, 10), 0.5 mm thick.
+    assert dark(pixel(page, layout, w - 10 - 19.8, 10.25)) and dark(
+        pixel(page, layout, w - 10.25, 29.8)
+    )
+    assert not dark(pixel(page, layout, w - 10 - 20.3, 10.25))
+    assert not dark(pixel(page, layout, w - 10.25, 30.3))
+    assert not dark(pixel(page, layout, w - 10.8, 10.8))  # inside the L: paper
+    assert len(SILHOUETTE_4_MARKS.keep_out(w, h)) == 4
+    for box in SILHOUETTE_4_MARKS.keep_out(w, h):
+        for slot in layout.slots:
+            assert not slot.bleed.overlaps(box)
+    # the cut lines still match the printed cards (same layout rules, same frame)
+    svg = result.cut_files[0]
+    for (left, _top, _right, bottom), slot in zip(svg_cards(svg), layout.slots, strict=True):
+        assert left == pytest.approx(slot.trim.x, abs=0.1)
+        assert h - bottom == pytest.approx(slot.trim.y, abs=0.1)
+    text = pdfium.PdfDocument(str(tmp_path / "deck.pdf"))[0].get_textpage().get_text_range()
+    assert "registration marks: 4 marks (CAMEO 5), length 20 mm" in text

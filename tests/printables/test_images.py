@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageCms
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from printables.faces import MM
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
 from printables.layout import Duplex
@@ -23,7 +23,7 @@ A98 = GHOSTSCRIPT_ICC / "a98.icc"
 CMYK = GHOSTSCRIPT_ICC / "default_cmyk.icc"
 needs_profiles = pytest.mark.skipif(
     not (A98.exists() and CMYK.exists()),
-    reason="needs Ghostscript's ICC profiles (Debian ghostscript: a98.icc, default_cmyk.icc)",
+    reason="needs Ghostscript's ICC profiles (Debian libgs-common: a98.icc, default_cmyk.icc)",
 )
 
 QUADRANTS = {  # the upright picture: which colour is where

@@ -94,3 +94,59 @@ def test_previews_are_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(Exception):  # noqa: B017 - pdfium's own error type
         write_previews(broken, tmp_path / "png" / "sub", dpi=30)
     assert not (tmp_path / "png").exists()
+
+
+def test_a_killed_runs_temporary_files_are_removed_by_the_next_run(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from printables.outputs import remove_leftovers
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    target = tmp_path / "deck.pdf"
+    stale = tmp_path / f".deck.pdf.{gone.pid}-0a1b2c3d.part"
+    stale.write_bytes(b"")
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        busy = tmp_path / f".deck.pdf.{alive.pid}-0a1b2c3d.part"
+        busy.write_bytes(b"")
+        other = tmp_path / f".other.pdf.{gone.pid}-0a1b2c3d.part"
+        other.write_bytes(b"")
+        with atomic_outputs([target]) as temps:
+            temps[0].write_bytes(b"%PDF-1.4\n")
+        assert not stale.exists()
+        assert busy.exists(), "a running process's temporary file is kept"
+        assert other.exists(), "only the temporary files of the target are touched"
+        assert remove_leftovers(tmp_path / "other.pdf") == [other]
+    finally:
+        alive.kill()
+        alive.wait()
+    assert target.read_bytes() == b"%PDF-1.4\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [busy.name, "deck.pdf"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "allowed"),
+    [
+        ("x-cut.svg", b'<?xml version="1.0"?>\n<svg/>', True),
+        ("x-cut.svg", b"my notes", False),
+        ("x-cut.dxf", b"  0\nSECTION\n", True),
+        ("x-cut.dxf", b"PK\x03\x04", False),
+        ("x-p01.png", b"\x89PNG\r\n\x1a\nrest", True),
+        ("x-p01.png", b"GIF89a", False),
+        ("x-p01.png", b"", True),
+    ],
+)
+def test_check_target_replaces_only_files_of_its_kind(
+    tmp_path: Path, name: str, content: bytes, allowed: bool
+) -> None:
+    from printables.outputs import check_target
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    if allowed:
+        check_target(path)
+    else:
+        with pytest.raises(OutputError, match="exists and is not .*; not overwriting it"):
+            check_target(path)

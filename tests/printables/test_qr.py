@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.cards import card_url
+from games.cards.deck import card_url
 from printables import qr
 
 pytestmark = pytest.mark.skipif(
@@ -69,11 +69,30 @@ def test_finder_form_and_runs_cover_exactly_the_dark_modules_of_every_size() -> 
         width = len(matrix)
         widths.add(width)
         covered = [
-            (c + k, r)
-            for c, r, n in qr.dark_runs(matrix, without_finders=True).tolist()
-            for k in range(n)
+            (c + k, r) for c, r, n in qr.dark_runs(matrix, without_finders=True) for k in range(n)
         ]
         covered += [(c + k, r) for c, r, n in qr.finder_runs(width) for k in range(n)]
         dark = [(c, r) for r, row in enumerate(matrix) for c, on in enumerate(row) if on]
         assert sorted(covered) == sorted(dark), width
     assert min(widths) == 21 and max(widths) > 100
+
+
+def test_the_numpy_and_the_plain_module_paths_draw_the_same_runs(monkeypatch) -> None:
+    """The slim install has no numpy: its path must draw exactly the modules numpy's does."""
+    import builtins
+
+    real_import = builtins.__import__
+    for length in (1, 54, 400, 1500):
+        data = "q" * length
+        fast = qr._module_path.__wrapped__(data)
+
+        def no_numpy(name, *args, **kwargs):
+            if name == "numpy":
+                raise ImportError("no numpy here")
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", no_numpy)
+        plain = qr._module_path.__wrapped__(data)
+        monkeypatch.setattr(builtins, "__import__", real_import)
+        assert sorted(plain.split(" re ")) == sorted(fast.split(" re ")), length
+        assert plain.count(" re ") > 10

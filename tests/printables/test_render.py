@@ -10,7 +10,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from games.cards import card_url
+from games.cards.deck import card_url
 from printables.deckfile import demo_names, read_deck
 from printables.layout import BackAdjust, Duplex, parse_card_size
 from printables.render import RenderError, RenderOptions, render_deck
@@ -288,7 +288,7 @@ def test_shared_art_back_designs_and_card_designs_are_embedded_once(tmp_path: Pa
 
     from PIL import Image
 
-    from games.cards import BackSpec, Deck
+    from games.cards.deck import BackSpec, Deck
 
     Image.new("RGB", (600, 400), (40, 90, 160)).save(tmp_path / "art.png")
     pool = [
@@ -353,7 +353,10 @@ def test_missing_glyph_and_overflow_are_reported_by_card_and_nothing_is_written(
         "card 'Gwiazda', field 'text': glyph(s) not in the font: U+5B57 '字', U+6F22 '漢'"
         in message
     )
-    assert "card 'Talkative', field 'text': needs" in message
+    assert (
+        "card 'Talkative', field 'text': does not fit: at 6 pt, the smallest size allowed"
+        in message
+    )
     assert not out.exists() and list(tmp_path.glob("*.part")) == []
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from games.cards import parse_deck_text
+from games.cards.deck import parse_deck_text
 from printables.layout import CARD_SIZES, CardSize, Duplex
 from printables.render import RenderError, RenderOptions, render_deck
 
@@ -19,19 +19,19 @@ ROOT = Path(__file__).resolve().parents[2]
 SENTENCE = "Play on a unit of 3 stars or less. It gets +3 Defense and draws 1 card this battle. "
 LONG_NAME = "Commander Ilsabeth of the Northern Harbour Watch"
 KINDS = ("pm-unit", "pm-combat", "pm-objective", "tf-character", "tf-action", "tf-upgrade", "tb")
-FIELD_LIMIT = {kind: 300 if kind == "tb" else 400 for kind in KINDS}
-"""The fields' own limits (characters): ``text`` 400, Toy Battle 300."""
+FIELD_LIMIT = dict.fromkeys(KINDS, 1000)
+"""The fields' own limit (characters): a sanity cap; the text fitting decides what fits."""
 MINI_KINDS = ("pm-objective", "tf-action", "tf-upgrade", "tb")
 """Kinds a mini card can hold at all (units, combat cards and characters need a stats row
 that a 44 mm card has no room for)."""
 
 DOCUMENTED = {
     # size: (name length that fits every kind, text length that fits every kind, exceptions)
-    "poker": (22, 400, {"pm-combat": 380}),
-    "tcg": (22, 400, {"pm-combat": 380}),
+    "poker": (22, 500, {"pm-combat": 380}),
+    "tcg": (22, 500, {"pm-combat": 380}),
     "mini": (12, 130, {}),
-    "tarot": (26, 400, {}),
-    "tf-character": (35, 400, {}),
+    "tarot": (26, 800, {}),
+    "tf-character": (35, 1000, {}),
 }
 """Keep in step with the README's *Limits* table (checked below)."""
 
@@ -155,3 +155,30 @@ def test_the_readme_limits_table_matches() -> None:
         assert re.search(rf"\b{text_length}\b", row.group(2)), row.group(0)
         for kind, length in exceptions.items():
             assert str(length) in row.group(2), (kind, row.group(0))
+
+
+def test_a_90_word_ability_is_set_smaller_not_refused(tmp_path: Path) -> None:
+    import pypdfium2.raw as pdfium_c
+
+    ability = (
+        "Carrier power: once per round, before the battle, deploy reserve squadrons worth up "
+        "to three stars from your hangar into the zone of this carrier; they may not attack "
+        "this round, but each of them adds one to the defense of every friendly unit nearby. "
+    )
+    text = " ".join((ability * 3).split()[:90]) + "."
+    assert len(text.split()) == 90 and len(text) > 500
+    page = render(tmp_path, "pm-unit", "tcg", "Lancer", text)
+    assert isinstance(page, str), page
+    assert " ".join(text.split()) in page
+    textpage = pdfium.PdfDocument(str(tmp_path / "limits.pdf"))[0].get_textpage()
+    first = textpage.get_text_range().index("once per round")
+    size = pdfium_c.FPDFText_GetFontSize(textpage.raw, first + 5)
+    assert 6.0 - 0.01 <= size < 7.0  # shrunk from 8.5 pt, not below 6 pt
+
+
+def test_a_text_too_long_even_at_6_pt_says_so_plainly(tmp_path: Path) -> None:
+    problem = render(tmp_path, "pm-combat", "tcg", "Lancer", words(900))
+    assert isinstance(problem, RenderError)
+    (only,) = problem.problems
+    assert only.field == "text"
+    assert only.reason.startswith("does not fit: at 6 pt, the smallest size allowed, it needs ")

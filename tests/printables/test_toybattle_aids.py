@@ -81,4 +81,4 @@ def test_cli_writes_the_aids(tmp_path: Path) -> None:
     assert "8 player aids" in result.output and "25 mm" in result.output
     assert Path(out).stat().st_size > 10_000
     bad = runner.invoke(cli, ["toy-battle-aids", "-o", out, "--tile-size", "5"])
-    assert bad.exit_code == 2 and "tile_size must be 15..60 mm" in bad.output
+    assert bad.exit_code == 2 and "--tile-size must be 15..60 mm, got 5 mm" in bad.output

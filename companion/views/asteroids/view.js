@@ -6,6 +6,8 @@
 (() => {
 const G = JSON.parse(document.getElementById("game-strings").textContent);
 const ROLE = Tablesmith.role;
+const TURNED = Tablesmith.turned; // seat B: the table turned through 180 degrees
+const PLACES = TURNED ? [8, 7, 6, 5, 4, 3, 2, 1] : [1, 2, 3, 4, 5, 6, 7, 8]; // left to right
 const $ = Tablesmith.$;
 const fmt = Tablesmith.fmt;
 let ctx = null; // the shell's context at the last render
@@ -106,6 +108,12 @@ function shipDisc(colours, count) {
   return disc;
 }
 
+// A fragment's halves (layout "HA": hole at the lower place, D6) in this screen's left-to-right
+// order: turned for B, so that a fragment in the supply looks as it will lie in the rift.
+function onScreen(layout) {
+  return TURNED ? [...layout].reverse() : [...layout];
+}
+
 function renderBoard() {
   const board = $("board");
   board.innerHTML = "";
@@ -117,24 +125,26 @@ function renderBoard() {
   const pushes = legalPushes().filter(
     (p) => chosen && p.fragment === chosen.fragment && p.layout === chosen.layout,
   );
-  // Own base at the bottom: B sees rift 1 at the top.
-  let rows = [7, 6, 5, 4, 3, 2, 1, 0];
-  if (ROLE === "B") rows = rows.reverse();
-  for (const rift of rows) {
+  // Own base at the bottom, the table turned through 180 degrees for B (never mirrored): B sees
+  // rift 1 at the top and place 8 on the left, the left rift end on the right.
+  board.classList.toggle("turned", TURNED);
+  for (const rift of TURNED ? [0, 1, 2, 3, 4, 5, 6, 7] : [7, 6, 5, 4, 3, 2, 1, 0]) {
     if (rift === 0 || rift === 7) {
       board.append(baseRow(state, rift, origins, targets));
       continue;
     }
     const row = document.createElement("div");
     row.className = "row" + (state.push_rift === rift ? " unstable" : "");
-    row.append(edge(rift, "left", pushes, targets));
-    for (let place = 1; place <= 8; place++) {
+    row.append(edge(rift, TURNED ? "right" : "left", pushes, targets));
+    for (const place of PLACES) {
       const spot = [rift, place];
       const cell = document.createElement("button");
       cell.type = "button";
       cell.id = "c-" + rift + "-" + place;
       const kind = cellLayout(state, rift, place);
-      cell.className = "cell " + (kind === "A" ? "asteroid" : "hole") + (place % 2 ? " fl" : " fr");
+      // fl / fr: the fragment's half on this screen's left / right (its seams drawn between)
+      const first = place % 2 === 1; // the half nearer place 1
+      cell.className = "cell " + (kind === "A" ? "asteroid" : "hole") + (first !== TURNED ? " fl" : " fr");
       const ships = stackAt(state, rift, place);
       if (ships.length) cell.append(shipDisc(ships, ships.length));
       if (origins.some((o) => same(o, spot))) cell.classList.add("origin");
@@ -143,7 +153,7 @@ function renderBoard() {
       cell.onclick = () => tap(spot);
       row.append(cell);
     }
-    row.append(edge(rift, "right", pushes, targets));
+    row.append(edge(rift, TURNED ? "left" : "right", pushes, targets));
     const label = document.createElement("span");
     label.className = "rift-no";
     label.textContent = rift;
@@ -187,7 +197,9 @@ function edge(rift, side, pushes, targets) {
   const push = pushes.find((p) => p.rift === rift && p.side === side);
   if (push) {
     cell.classList.add("push");
-    cell.textContent = side === "left" ? "▶" : "◀";
+    // The arrow points the way the fragments move on this screen: from the rift end it is
+    // pushed in at towards the other (the left end is on B's right).
+    cell.textContent = (side === "left") !== TURNED ? "▶" : "◀";
     cell.onclick = () => send(push);
     return cell;
   }
@@ -240,7 +252,7 @@ function renderPanel() {
       button.className = "fragment" + (chosen && chosen.fragment === fragment ? " chosen" : "");
       const layout = chosen && chosen.fragment === fragment ? chosen.layout
         : state.fragments[fragment] === "HH" ? "HH" : "HA";
-      for (const place of layout) {
+      for (const place of onScreen(layout)) {
         const half = document.createElement("span");
         half.className = place === "A" ? "asteroid" : "hole";
         button.append(half);
@@ -285,19 +297,21 @@ function variant() {
 function renderEditor() {
   const editor = $("editor");
   editor.innerHTML = "";
-  for (let rift = 6; rift >= 1; rift--) {
+  for (const rift of TURNED ? [1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1]) {
     const row = document.createElement("div");
     row.className = "editor-row";
     const label = document.createElement("span");
     label.className = "rift-no";
     label.textContent = rift;
     row.append(label);
-    editorLayout[rift - 1].forEach((layout, slot) => {
+    const slots = [0, 1, 2, 3];
+    for (const slot of TURNED ? slots.reverse() : slots) {
+      const layout = editorLayout[rift - 1][slot];
       const button = document.createElement("button");
       button.type = "button";
       button.className = "fragment";
       button.id = "m-" + rift + "-" + slot;
-      for (const place of layout) {
+      for (const place of onScreen(layout)) {
         const half = document.createElement("span");
         half.className = place === "A" ? "asteroid" : "hole";
         button.append(half);
@@ -307,7 +321,7 @@ function renderEditor() {
         renderEditor();
       };
       row.append(button);
-    });
+    }
     editor.append(row);
   }
   const used = editorLayout.flat();

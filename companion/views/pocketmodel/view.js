@@ -122,7 +122,7 @@
     const box = (name) => document.querySelector(`#pm-setup input[name=${name}]`).checked;
     send({
       type: "setup",
-      variant: { destroy_above_shields: box("destroy_above_shields"), icon_gates_bonus: box("icon_gates_bonus") },
+      variant: { destroy_above_shields: box("destroy_above_shields"), icon_gates_bonus: box("icon_gates_bonus"), action_required: box("action_required") },
     });
   };
 
@@ -188,9 +188,9 @@
         const stars = fmt(G.stars_of, { used: pickedStars(), budget: 5 });
         if (move) section.append(button(fmt(G.move_to, { zone: G.zones[zone] }) + " · " + stars, () => send(move), "mid write go", "move-" + zone));
       }
-      const list = el("div", "units");
-      for (const u of state.units.filter((x) => x.place === zone)) list.append(unitTile(u));
-      section.append(list);
+      // the zones lie on the table: seat B sees each turned through 180 degrees (shell.js)
+      const tiles = state.units.filter((x) => x.place === zone).map(unitTile);
+      section.append(Tablesmith.fillFromSide(el("div", "units"), tiles));
       board.append(section);
     }
     // PM-24: a destroyed unit goes to the reserve; it stays in sight (not folded away with the
@@ -344,6 +344,7 @@
         render(ctx);
       }, "mid", "pm-" + kind));
     }
+    if (can("end_turn")) row.append(button(G.pass_action, () => send({ type: "end_turn" }), "mid", "pm-pass"));
     box.append(row);
   }
 

@@ -201,9 +201,9 @@
         line.id = "casual-" + seat;
         section.append(line);
       }
-      const list = el("div", "units");
-      for (const c of state.characters.filter((x) => x.seat === seat && x.zone === "play")) list.append(tile(c));
-      section.append(list);
+      // the characters in play lie on the table: seat B sees them turned through 180 degrees
+      const tiles = state.characters.filter((x) => x.seat === seat && x.zone === "play").map(tile);
+      section.append(Tablesmith.fillFromSide(el("div", "units"), tiles));
       const kos = state.characters.filter((x) => x.seat === seat && x.zone === "ko");
       if (kos.length) {
         const ko = el("div", "ko-area small", G.ko_area + ": " + kos.map((c) => c.name).join(", "));

@@ -1,4 +1,4 @@
-"""Transformers TCG card schemas: double-sided characters and battle cards.
+"""Transformers TCG cards: the schemas of double-sided characters and battle cards, and their faces.
 
 Source: shared/rules/transformers.md, TF-1 (character card), TF-2 (battle card), TF-3 (team
 and deck building). Pure: no I/O.
@@ -7,14 +7,24 @@ Decision (the digest names a side's "name and subtitle" but a character keeps it
 both modes): ``name`` is shared by both sides, each side has its own subtitle, traits,
 Attack, Defense and ability text; Health is shared (TF-1); stars are printed on the alt side
 only but count in both modes (TF-1).
+
+Faces (:func:`face`): a character prints on the large size, its alt side as the front and its
+bot side as the back, in the faction colour (Autobot red, Decepticon purple) with a mode tab
+and a metal stripe; its badge holds the star cost (TF-1) on the alt side; the stats row shows
+Attack orange, Health red and Defense blue (TF-1). Battle cards: actions orange, upgrades teal
+with the slot as badge (TF-13); the battle icons are coloured squares in the top-right corner
+(TF-2) explained on a legend line (TF-21, TF-22).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar
 
+from games.cards.anatomy import Badge, FaceContent, Frame, Stat
+from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import (
     COMMON_FIELDS,
     FieldError,
@@ -24,20 +34,14 @@ from games.cards.fields import (
     deck_size_problems,
     star_limit_problems,
 )
-
-FACTIONS = ("Autobot", "Decepticon")
-"""TF-1: the two factions."""
-BATTLE_ICONS = ("orange", "blue", "white", "black", "green")
-"""TF-2: battle icon colours (black and green from later sets)."""
-UPGRADE_TYPES = ("weapon", "armor", "utility")
-"""TF-2, TF-13: the three upgrade slots."""
-
-TEAM_MAX_STARS = 25
-"""TF-3: a team has at most 25 stars."""
-DECK_MIN_CARDS = 40
-"""TF-3: a deck has at least 40 battle cards."""
-DECK_MAX_COPIES = 3
-"""TF-3: at most 3 copies of a battle card."""
+from games.transformers.state import (
+    DECK_MAX_COPIES,
+    DECK_MIN_CARDS,
+    FACTIONS,
+    ICONS,
+    SLOTS,
+    TEAM_MAX_STARS,
+)
 
 _SIDE_FIELDS: tuple[FieldSpec, ...] = tuple(
     spec
@@ -47,7 +51,7 @@ _SIDE_FIELDS: tuple[FieldSpec, ...] = tuple(
         FieldSpec(name=f"{side}_traits", max_length=60),
         FieldSpec(name=f"{side}_attack", kind=Kind.INT, required=True, low=0, high=20),
         FieldSpec(name=f"{side}_defense", kind=Kind.INT, required=True, low=0, high=20),
-        FieldSpec(name=f"{side}_text", max_length=400, multiline=True),
+        FieldSpec(name=f"{side}_text", max_length=1000, multiline=True),
     )
 )
 
@@ -92,6 +96,8 @@ class TransformersCharacter(ValidatedCard):
     """
 
     KIND: ClassVar[str] = "character"
+    SIDES: ClassVar[tuple[str, ...]] = ("front", "bot")
+    LARGE: ClassVar[bool] = True
     FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
         COMMON_FIELDS
         + (
@@ -157,10 +163,10 @@ class TransformersBattleCard(ValidatedCard):
     KIND: ClassVar[str] = "battle"
     FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
         FieldSpec(name="type", kind=Kind.CHOICE, required=True, choices=("action", "upgrade")),
-        FieldSpec(name="upgrade", kind=Kind.CHOICE, choices=UPGRADE_TYPES),
-        FieldSpec(name="icons", kind=Kind.LIST, default=(), low=0, high=2, choices=BATTLE_ICONS),
+        FieldSpec(name="upgrade", kind=Kind.CHOICE, choices=SLOTS),
+        FieldSpec(name="icons", kind=Kind.LIST, default=(), low=0, high=2, choices=ICONS),
         FieldSpec(name="stars", kind=Kind.INT, default=0, low=0, high=5),
-        FieldSpec(name="text", required=True, max_length=400, multiline=True),
+        FieldSpec(name="text", required=True, max_length=1000, multiline=True),
     )
 
     type: str
@@ -174,7 +180,7 @@ class TransformersBattleCard(ValidatedCard):
         if self.type == "upgrade" and self.upgrade is None:
             raise FieldError(
                 field="upgrade",
-                allowed="one of " + ", ".join(UPGRADE_TYPES) + " for an upgrade",
+                allowed="one of " + ", ".join(SLOTS) + " for an upgrade",
                 found="",
             )
         if self.type == "action" and self.upgrade is not None:
@@ -219,3 +225,124 @@ def legality_problems(
         )
     )
     return problems
+
+
+STAT_COLOURS = {"attack": "#ef6c00", "health": "#c62828", "defense": "#1565c0"}
+"""Stat colours (TF-1): Attack orange, Health red, Defense blue."""
+ICON_COLOURS = {
+    "orange": "#ef6c00",
+    "blue": "#1565c0",
+    "white": "#ffffff",
+    "black": "#111111",
+    "green": "#2e7d32",
+}
+"""Battle icon colours (TF-2)."""
+ICON_SYMBOLS = {
+    "orange": ("weapon", "attack +1"),
+    "blue": ("defense", "defense +1"),
+    "white": ("flip", "flip 2 more"),
+    "black": ("diamond", "black"),
+    "green": ("leaf", "green"),
+}
+"""Battle icon -> (symbol, legend words) (TF-21, TF-22)."""
+STAR_COLOUR = "#c9a227"
+"""The badge of a star cost."""
+FRAMES = {
+    "Autobot": Frame(
+        key="Autobot", colour="#b71c1c", header="#3e0b0b", pattern="circuit", stripe=True
+    ),
+    "Decepticon": Frame(
+        key="Decepticon", colour="#4a148c", header="#220a45", pattern="circuit", stripe=True
+    ),
+    "action": Frame(key="action", colour="#e65100", header="#5d2300", pattern="circuit"),
+    "upgrade": Frame(key="upgrade", colour="#00695c", header="#00332c", pattern="circuit"),
+}
+"""Frames by faction (characters) and card type (battle cards)."""
+
+
+def _character_face(card: TransformersCharacter, mode: str) -> FaceContent:
+    side = card.side(mode)
+    stats = (
+        Stat(label="ATTACK", value=str(side.attack), icon="weapon", colour=STAT_COLOURS["attack"]),
+        Stat(label="HEALTH", value=str(card.health), icon="health", colour=STAT_COLOURS["health"]),
+        Stat(
+            label="DEFENSE", value=str(side.defense), icon="defense", colour=STAT_COLOURS["defense"]
+        ),
+    )
+    badge = (
+        Badge(value=str(card.stars), icon="star", colour=STAR_COLOUR)
+        if mode == "alt"
+        else Badge(value="", icon="bot", colour="#455a64")
+    )
+    return FaceContent(
+        frame=FRAMES[card.faction],
+        title=card.name,
+        art_key=card.id,
+        kind_label=card.faction.upper(),
+        subtitle=" · ".join(part for part in (side.subtitle, side.traits) if part),
+        badge=badge,
+        mode_tab=f"{mode.upper()} MODE",
+        stats=stats,
+        text=(side.text, f"{mode}_text"),
+        stars=card.stars if mode == "alt" else 0,
+    )
+
+
+def _battle_face(card: TransformersBattleCard) -> FaceContent:
+    if card.type == "action":
+        kind, badge = "ACTION", Badge(value="", icon="action", colour=FRAMES["action"].colour)
+    else:
+        slot = card.upgrade or "utility"
+        kind = f"UPGRADE · {slot.upper()}"
+        badge = Badge(value="", icon=slot, colour=FRAMES["upgrade"].colour)
+    if card.stars:
+        badge = Badge(value=str(card.stars), icon="star", colour=STAR_COLOUR)
+    seen: list[str] = []
+    for icon in card.icons:
+        if icon not in seen:
+            seen.append(icon)
+    legend = tuple((ICON_SYMBOLS[i][0], ICON_COLOURS[i], ICON_SYMBOLS[i][1]) for i in seen)
+    return FaceContent(
+        frame=FRAMES[card.type],
+        title=card.name,
+        art_key=card.id,
+        kind_label=kind,
+        badge=badge,
+        corner_icons=tuple((ICON_SYMBOLS[i][0], ICON_COLOURS[i]) for i in card.icons),
+        legend=legend,
+        text=(card.text, "text"),
+        stars=card.stars,
+    )
+
+
+def face(card: TransformersCharacter | TransformersBattleCard, side: str = "front") -> FaceContent:
+    """The face of a Transformers card (see the module docstring): a character's ``front`` is
+    its alt side, ``bot`` its bot side; a battle card has one side."""
+    if isinstance(card, TransformersCharacter):
+        return _character_face(card, "bot" if side == "bot" else "alt")
+    return _battle_face(card)
+
+
+CARDS = CardGame(
+    slug="transformers",
+    title="Transformers",
+    kinds=MappingProxyType(
+        {
+            "character": TransformersCharacter,
+            "action": TransformersBattleCard,
+            "upgrade": TransformersBattleCard,
+        }
+    ),
+    legality=legality_problems,
+    limits=DeckLimits(
+        max_stars=TEAM_MAX_STARS,
+        min_cards=DECK_MIN_CARDS,
+        max_copies=DECK_MAX_COPIES,
+        rule="TF-3",
+    ),
+    face=face,
+    package="games.transformers",
+    demos=("transformers", "transformers-decepticons"),
+)
+"""Transformers' cards (its registry entry's card side). The ``kind`` value is also a battle
+card's ``type`` (``action``/``upgrade``), so it is not repeated."""

@@ -1,0 +1,132 @@
+"""Toy Battle troop cards: the schema of print-and-play troops for a game the player owns, and their faces.
+
+Source: shared/rules/toy-battle.md, TB-1 (troop types and counts), TB-20 (troop effects).
+Pure: no I/O.
+
+Decision: the digest allows the publisher's troop names "only to refer to the game the player
+owns"; a troop card is exactly such a reference (a proxy for the player's own set), so the
+names are used, with effect texts in our own words and no art.
+
+Faces (:func:`face`): the badge holds the troop's mark (its strength, TB-1; ``J`` for Kwak,
+the joker, :data:`~games.toybattle.rules.JOKER_MARK`), repeated upside down in the bottom-right
+corner like playing cards; the frame and the generated back are in the troop colour.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import ClassVar
+
+from games.cards.anatomy import Badge, FaceContent, Frame
+from games.cards.cardgame import CardGame, DeckLimits
+from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.toybattle.rules import COPIES, SEAT_COLOUR, TROOP_INDEX, TROOPS, troop_mark
+
+_COLOURS = tuple(SEAT_COLOUR.values())
+"""TB-1: the two troop colours (one per seat)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToyBattleTroop(ValidatedCard):
+    """A Toy Battle troop (TB-1) with its effect (TB-20).
+
+    Attributes:
+        name: the card's title (by default the troop type).
+        troop: the troop type, one of :data:`~games.toybattle.rules.TROOPS`.
+        colour: ``blue`` or ``red``.
+        text: the effect in the deck author's words (may be empty: Kwak and Roxy have none).
+        id, copies, image, back_image, qr: see ``COMMON_FIELDS``.
+    """
+
+    KIND: ClassVar[str] = "troop"
+    FIELDS: ClassVar[tuple[FieldSpec, ...]] = COMMON_FIELDS + (
+        FieldSpec(name="troop", kind=Kind.CHOICE, required=True, choices=TROOPS),
+        FieldSpec(name="colour", kind=Kind.CHOICE, required=True, choices=_COLOURS),
+        FieldSpec(name="text", max_length=1000, multiline=True),
+    )
+
+    troop: str
+    colour: str
+    text: str | None = None
+
+    @property
+    def strength(self) -> int:
+        """Strength 0..7 (TB-1; 0 = Kwak, the joker)."""
+        return TROOP_INDEX[self.troop]
+
+    @property
+    def mark(self) -> str:
+        """The troop's one-character mark (:func:`~games.toybattle.rules.troop_mark`: ``J`` for
+        Kwak, else 1..7)."""
+        return troop_mark(self.troop)
+
+
+def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
+    """TB-1: each colour present has exactly 3 troops of each of the 8 types (24 in all).
+
+    Returns:
+        One :class:`FieldError` per colour and type whose count is not 3.
+    """
+    troops = [c for c in cards if isinstance(c, ToyBattleTroop)]
+    counts = Counter((c.colour, c.troop) for c in troops for _ in range(c.copies))
+    return [
+        FieldError(
+            field="copies",
+            allowed=f"{COPIES} {colour} {troop} troops (TB-1)",
+            found=counts[(colour, troop)],
+        )
+        for colour in sorted({c.colour for c in troops})
+        for troop in TROOPS
+        if counts[(colour, troop)] != COPIES
+    ]
+
+
+FRAMES = {
+    "blue": Frame(key="blue", colour="#1e6fd9", header="#0d3c7a", pattern="toy", panel_radius=3.0),
+    "red": Frame(key="red", colour="#d32f2f", header="#7a1414", pattern="toy", panel_radius=3.0),
+}
+"""Frames by troop colour."""
+
+
+def face(card: ToyBattleTroop, side: str = "front") -> FaceContent:
+    """The face of a troop card (see the module docstring); troops have one side."""
+    joker = card.troop == "Kwak"
+    frame = FRAMES[card.colour]
+    badge = Badge(
+        value=card.mark,
+        icon=None,
+        colour=frame.header,
+        label="JOKER" if joker else "",
+    )
+    return FaceContent(
+        frame=frame,
+        title=card.name,
+        art_key=card.id,
+        kind_label=f"{card.colour.upper()} TROOP",
+        subtitle=card.troop if card.troop != card.name else "",
+        badge=badge,
+        mirror_index=True,
+        text=(card.text or "", "text"),
+        empty_text="No effect.",
+    )
+
+
+def back_colour(card: ToyBattleTroop) -> str:
+    """A troop's generated back is in its colour (the two colours' troops are shuffled apart)."""
+    return FRAMES[card.colour].colour
+
+
+CARDS = CardGame(
+    slug="toy-battle",
+    title="Toy Battle",
+    kinds=MappingProxyType({"troop": ToyBattleTroop}),
+    legality=legality_problems,
+    limits=DeckLimits(max_copies=COPIES, rule="TB-1"),
+    face=face,
+    back_colour=back_colour,
+    package="games.toybattle",
+    demos=("toy-battle",),
+)
+"""Toy Battle's cards (its registry entry's card side)."""
