@@ -135,6 +135,17 @@ class DoesNotFitError(LayoutError):
         hint = " or ".join(f"{p} {'landscape' if land else 'portrait'}" for p, land in fits_on)
         super().__init__(problem + (f"; it fits on {hint}" if hint else ""))
 
+    def options_hint(self) -> str:
+        """The message ending ``; try --landscape or --paper a3``: the ``cards`` options that
+        make the card fit (the problem alone where nothing does)."""
+        tries = []
+        for paper, landscape in self.fits_on:
+            words = [f"--paper {paper}"] if paper != self.paper else []
+            if landscape != self.landscape:
+                words.append("--landscape" if landscape else "portrait (no --landscape)")
+            tries.append(" ".join(words))
+        return f"{self.problem}; try {' or '.join(tries)}" if tries else str(self)
+
 
 @dataclass(frozen=True, kw_only=True)
 class CardSize:
