@@ -297,8 +297,9 @@ def _pair(text: str, option: str, example: str) -> tuple[float, float]:
 
 
 def _scale(text: str) -> Any:
-    """``--print-scale X,Y`` as a :class:`printables.layout.PrintScale`."""
-    from printables.layout import SCALE_LIMITS, PrintScale, SettingError
+    """``--print-scale X,Y`` as a :class:`printables.duplex.PrintScale`."""
+    from printables.duplex import SCALE_LIMITS, PrintScale
+    from printables.layout import SettingError
 
     low, high = SCALE_LIMITS
     x, y = _pair(text, "--print-scale", f"X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998)")
@@ -458,12 +459,11 @@ def cards(
     """
     from printables import deckfile as decks
     from printables.calibration import render_calibration
+    from printables.duplex import BackAdjust, Duplex
     from printables.layout import (
         MIN_SAFE_PAGE_MARGIN,
-        BackAdjust,
         CardSize,
         DoesNotFitError,
-        Duplex,
         SettingError,
         parse_card_size,
     )

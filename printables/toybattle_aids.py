@@ -30,17 +30,10 @@ from typing import TYPE_CHECKING
 
 from games.toybattle.rules import COPIES, TROOPS
 from games.toybattle.terrains import TERRAINS, Region, Terrain
+from printables.duplex import Duplex
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of
-from printables.layout import (
-    PAPER_SIZES,
-    CardSize,
-    Duplex,
-    Rect,
-    SettingError,
-    SheetSpec,
-    layout_sheet,
-)
+from printables.layout import PAPER_SIZES, CardSize, Rect, SettingError, SheetSpec, layout_sheet
 from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph

@@ -13,9 +13,9 @@ import pytest
 from PIL import Image, ImageCms
 
 from games.cards.deck import parse_deck_text
+from printables.duplex import Duplex
 from printables.faces import MM
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
-from printables.layout import Duplex
 from printables.render import RenderOptions, render_deck
 
 GHOSTSCRIPT_ICC = Path("/usr/share/color/icc/ghostscript")
