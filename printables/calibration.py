@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printables.duplex import BackAdjust, Duplex, PrintScale, flip_point, mirrors_left_right
-from printables.faces import MM
 from printables.fonts import BOLD, REGULAR, register_fonts
 from printables.layout import CardSize, Rect, Segment, SettingError, SheetSpec, layout_sheet
 from printables.outputs import atomic_outputs
 from printables.render import apply_scale, backs_path, draw_furniture, new_canvas
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

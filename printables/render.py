@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from games.cards.deck import Card, Deck, card_url
+from printables.backs import draw_generated_back
 from printables.cropmarks import draw_marks_on_art
 from printables.cutter import svg_text, write_dxf
 from printables.duplex import (
@@ -38,10 +39,7 @@ from printables.duplex import (
     mirrors_left_right,
 )
 from printables.faces import (
-    MM,
-    Painter,
     card_game,
-    draw_generated_back,
     face_content,
     game_title,
     standard_face,
@@ -60,9 +58,11 @@ from printables.layout import (
     layout_sheet,
 )
 from printables.outputs import atomic_outputs, check_target
+from printables.painter import Painter
 from printables.qr import Prefetch
 from printables.regmarks import marks_for
 from printables.text import Overflow
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

@@ -37,12 +37,11 @@ from printables.layout import PAPER_SIZES, CardSize, Rect, SettingError, SheetSp
 from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-MM = 72 / 25.4
-"""Points per millimetre."""
 DEFAULT_TILE_SIZE = 30.0
 """Side of a square troop tile, mm (a default to change: measure your own tiles)."""
 TILE_SIZE_RANGE = (15.0, 60.0)

@@ -14,9 +14,9 @@ from PIL import Image, ImageCms
 
 from games.cards.deck import parse_deck_text
 from printables.duplex import Duplex
-from printables.faces import MM
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
 from printables.render import RenderOptions, render_deck
+from printables.units import MM
 
 GHOSTSCRIPT_ICC = Path("/usr/share/color/icc/ghostscript")
 A98 = GHOSTSCRIPT_ICC / "a98.icc"
