@@ -166,7 +166,8 @@ def build(
             "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
         )
     from cad.kit import build_kit, default_cache_dir
-    from cad.settings import OptionError, PrintSettings, parse_bed, parse_colour
+    from cad.settings import OptionError, PrintSettings, parse_bed, parse_box, parse_colour
+    from cad.summary import kit_summary
 
     if game != "asteroids":
         hint = (
@@ -187,7 +188,7 @@ def build(
             colour_b=parse_colour(colour_b, "--colour-b"),
             symbol_colour=parse_colour(symbol_colour, "--symbol-colour"),
             board_colour=parse_colour(board_colour, "--board-colour"),
-            box=_parse_box(box),
+            box=parse_box(box),
             plate_spacing=plate_spacing,
             bed_border=bed_border,
             slicer=slicer,
@@ -204,35 +205,8 @@ def build(
     except OptionError as exc:
         _fail(str(exc))
         return
-    elapsed = time.perf_counter() - started
-    click.echo(f"Asteroids kit written to {target} in {elapsed:.1f} s:")
-    for part in manifest["parts"]:
-        click.echo(
-            f"  {part['file']:28s} x{part['count']:<3d} {part['filament_g_all_copies']:7.1f} g"
-        )
-    for plate in manifest["plates"]:
-        change, symbols = plate["colour_change"], plate["symbol_part"]
-        note = (
-            f"colour change {change['words']}"
-            if change
-            else f"symbol layer on filament 2 from layer {symbols['layer']}"
-            if symbols
-            else "one colour"
-        )
-        click.echo(f"  {plate['file']:28s} {note}")
-    box_report = manifest["storage_box"]
-    box_size = "x".join(f"{v:g}" for v in box_report["box_mm"])
-    if box_report["fits"]:
-        click.echo(f"  the set fits the {box_size} mm storage box")
-    else:
-        click.echo(
-            f"  the set does not fit the {box_size} mm storage box at this scale "
-            "(--scale 0.8 is the box version)"
-        )
-    if settings.xy_compensation == 0:
-        click.echo("  no X-Y compensation in the geometry: set -0.1 mm in your slicer")
-    click.echo(f"  plates are {manifest['plates'][0]['slicer']} projects (--slicer)")
-    click.echo(f"Read {target / 'PRINT-NOTES.md'} before printing.")
+    for line in kit_summary(manifest, target, time.perf_counter() - started, settings):
+        click.echo(line)
     global _SKIP_TEARDOWN
     _SKIP_TEARDOWN = True
 
@@ -256,23 +230,10 @@ def _missing_kit_libraries() -> list[str]:
     return missing
 
 
-def _parse_box(text: str) -> tuple[float, float, float]:
-    """Parse ``XxYxZ`` (mm) for ``--box``."""
-    from cad.settings import SettingsError
-
-    try:
-        x, y, z = (float(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise SettingsError(
-            "--box", f"must be XxYxZ in mm (e.g. 200x200x70), got {text!r}"
-        ) from None
-    return (x, y, z)
-
-
 _SKIP_TEARDOWN = False
 """Set by a finished ``build``: everything is written and the helper process has ended, so the
-console entry point leaves without the interpreter's teardown of the CAD kernel (about
-0.15 s of a 3.5 s build, issue 11)."""
+console entry point leaves without the interpreter's teardown of the CAD kernel (which takes
+a noticeable part of a short build; benchmarks/asteroids_build.py measures it)."""
 
 
 def _terminate(signum: int, _frame: object) -> None:
@@ -322,38 +283,26 @@ def _one_line(exc: BaseException) -> str:
     )
 
 
-def _offset(text: str | None) -> tuple[float, float] | None:
+def _pair(text: str, option: str, example: str) -> tuple[float, float]:
+    """Parse an ``A,B`` option value into two finite numbers (``--back-offset 0.5,-1.2``)."""
     import math
 
-    if text is None:
-        return None
     try:
-        dx, dy = (float(part) for part in text.split(","))
+        first, second = (float(part) for part in text.split(","))
     except ValueError:
-        dx = dy = float("nan")
-    if not (math.isfinite(dx) and math.isfinite(dy)):
-        raise CommandError(
-            f"--back-offset must be DX,DY in mm (e.g. 0.5,-1.2), got {_short(text)}"
-        ) from None
-    return dx, dy
+        first = second = float("nan")
+    if not (math.isfinite(first) and math.isfinite(second)):
+        raise CommandError(f"{option} must be {example}, got {_short(text)}") from None
+    return first, second
 
 
 def _scale(text: str) -> Any:
-    """``--print-scale X,Y`` as a :class:`printables.layout.PrintScale`."""
-    import math
+    """``--print-scale X,Y`` as a :class:`printables.duplex.PrintScale`."""
+    from printables.duplex import SCALE_LIMITS, PrintScale
+    from printables.layout import SettingError
 
-    from printables.layout import SCALE_LIMITS, PrintScale, SettingError
-
-    try:
-        x, y = (float(part) for part in text.split(","))
-    except ValueError:
-        x = y = float("nan")
     low, high = SCALE_LIMITS
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise CommandError(
-            f"--print-scale must be X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998), "
-            f"got {_short(text)}"
-        ) from None
+    x, y = _pair(text, "--print-scale", f"X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998)")
     try:
         return PrintScale(x=x, y=y)
     except SettingError as exc:
@@ -381,21 +330,6 @@ _CARD_OPTIONS = {
     "duplex": "--duplex",
 }
 """``cards``: library setting name -> the option the user typed."""
-
-
-def _fits_hint(exc: Exception) -> str:
-    """The message of a card that does not fit, ending ``; try --landscape or --paper a3``."""
-    from printables.layout import DoesNotFitError
-
-    if not isinstance(exc, DoesNotFitError) or not exc.fits_on:
-        return str(exc)
-    tries = []
-    for paper, landscape in exc.fits_on:
-        words = [f"--paper {paper}"] if paper != exc.paper else []
-        if landscape != exc.landscape:
-            words.append("--landscape" if landscape else "portrait (no --landscape)")
-        tries.append(" ".join(words))
-    return f"{exc.problem}; try {' or '.join(tries)}"
 
 
 def _size_message(option: str, text: str, exc: Exception) -> str:
@@ -525,12 +459,11 @@ def cards(
     """
     from printables import deckfile as decks
     from printables.calibration import render_calibration
+    from printables.duplex import BackAdjust, Duplex
     from printables.layout import (
         MIN_SAFE_PAGE_MARGIN,
-        BackAdjust,
         CardSize,
         DoesNotFitError,
-        Duplex,
         SettingError,
         parse_card_size,
     )
@@ -545,6 +478,7 @@ def cards(
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
     from printables.render import RenderError, RenderOptions, backs_path, render_deck
+    from printables.summary import sheet_summary
 
     source = deckfile or ""
     try:
@@ -553,7 +487,11 @@ def cards(
                 click.echo(f"demo:{name}")
             return
         profile = load_profile(printer) if printer else PrinterProfile()
-        offset = _offset(back_offset)
+        offset = (
+            None
+            if back_offset is None
+            else _pair(back_offset, "--back-offset", "DX,DY in mm (e.g. 0.5,-1.2)")
+        )
         if duplex is not None and duplex.strip().lower() not in {d.value for d in Duplex}:
             raise CommandError(
                 f"--duplex must be one of {', '.join(d.value for d in Duplex)}, "
@@ -650,7 +588,8 @@ def cards(
             files = result.files
             for line in result.warnings:
                 click.echo(f"warning: {line}", err=True)
-            _cards_summary(result, options)
+            for line, to_stderr in sheet_summary(result, options):
+                click.echo(line, err=to_stderr)
             for file in result.cut_files:
                 click.echo(f"wrote {file}")
             if options.cutter == "cricut":
@@ -677,7 +616,7 @@ def cards(
             f"{flag} must be {exc.allowed}, got {exc.found_text}" if flag else str(exc)
         ) from None
     except DoesNotFitError as exc:
-        raise CommandError(_fits_hint(exc)) from None
+        raise CommandError(exc.options_hint()) from None
     except RenderError as exc:
         raise CommandError(
             _one_line(ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)))
@@ -687,44 +626,6 @@ def cards(
     except OSError as exc:
         where = f"{shown(Path(exc.filename))}: " if exc.filename else ""
         raise CommandError(f"{where}{os_reason(exc)}") from None
-
-
-def _cards_summary(result: Any, options: Any) -> None:
-    """Print cards per sheet, sheets and pages, and what crop marks or a cutter cost: crop
-    marks shortened or moved to keep an exact fit's column, or a column they cost (warnings
-    on stderr)."""
-    from printables.layout import crop_mark_notes
-
-    for layout in result.layouts:
-        for note in crop_mark_notes(layout):
-            click.echo(f"warning: {note}", err=True)
-        size = layout.spec.card
-        count = sum(
-            1
-            for p in result.placements
-            if p.side != "back" and (p.trim.width, p.trim.height) == (size.width, size.height)
-        )
-        sheets = -(-count // layout.per_page)
-        click.echo(
-            f"{size.width:g} x {size.height:g} mm: {layout.columns} x {layout.rows} = "
-            f"{layout.per_page} cards per sheet, {count} cards on {sheets} sheet(s)"
-        )
-        lost_c, lost_r = layout.lost_to_cutter
-        if lost_c or lost_r:
-            click.echo(
-                f"note: the {options.cutter} print-then-cut area costs "
-                f"{lost_c} column(s) and {lost_r} row(s) of {size.width:g} x {size.height:g} mm "
-                "cards on each sheet",
-                err=True,
-            )
-    click.echo(f"pages: {' + '.join(str(n) for n in result.pages)}")
-    if options.cutter == "cricut" and options.duplex.value in ("long-edge", "short-edge"):
-        click.echo(
-            "note: Design Space prints the fronts itself, so duplex backs from this PDF will "
-            "not line up with them; print backs separately (--duplex separate) and glue, or "
-            "use --cutter silhouette",
-            err=True,
-        )
 
 
 @cli.command("toy-battle-aids", context_settings={"show_default": True})

@@ -154,6 +154,21 @@ def parse_colour(text: str, option: str) -> str:
     raise SettingsError(option, f"unknown colour {text!r}; allowed: {names}, or #RRGGBB")
 
 
+def parse_box(text: str) -> tuple[float, float, float]:
+    """Parse ``XxYxZ`` (mm) for ``--box``: the storage box's inside size.
+
+    Raises:
+        SettingsError: not three numbers separated by ``x`` (names ``--box``).
+    """
+    try:
+        x, y, z = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SettingsError(
+            "--box", f"must be XxYxZ in mm (e.g. 200x200x70), got {text!r}"
+        ) from None
+    return (x, y, z)
+
+
 @dataclass(frozen=True, kw_only=True)
 class PrintSettings:
     """Everything about *how* the kit is printed (the design itself lives in ``cad.design``).

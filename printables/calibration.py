@@ -23,23 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printables.faces import MM
+from printables.duplex import BackAdjust, Duplex, PrintScale, flip_point, mirrors_left_right
 from printables.fonts import BOLD, REGULAR, register_fonts
-from printables.layout import (
-    BackAdjust,
-    CardSize,
-    Duplex,
-    PrintScale,
-    Rect,
-    Segment,
-    SettingError,
-    SheetSpec,
-    flip_point,
-    layout_sheet,
-    mirrors_left_right,
-)
+from printables.layout import CardSize, Rect, Segment, SettingError, SheetSpec, layout_sheet
 from printables.outputs import atomic_outputs
 from printables.render import apply_scale, backs_path, draw_furniture, new_canvas
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

@@ -13,12 +13,10 @@ from typing import TYPE_CHECKING
 
 from printables.icons import colour_of
 from printables.layout import Rect, Segment, SheetLayout
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
-
-MM = 72 / 25.4
-"""Points per millimetre."""
 
 
 def marks_on_art(layout: SheetLayout) -> list[Segment]:

@@ -18,6 +18,7 @@ import itertools
 from dataclasses import dataclass
 
 from printables.layout import Rect
+from printables.units import MM
 
 TOLERANCE = 0.05
 """Overlap or margin crossing below this is not reported, mm (rounding of the drawing)."""
@@ -49,7 +50,7 @@ class Box:
 
 def text_extent(text: str, size_pt: float) -> tuple[float, float]:
     """(below, above) the baseline that the glyphs of ``text`` at ``size_pt`` reach, mm."""
-    mm = size_pt * 25.4 / 72
+    mm = size_pt / MM
     above = ASCENDER if any(ch in _TALL for ch in text) else CAP
     below = DESCENDER if any(ch in _DEEP for ch in text) else 0.0
     return below * mm, above * mm

@@ -29,9 +29,7 @@ inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are gi
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,25 +38,19 @@ from games.cards.cardgame import CardGame
 from games.cards.fields import ValidatedCard
 from games.registry import CARD_GAMES
 from printables.facebox import CAP as CAP_EM
-from printables.facebox import Box, box_problems, text_box, text_extent
-from printables.fonts import BOLD, REGULAR, missing_glyphs
-from printables.icons import colour_of, defined_forms, draw_icon, mix
-from printables.images import prepare_image
+from printables.facebox import Box, box_problems, text_extent
+from printables.fonts import BOLD, REGULAR
+from printables.icons import colour_of, defined_forms
 from printables.layout import Rect
+from printables.painter import INK, MIN_TEXT_PT, SAFE_MARGIN, Painter, fitted_paragraph
 from printables.patterns import draw_pattern
 from printables.qr import MIN_MODULE_MM, draw_qr, qr_size_mm
-from printables.text import Overflow, fit_line, fit_paragraph
+from printables.text import Overflow
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Paragraph
 
-MM = 72 / 25.4
-"""Points per millimetre."""
-SAFE_MARGIN = 3.0
-"""Distance of all content from the trim line, mm."""
-MIN_TEXT_PT = 6.0
-"""Smallest font size for rules text, pt."""
 MAX_TEXT_PT = 8.5
 """Starting font size for rules text on a 63 x 88 mm card, pt."""
 MIN_ART_MM = 10.0
@@ -68,251 +60,6 @@ PANEL = "#fbfaf6"
 """Background of the card's inner panel."""
 TEXT_BOX = "#f1ece0"
 """Background of the rules text box."""
-INK = "#1a1a1a"
-"""Text colour."""
-
-
-@dataclass(kw_only=True)
-class Painter:
-    """Draws on one card box; collects text problems instead of clipping.
-
-    Attributes:
-        canvas: the ReportLab canvas.
-        trim: the card's trim box on the page, mm.
-        bleed: bleed width, mm.
-        card_name: for problem reports.
-        problems: shared list that collects :class:`Overflow` items.
-        boxes: every text run and symbol drawn, face mm (:mod:`printables.facebox`).
-        warnings: shared list that collects ``card '<name>': <what overlaps>`` lines.
-    """
-
-    canvas: Canvas
-    trim: Rect
-    bleed: float
-    card_name: str
-    problems: list[Overflow] = field(default_factory=list)
-    boxes: list[Box] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def unit(self) -> float:
-        """Scale of fixed sizes: 1 on a 63 x 88 mm card, smaller on mini, larger on tarot
-        and large cards (at most 1.4)."""
-        return max(0.7, min(self.trim.width / 63.0, self.trim.height / 88.0, 1.4))
-
-    @property
-    def bleed_box(self) -> Rect:
-        """The card's bleed box in face mm (the trim box grown by the bleed)."""
-        return Rect(x=0, y=0, width=self.trim.width, height=self.trim.height).inset(-self.bleed)
-
-    def pt(self, x: float, y: float) -> tuple[float, float]:
-        """Face mm -> page pt."""
-        return (self.trim.x + x) * MM, (self.trim.y + y) * MM
-
-    def _check(self, text: str, font: str, field_name: str) -> bool:
-        missing = missing_glyphs(text, font)
-        if missing:
-            listed = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
-            self.problems.append(
-                Overflow(
-                    card=self.card_name,
-                    field=field_name,
-                    reason=f"glyph(s) not in the font: {listed}",
-                )
-            )
-        return not missing
-
-    def fill(
-        self,
-        box: Rect,
-        colour: str,
-        *,
-        radius: float = 0.0,
-        stroke: str | None = None,
-        width_pt: float = 0.6,
-    ) -> None:
-        """Fill (and optionally stroke) a face-relative rectangle, mm."""
-        c = self.canvas
-        c.setFillColor(colour_of(colour))
-        if stroke:
-            c.setStrokeColor(colour_of(stroke))
-            c.setLineWidth(width_pt)
-        x, y = self.pt(box.x, box.y)
-        if radius:
-            c.roundRect(
-                x, y, box.width * MM, box.height * MM, radius * MM, stroke=int(bool(stroke)), fill=1
-            )
-        else:
-            c.rect(x, y, box.width * MM, box.height * MM, stroke=int(bool(stroke)), fill=1)
-
-    def line(
-        self,
-        text: str,
-        x: float,
-        y: float,
-        width: float,
-        *,
-        max_pt: float,
-        min_pt: float,
-        field_name: str,
-        bold: bool = False,
-        colour: str = INK,
-        align: str = "left",
-    ) -> float:
-        """One line of text with its baseline at (x, y) mm, shrunk to fit ``width`` mm.
-
-        Returns:
-            The font size used, pt (0 when nothing was drawn).
-        """
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        font = BOLD if bold else REGULAR
-        if not text or not self._check(text, font, field_name):
-            return 0.0
-        min_pt = max(min_pt, MIN_TEXT_PT)  # nothing on a card under 6 pt
-        max_pt = max(max_pt, min_pt)
-        size, problem = fit_line(text, width * MM, max_pt=max_pt, min_pt=min_pt, bold=bold)
-        if problem:
-            self.problems.append(Overflow(card=self.card_name, field=field_name, reason=problem))
-            return 0.0
-        used = stringWidth(text, font, size) / MM
-        start = {"centre": x + (width - used) / 2, "right": x + width - used}.get(align, x)
-        self.text(text, start, y, size, field_name, bold=bold, colour=colour)
-        return size
-
-    def text(
-        self,
-        text: str,
-        x: float,
-        y: float,
-        size: float,
-        field_name: str,
-        *,
-        bold: bool = True,
-        colour: str = INK,
-    ) -> None:
-        """Draw one run of ``text`` at ``size`` pt, its baseline starting at (x, y) mm, and
-        record its box (no fitting: for texts sized by the caller)."""
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        font = BOLD if bold else REGULAR
-        c = self.canvas
-        c.setFillColor(colour_of(colour))
-        c.setFont(font, size)
-        c.drawString(*self.pt(x, y), text)
-        used = stringWidth(text, font, size) / MM
-        self.boxes.append(text_box(field_name, text, size, x, y, used))
-
-    def centred(
-        self, text: str, cx: float, y: float, size: float, field_name: str, colour: str
-    ) -> None:
-        """:meth:`text` (bold) centred on ``cx`` mm."""
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        used = stringWidth(text, BOLD, size) / MM
-        self.text(text, cx - used / 2, y, size, field_name, colour=colour)
-
-    def icon(self, name: str, x: float, y: float, size: float, colour: str) -> None:
-        """Icon ``name`` (see :mod:`printables.icons`) in the square (x, y, size) mm."""
-        draw_icon(self.canvas, name, *self.pt(x, y), size * MM, colour)
-        self.boxes.append(
-            Box(what=f"symbol {name!r}", rect=Rect(x=x, y=y, width=size, height=size))
-        )
-
-    def disc_icon(self, name: str, cx: float, cy: float, diameter: float, colour: str) -> None:
-        """A white icon on a disc of ``colour`` centred at (cx, cy) mm."""
-        c = self.canvas
-        c.setFillColor(colour_of(colour))
-        c.circle(*self.pt(cx, cy), diameter / 2 * MM, stroke=0, fill=1)
-        inner = diameter * 0.62
-        fg = "#111111" if colour in ("#ffffff", "#f9a825") else "#ffffff"
-        self.icon(name, cx - inner / 2, cy - inner / 2, inner, fg)
-
-    def image(self, path: Path, area: Rect) -> None:
-        """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
-        the overflow clipped. ReportLab embeds each distinct file once however often it is
-        drawn; the file is prepared (upright, sRGB) once per file and modification time."""
-        art = prepare_image(path)
-        iw, ih = art.size
-        scale = max(area.width / iw, area.height / ih)
-        w, h = iw * scale, ih * scale
-        c = self.canvas
-        c.saveState()
-        clip = c.beginPath()
-        clip.rect(*self.pt(area.x, area.y), area.width * MM, area.height * MM)
-        c.clipPath(clip, stroke=0, fill=0)
-        x, y = self.pt(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2)
-        art.draw(c, x, y, w * MM, h * MM)
-        c.restoreState()
-
-    def text_block(
-        self,
-        text: str,
-        area: Rect,
-        *,
-        field_name: str,
-        max_pt: float,
-        min_pt: float = MIN_TEXT_PT,
-        align: int = 0,
-    ) -> float:
-        """Rules text fitted into ``area`` (mm, face-relative), top-aligned, drawn as a form
-        XObject shared by every card with the same text and box.
-
-        Returns:
-            The height the text uses, mm (0 when nothing was drawn).
-        """
-        if (
-            not text
-            or not self._check(text, REGULAR, field_name)
-            or not self._check(text, BOLD, field_name)
-        ):
-            return 0.0
-        min_pt = max(min_pt, MIN_TEXT_PT)
-        max_pt = max(max_pt, min_pt)
-        fitted = _fitted(
-            text, round(area.width * MM, 2), round(area.height * MM, 2), max_pt, min_pt, align
-        )
-        para, problem = fitted
-        if para is None:
-            self.problems.append(
-                Overflow(card=self.card_name, field=field_name, reason=problem or "does not fit")
-            )
-            return 0.0
-        c = self.canvas
-        key = f"{text}|{area.width:.2f}|{area.height:.2f}|{max_pt}|{min_pt}|{align}"
-        form = "txt" + hashlib.sha1(key.encode()).hexdigest()[:16]
-        defined = defined_forms(c)
-        height = float(para.height)
-        if form not in defined:
-            c.beginForm(form, 0, 0, area.width * MM, height + 1)
-            para.drawOn(c, 0, 0)
-            c.endForm()
-            defined.add(form)
-        x, top = self.pt(area.x, area.top)
-        c.saveState()
-        c.translate(x, top - height)
-        c.doForm(form)
-        c.restoreState()
-        widths = para.getActualLineWidths0() or [0.0]
-        self.boxes.append(
-            Box(
-                what=f"{field_name} text",
-                rect=Rect(
-                    x=area.x, y=area.top - height / MM, width=max(widths) / MM, height=height / MM
-                ),
-            )
-        )
-        return height / MM
-
-
-@lru_cache(maxsize=2048)
-def _fitted(
-    text: str, width_pt: float, height_pt: float, max_pt: float, min_pt: float, align: int
-) -> tuple[Paragraph | None, str | None]:
-    para, _, problem = fit_paragraph(
-        text, width_pt, height_pt, max_pt=max_pt, min_pt=min_pt, align=align, lead_bold=True
-    )
-    return para, problem
 
 
 def _frame_form(p: Painter, frame: Frame) -> None:
@@ -815,7 +562,7 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     box_h = max(zone_h if base == s else 8.0 * u, avail - art_default - 1.0)
     reserved = legend_h + stars_h
     if text:
-        need = _fitted(
+        need = fitted_paragraph(
             text,
             round(inner_w * MM, 2),
             round((box_h - 2.0 - reserved) * MM, 2),
@@ -1009,63 +756,6 @@ def card_game(card: ValidatedCard) -> CardGame:
 _BY_CLASS: dict[type, CardGame] = {
     kind: cards for cards in CARD_GAMES.values() for kind in cards.kinds.values()
 }
-
-
-def draw_generated_back(p: Painter, *, colour: str, text: str, subtitle: str) -> None:
-    """A generated back: ``colour`` over the bleed, a fine diagonal lattice, a double frame,
-    an emblem and centred words."""
-    c = p.canvas
-    w, h = p.trim.width, p.trim.height
-    p.fill(p.bleed_box, colour)
-    box = p.bleed_box
-    # White at 12 % / 15 % over the back colour, as solid colours: the back is a form XObject,
-    # and ReportLab does not give a form the ExtGState an alpha needs (viewers then report
-    # "ExtGState 'gRLs0' is unknown" and may draw the lattice opaque).
-    c.saveState()
-    c.setStrokeColor(mix(colour, "#ffffff", 0.12))
-    c.setLineWidth(0.5)
-    step = 4.0
-    k = -box.height
-    while k < box.width:
-        c.line(*p.pt(box.x + k, box.y), *p.pt(box.x + k + box.height, box.top))
-        c.line(*p.pt(box.x + k + box.height, box.y), *p.pt(box.x + k, box.top))
-        k += step
-    c.restoreState()
-    c.setStrokeColor(colour_of("#ffffff"))
-    for inset, width in ((SAFE_MARGIN + 0.6, 1.4), (SAFE_MARGIN + 1.8, 0.5)):
-        inner = Rect(x=0, y=0, width=w, height=h).inset(inset)
-        c.setLineWidth(width)
-        c.roundRect(
-            *p.pt(inner.x, inner.y), inner.width * MM, inner.height * MM, 2 * MM, stroke=1, fill=0
-        )
-    mid = h / 2
-    r = min(w, h) * 0.16
-    c.setFillColor(mix(colour, "#ffffff", 0.15))
-    c.circle(*p.pt(w / 2, mid + r * 0.9), r * MM, stroke=0, fill=1)
-    p.icon("star", w / 2 - r * 0.55, mid + r * 0.35, r * 1.1, "#ffffff")
-    p.line(
-        text,
-        6,
-        mid - 5,
-        w - 12,
-        max_pt=16,
-        min_pt=7,
-        field_name="back.text",
-        bold=True,
-        colour="#ffffff",
-        align="centre",
-    )
-    p.line(
-        subtitle,
-        6,
-        mid - 11,
-        w - 12,
-        max_pt=8,
-        min_pt=5,
-        field_name="deck title",
-        colour="#ffffff",
-        align="centre",
-    )
 
 
 def game_title(game: str) -> str:

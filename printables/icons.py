@@ -31,9 +31,6 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
     from reportlab.pdfgen.pathobject import PDFPathObject
 
-MM = 72 / 25.4
-"""Points per millimetre."""
-
 
 @lru_cache(maxsize=512)
 def _hex(colour: str) -> Color:

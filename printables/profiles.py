@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printables.layout import BackAdjust, Duplex, LayoutError, PrintScale
+from printables.duplex import BackAdjust, Duplex, PrintScale
+from printables.layout import LayoutError
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 

@@ -32,6 +32,8 @@ from functools import cache, lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from printables.units import MM
+
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
@@ -42,8 +44,6 @@ MIN_MODULE_MM = 0.4
 """Smallest module (dark square) edge, mm."""
 QUIET_ZONE_MODULES = 4
 """Light border around the symbol, in modules."""
-MM = 72 / 25.4
-"""Points per millimetre."""
 
 
 class _QRcode(ctypes.Structure):

@@ -27,13 +27,19 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from games.cards.deck import Card, Deck, card_url
+from printables.backs import draw_generated_back
 from printables.cropmarks import draw_marks_on_art
 from printables.cutter import svg_text, write_dxf
+from printables.duplex import (
+    BackAdjust,
+    Duplex,
+    PrintScale,
+    back_overreach,
+    back_slot_index,
+    mirrors_left_right,
+)
 from printables.faces import (
-    MM,
-    Painter,
     card_game,
-    draw_generated_back,
     face_content,
     game_title,
     standard_face,
@@ -43,24 +49,20 @@ from printables.icons import colour_of, defined_forms
 from printables.images import prepare_image
 from printables.layout import (
     CARD_SIZES,
-    BackAdjust,
     CardSize,
-    Duplex,
     LayoutError,
-    PrintScale,
     Rect,
     SettingError,
     SheetLayout,
     SheetSpec,
-    back_overreach,
-    back_slot_index,
     layout_sheet,
-    mirrors_left_right,
 )
 from printables.outputs import atomic_outputs, check_target
+from printables.painter import Painter
 from printables.qr import Prefetch
 from printables.regmarks import marks_for
 from printables.text import Overflow
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -395,8 +397,8 @@ def _draw_static_furniture(c: Canvas, layout: SheetLayout) -> None:
 
 
 def apply_scale(c: Canvas, page_width: float, page_height: float, scale: PrintScale) -> None:
-    """Put :class:`printables.layout.PrintScale` on the canvas: scale about the page centre
-    (page mm; see :func:`printables.layout.scale_point`)."""
+    """Put :class:`printables.duplex.PrintScale` on the canvas: scale about the page centre
+    (page mm; see :func:`printables.duplex.scale_point`)."""
     if scale.identity:
         return
     cx, cy = page_width / 2 * MM, page_height / 2 * MM
@@ -406,7 +408,7 @@ def apply_scale(c: Canvas, page_width: float, page_height: float, scale: PrintSc
 
 
 def _apply_adjust(c: Canvas, layout: SheetLayout, adjust: BackAdjust) -> None:
-    """Back-page transform = :func:`printables.layout.adjust_point` (rotate, then shift)."""
+    """Back-page transform = :func:`printables.duplex.adjust_point` (rotate, then shift)."""
     cx, cy = layout.page_width / 2 * MM, layout.page_height / 2 * MM
     c.translate(adjust.dx * MM, adjust.dy * MM)
     c.translate(cx, cy)

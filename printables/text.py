@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from printables.fonts import BOLD, REGULAR, register_fonts
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.platypus import Paragraph
@@ -134,7 +135,7 @@ def fit_paragraph(
     if best is not None:
         return best[0], best[1], None
     para, used, widest = fits(min_pt)
-    mm = 25.4 / 72
+    mm = 1 / MM
     return (
         None,
         min_pt,
@@ -166,7 +167,7 @@ def fit_line(
     if size + 1e-9 < min_pt and width_at_1pt * min_pt <= width_pt + 1e-9:
         size = min_pt  # fits at min_pt, which need not be a multiple of STEP_PT
     if size + 1e-9 < min_pt:
-        mm = 25.4 / 72
+        mm = 1 / MM
         return min_pt, (
             f"does not fit: {_short(text)} is {width_at_1pt * min_pt * mm:.1f} mm wide at "
             f"{min_pt:g} pt, the smallest size allowed, and has {width_pt * mm:.1f} mm"

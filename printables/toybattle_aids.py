@@ -30,26 +30,18 @@ from typing import TYPE_CHECKING
 
 from games.toybattle.rules import COPIES, JOKER_MARK, TROOPS, troop_mark
 from games.toybattle.terrains import TERRAINS, Region, Terrain
+from printables.duplex import Duplex
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of
-from printables.layout import (
-    PAPER_SIZES,
-    CardSize,
-    Duplex,
-    Rect,
-    SettingError,
-    SheetSpec,
-    layout_sheet,
-)
+from printables.layout import PAPER_SIZES, CardSize, Rect, SettingError, SheetSpec, layout_sheet
 from printables.outputs import atomic_outputs
 from printables.render import draw_furniture, new_canvas
 from printables.text import fit_paragraph
+from printables.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-MM = 72 / 25.4
-"""Points per millimetre."""
 DEFAULT_TILE_SIZE = 30.0
 """Side of a square troop tile, mm (a default to change: measure your own tiles)."""
 TILE_SIZE_RANGE = (15.0, 60.0)

@@ -18,9 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cad", "companion", "games", "printables")
 SCRIPTS = ("tablesmith.py",)
 MAX_LINES = 800
-KNOWN_LONG = {"printables/faces.py"}
-"""Modules still over :data:`MAX_LINES` while other branches split them (the games' homes and
-the card faces); delete an entry once its module is split, and the set with the last one."""
 
 
 def module_files() -> dict[str, Path]:
@@ -144,13 +141,4 @@ def test_no_import_cycles() -> None:
 def test_no_source_module_over_800_lines(path: str) -> None:
     """One concept per module, and no module over :data:`MAX_LINES` lines (STYLE.md)."""
     lines = len((ROOT / path).read_text(encoding="utf-8").splitlines())
-    if path in KNOWN_LONG:
-        pytest.skip(f"{path}: {lines} lines, being split on another branch")
     assert lines <= MAX_LINES, f"{path} has {lines} lines"
-
-
-def test_known_long_modules_are_still_long() -> None:
-    """An exception that is no longer needed is deleted (so the set only shrinks)."""
-    for path in KNOWN_LONG:
-        lines = len((ROOT / path).read_text(encoding="utf-8").splitlines())
-        assert lines > MAX_LINES, f"{path} has {lines} lines now: remove it from KNOWN_LONG"

@@ -16,7 +16,8 @@ from printables.calibration import (
     render_calibration,
     scale_drawing,
 )
-from printables.layout import PAPER_SIZES, Duplex, Rect, Segment
+from printables.duplex import Duplex
+from printables.layout import PAPER_SIZES, Rect, Segment
 
 SHEETS = [
     (paper, landscape, duplex)

@@ -116,7 +116,7 @@ def test_overflow_is_an_error_naming_the_card(run, tmp_path: Path) -> None:
 
 
 def test_save_a_printer_profile_and_use_it(run, tmp_path: Path, page_content) -> None:
-    from printables.layout import BackAdjust, adjust_point
+    from printables.duplex import BackAdjust, adjust_point
 
     saved = run(
         "--save-profile",

@@ -9,7 +9,8 @@ import pypdfium2 as pdfium
 
 from games.cards.deck import parse_deck_text
 from printables.cropmarks import marks_on_art
-from printables.layout import CardSize, Duplex, SheetSpec, layout_sheet
+from printables.duplex import Duplex
+from printables.layout import CardSize, SheetSpec, layout_sheet
 from printables.render import RenderOptions, render_deck
 
 DPI = 300

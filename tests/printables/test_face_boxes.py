@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 from games.cards.deck import parse_deck_text
 from games.pocketmodel.state import GREEN_ICONS, SILVER_ICONS
 from printables.deckfile import read_deck
-from printables.faces import SAFE_MARGIN
+from printables.duplex import Duplex
 from printables.icons import FORM_SIZE
-from printables.layout import CARD_SIZES, CardSize, Duplex, Rect
+from printables.layout import CARD_SIZES, CardSize, Rect
+from printables.painter import SAFE_MARGIN
 from printables.render import RenderError, RenderOptions, render_deck
 
 MM = 72 / 25.4

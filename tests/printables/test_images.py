@@ -13,10 +13,10 @@ import pytest
 from PIL import Image, ImageCms
 
 from games.cards.deck import parse_deck_text
-from printables.faces import MM
+from printables.duplex import Duplex
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
-from printables.layout import Duplex
 from printables.render import RenderOptions, render_deck
+from printables.units import MM
 
 GHOSTSCRIPT_ICC = Path("/usr/share/color/icc/ghostscript")
 A98 = GHOSTSCRIPT_ICC / "a98.icc"

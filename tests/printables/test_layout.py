@@ -9,6 +9,14 @@ from dataclasses import replace
 
 import pytest
 
+from printables.duplex import (
+    BackAdjust,
+    Duplex,
+    adjust_point,
+    back_slot_index,
+    flip_rect,
+    mirrors_left_right,
+)
 from printables.layout import (
     CARD_SIZES,
     FURNITURE_HEIGHT,
@@ -16,20 +24,14 @@ from printables.layout import (
     MIN_CROP_MARK_LENGTH,
     PAPER_SIZES,
     SHORTEST_CROP_MARK,
-    BackAdjust,
     CardSize,
-    Duplex,
     LayoutError,
     Rect,
     Segment,
     SheetLayout,
     SheetSpec,
-    adjust_point,
-    back_slot_index,
     crop_mark_notes,
-    flip_rect,
     layout_sheet,
-    mirrors_left_right,
     parse_card_size,
 )
 

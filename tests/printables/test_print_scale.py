@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from printables.calibration import render_calibration
 from printables.deckfile import read_deck
-from printables.layout import Duplex, PrintScale, SettingError, scale_point
+from printables.duplex import Duplex, PrintScale, scale_point
+from printables.layout import SettingError
 from printables.render import RenderOptions, render_deck
 from tablesmith import cli
 

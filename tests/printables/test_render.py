@@ -12,7 +12,8 @@ import pytest
 
 from games.cards.deck import card_url
 from printables.deckfile import demo_names, read_deck
-from printables.layout import BackAdjust, Duplex, parse_card_size
+from printables.duplex import BackAdjust, Duplex
+from printables.layout import parse_card_size
 from printables.render import RenderError, RenderOptions, render_deck
 
 PT = 72 / 25.4

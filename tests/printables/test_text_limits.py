@@ -12,7 +12,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from games.cards.deck import parse_deck_text
-from printables.layout import CARD_SIZES, CardSize, Duplex
+from printables.duplex import Duplex
+from printables.layout import CARD_SIZES, CardSize
 from printables.render import RenderError, RenderOptions, render_deck
 
 ROOT = Path(__file__).resolve().parents[2]
