@@ -50,6 +50,19 @@ def start_server(database: Path, *extra: str) -> tuple[subprocess.Popen[str], st
     return process, match.group(1)
 
 
+def close_pipes(process: subprocess.Popen[str]) -> None:
+    """Close the pipe :func:`start_server` opened (after the process has ended)."""
+    if process.stdout is not None:
+        process.stdout.close()
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """Kill a server of :func:`start_server`, wait for it and close its pipe."""
+    process.kill()
+    process.wait(timeout=10)
+    close_pipes(process)
+
+
 @pytest.mark.parametrize("fsync", [[], ["--no-fsync"]], ids=["power", "crash"])
 def test_acknowledged_actions_survive_kill_9(tmp_path: Path, fsync: list[str]) -> None:
     database = tmp_path / "data" / "companion.sqlite"
@@ -87,6 +100,7 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path, fsync: list[str]) -
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+        close_pipes(process)
     assert process.returncode == -signal.SIGKILL
     restarted, base = start_server(database)
     try:
@@ -103,5 +117,4 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path, fsync: list[str]) -
         )
         assert retry.json()["duplicate"] is True  # the phone's retry after the crash is harmless
     finally:
-        restarted.kill()
-        restarted.wait(timeout=10)
+        stop(restarted)

@@ -27,7 +27,7 @@ from companion.server import (
     max_streams,
 )
 from tests.companion.conftest import make_app, seat_both
-from tests.companion.test_durability import start_server
+from tests.companion.test_durability import start_server, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = "import tablesmith\ntablesmith.main()"
@@ -137,8 +137,7 @@ def test_served_companion_survives_1100_idle_connections(tmp_path: Path, server:
     finally:
         for sock in sockets:
             sock.close()
-        process.kill()
-        process.wait()
+        stop(process)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
@@ -155,8 +154,7 @@ def test_40_idle_connections_do_not_freeze_8_threads(tmp_path: Path) -> None:
     finally:
         for sock in sockets:
             sock.close()
-        process.kill()
-        process.wait()
+        stop(process)
 
 
 def test_sigterm_ends_open_streams_promptly(tmp_path: Path) -> None:
@@ -173,8 +171,7 @@ def test_sigterm_ends_open_streams_promptly(tmp_path: Path) -> None:
         assert time.monotonic() - start < 3.0  # waitress waits up to 5 s for busy workers
         stream.close()
     finally:
-        process.kill()
-        process.wait()
+        stop(process)
 
 
 # ------------------------------------------------------------------------ startup errors (F7/F8)
@@ -284,3 +281,5 @@ def test_base_url_loses_one_trailing_slash(tmp_path: Path) -> None:
     finally:
         process.kill()
         process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
