@@ -105,6 +105,8 @@ def test_serve_on_127_0_0_1_says_no_phone_can_reach_it_and_prints_no_qr(tmp_path
     finally:
         process.kill()
         process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
     assert re.match(
         r"Tablesmith companion: open http://127\.0\.0\.1:\d+/ in a browser on this", first
     )
