@@ -41,7 +41,7 @@ def _children(pid: int) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            fields = (entry / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
         except OSError:
             continue
         parents.setdefault(int(fields[1]), []).append(int(entry.name))
@@ -57,7 +57,7 @@ def _rss_kib(pids: list[int]) -> int:
     total = 0
     for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
         except OSError:

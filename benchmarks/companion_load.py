@@ -85,20 +85,20 @@ def percentile(values: list[float], q: float) -> float:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads) in seconds (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def machine_busy_seconds() -> float:
     """CPU time all cores of the machine spent busy since boot, in seconds (/proc/stat)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    fields = [int(x) for x in Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle, iowait
     return (sum(fields[:8]) - idle) / TICKS
 
 
 def rss_mib(pid: int) -> float:
     """Resident set size of a process in MiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
@@ -405,14 +405,14 @@ async def ready_and_wait(connected: int) -> tuple[float, float]:
 def client_child(config_path: str) -> None:
     """A load client process: run the slice in the config file, write its figures (JSON) to
     the config's ``out`` file."""
-    config = json.loads(Path(config_path).read_text())
+    config = json.loads(Path(config_path).read_text(encoding="utf-8"))
     with contextlib.suppress(ImportError):
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     driver = ours_client if config["kind"] == "ours" else peer_client
     result = asyncio.run(driver(config))
-    Path(config["out"]).write_text(json.dumps(result))  # a file: stdout may be non-blocking
+    Path(config["out"]).write_text(json.dumps(result), encoding="utf-8")  # a file: stdout may be non-blocking
 
 
 # ------------------------------------------------------------------------------- the servers
@@ -571,7 +571,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         time.sleep(max(0.0, end_at - time.monotonic()))
         server_cpu = cpu_seconds(server.pid) - cpu_start
         busy = machine_busy_seconds() - busy_start
-        load = float(Path("/proc/loadavg").read_text().split()[0])
+        load = float(Path("/proc/loadavg").read_text(encoding="utf-8").split()[0])
         rss_end = rss_mib(server.pid)
         results = []
         for index, client in enumerate(clients):
@@ -579,7 +579,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
             out = workdir / f"client-{index}.out.json"
             if not out.exists():
                 raise RuntimeError(f"load client {index} ({kind}) ended without its figures")
-            results.append(json.loads(out.read_text()))
+            results.append(json.loads(out.read_text(encoding="utf-8")))
     finally:
         for client in clients:
             if client.poll() is None:

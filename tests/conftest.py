@@ -35,7 +35,7 @@ def needs_program(program: str, package: str) -> pytest.MarkDecorator:
 def _locked(path: Path) -> Iterator[None]:
     import fcntl
 
-    with open(path, "w") as handle:
+    with open(path, "w", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -68,7 +68,7 @@ def build_kit_once(tmp_path_factory: pytest.TempPathFactory):
             lock = shared / f".lock-{hashlib.sha256(repr(key).encode()).hexdigest()[:12]}"
             with _locked(lock):
                 build_kit(PrintSettings(bed=parse_bed(printer), **options), out, cache_dir=shared)
-            kits[key] = (out, json.loads((out / "manifest.json").read_text()))
+            kits[key] = (out, json.loads((out / "manifest.json").read_text(encoding="utf-8")))
         return kits[key]
 
     return build

@@ -97,7 +97,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
 
 @kit_extra
 def test_unwritable_output_folder_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "not-a-folder").write_text("x")
+    (tmp_path / "not-a-folder").write_text("x", encoding="utf-8")
     result = run(
         "build", "--out", str(tmp_path / "not-a-folder" / "kit"), "--no-preview", "--no-cache"
     )
@@ -126,7 +126,7 @@ def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> Non
     )
     assert result.returncode == 0, result.stderr
     out = tmp_path / "build" / "asteroids"
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["settings"]["scale"] == 0.8 and manifest["settings"]["bed"]["name"] == "mini"
     for part in manifest["parts"]:
         assert f"meshing and writing {part['file']}" in result.stderr

@@ -128,7 +128,7 @@ def test_manifest_and_notes_say_what_to_do(kit) -> None:
         assert (out / part["preview"]).stat().st_size > 5_000
     for plate in manifest["plates"]:
         assert (out / plate["preview"]).stat().st_size > 5_000
-    notes = (out / "PRINT-NOTES.md").read_text()
+    notes = (out / "PRINT-NOTES.md").read_text(encoding="utf-8")
     assert "No supports" in notes
     assert notes.count('leave the slicer\'s "XY size compensation" at 0') == 1
     for plate in manifest["plates"]:
@@ -192,13 +192,13 @@ def test_interrupted_build_leaves_the_old_kit_and_nothing_half_written(
     monkeypatch.setattr(fits, "kit_fits", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         build_kit(PrintSettings(), out, cache_dir=None, previews=True)
-    assert json.loads((out / "manifest.json").read_text()) == old
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8")) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
 
 def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
-    blocker.write_text("x")
+    blocker.write_text("x", encoding="utf-8")
     with pytest.raises(OutputError, match="is a file, not a folder") as out_info:
         build_kit(PrintSettings(), blocker / "kit", cache_dir=None)
     assert out_info.value.option == "--out"

@@ -32,8 +32,8 @@ def test_foreign_folders_files_and_the_current_folder_are_refused(
     tmp_path: Path, monkeypatch
 ) -> None:
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "thesis.txt").write_text("precious")
-    (tmp_path / "file").write_text("x")
+    (tmp_path / "docs" / "thesis.txt").write_text("precious", encoding="utf-8")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
     other = tmp_path / "other-kit"
     other.mkdir()
     (other / "manifest.json").write_text(json.dumps({"generator": "tablesmith", "kit": "chess"}))
@@ -48,15 +48,15 @@ def test_foreign_folders_files_and_the_current_folder_are_refused(
         with pytest.raises(OutputError, match=words) as info:
             check_target(path, "asteroids")
         assert info.value.option == "--out"
-    assert (tmp_path / "docs" / "thesis.txt").read_text() == "precious"
+    assert (tmp_path / "docs" / "thesis.txt").read_text(encoding="utf-8") == "precious"
 
 
 def test_success_swaps_in_the_new_kit_with_normal_permissions(tmp_path: Path) -> None:
     target = tmp_path / "kit"
     _kit(target)
-    (target / "old.txt").write_text("old")
+    (target / "old.txt").write_text("old", encoding="utf-8")
     with replacing(target) as staging:
-        (staging / "new.txt").write_text("new")
+        (staging / "new.txt").write_text("new", encoding="utf-8")
     assert sorted(p.name for p in target.iterdir()) == ["new.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
     mask = os.umask(0)
@@ -68,7 +68,7 @@ def test_failure_keeps_the_old_kit_and_removes_the_staging_folder(tmp_path: Path
     target = tmp_path / "kit"
     _kit(target)
     with pytest.raises(RuntimeError), replacing(target) as staging:
-        (staging / "half.stl").write_text("half")
+        (staging / "half.stl").write_text("half", encoding="utf-8")
         raise RuntimeError("interrupted")
     assert sorted(p.name for p in target.iterdir()) == ["manifest.json"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
@@ -87,6 +87,6 @@ def test_leftovers_of_a_killed_run_are_swept_but_live_ones_kept(tmp_path: Path) 
     live = tmp_path / f".kit.partial-{os.getppid()}-xyz"
     live.mkdir()
     with replacing(tmp_path / "kit") as staging:
-        (staging / "a").write_text("a")
+        (staging / "a").write_text("a", encoding="utf-8")
     assert not stale.exists()
     assert live.exists()

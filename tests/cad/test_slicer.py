@@ -38,7 +38,7 @@ def _slice(plate: Path, gcode: Path, *extra: str) -> str:
     """Slice ``plate`` as a user who opens it and presses "Slice" (``--dont-arrange`` keeps
     the 3MF's arrangement); ``extra`` options only where a test asks what goes wrong."""
     _run("--export-gcode", "--dont-arrange", *extra, "-o", str(gcode), str(plate))
-    return gcode.read_text()
+    return gcode.read_text(encoding="utf-8")
 
 
 def _heights(gcode: str) -> tuple[list[float], float | None, str]:

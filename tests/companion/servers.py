@@ -82,8 +82,8 @@ def serve_process(options: Sequence[str], log: Path, base: str | None = None) ->
 
     def started() -> bool:
         if process.poll() is not None:
-            raise AssertionError(f"serve ended: {log.read_text()}")
-        match = re.search(r"open (http\S+)/ on a phone", log.read_text())
+            raise AssertionError(f"serve ended: {log.read_text(encoding='utf-8')}")
+        match = re.search(r"open (http\S+)/ on a phone", log.read_text(encoding="utf-8"))
         if match:
             found.append(base or match.group(1))
         return bool(found)

@@ -25,7 +25,7 @@ ENTRY = re.compile(r'^  "([a-z0-9_]+)": _\("([^"]*)"', re.M)
 
 def view_catalog(game: str) -> dict[str, str]:
     """The ``refusal-strings`` block of the game's view: message id -> English."""
-    html = (ROOT / "companion/views" / game / "view.html").read_text()
+    html = (ROOT / "companion/views" / game / "view.html").read_text(encoding="utf-8")
     block = html.split('id="refusal-strings"', 1)[1].split("</script>", 1)[0]
     return dict(ENTRY.findall(block))
 

@@ -219,7 +219,7 @@ def test_corrupt_database_is_a_one_line_db_error(tmp_path: Path) -> None:
     ids=["parent-is-a-file", "dev-null", "proc", "folder", "empty"],
 )
 def test_unusable_db_paths_are_one_line_db_errors(tmp_path: Path, make_db: object) -> None:
-    (tmp_path / "file").write_text("x")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
     result = run_cli(*serve_args(tmp_path, "--db", make_db(tmp_path)))  # type: ignore[operator]
     assert_one_line_error(result, "--db: ")
 

@@ -72,7 +72,7 @@ def test_every_message_id_is_raised_somewhere_and_every_raised_id_is_known(name:
     files = sorted((ROOT / "games" / PACKAGE[name]).glob("*.py"))
     # the catalog itself does not count as a use of its ids
     catalog_block = re.compile(r"MESSAGES = Messages\(.*?\n\)\n", re.S)
-    source = "\n".join(catalog_block.sub("", p.read_text()) for p in files)
+    source = "\n".join(catalog_block.sub("", p.read_text(encoding="utf-8")) for p in files)
     raised = set(re.findall(r'(?:MESSAGES\.error|_refuse)\(\s*"([a-z0-9_]+)"', source))
     assert raised and raised <= set(texts), sorted(raised - set(texts))
     quoted = set(re.findall(r'"([a-z0-9_]+)"', source))
