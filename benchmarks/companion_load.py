@@ -91,7 +91,9 @@ def cpu_seconds(pid: int) -> float:
 
 def machine_busy_seconds() -> float:
     """CPU time all cores of the machine spent busy since boot, in seconds (/proc/stat)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()[1:]]
+    fields = [
+        int(x) for x in Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()[1:]
+    ]
     idle = fields[3] + fields[4]  # idle, iowait
     return (sum(fields[:8]) - idle) / TICKS
 
@@ -412,7 +414,9 @@ def client_child(config_path: str) -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     driver = ours_client if config["kind"] == "ours" else peer_client
     result = asyncio.run(driver(config))
-    Path(config["out"]).write_text(json.dumps(result), encoding="utf-8")  # a file: stdout may be non-blocking
+    Path(config["out"]).write_text(
+        json.dumps(result), encoding="utf-8"
+    )  # a file: stdout may be non-blocking
 
 
 # ------------------------------------------------------------------------------- the servers

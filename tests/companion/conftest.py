@@ -303,7 +303,9 @@ def postgres_url() -> Iterator[str]:
         import psycopg
 
         if server.poll() is not None:
-            raise AssertionError(f"PostgreSQL ended: {(folder / 'server.log').read_text(encoding="utf-8")}")
+            raise AssertionError(
+                f"PostgreSQL ended: {(folder / 'server.log').read_text(encoding='utf-8')}"
+            )
         try:
             psycopg.connect(url, connect_timeout=2).close()
         except psycopg.Error:
@@ -317,7 +319,9 @@ def postgres_url() -> Iterator[str]:
         pid_file = data / "postmaster.pid"  # runuser may not pass signals on: stop the server
         if pid_file.exists():
             with contextlib.suppress(OSError, ValueError):
-                os.kill(int(pid_file.read_text(encoding="utf-8").split()[0]), signal.SIGINT)  # fast shutdown
+                os.kill(
+                    int(pid_file.read_text(encoding="utf-8").split()[0]), signal.SIGINT
+                )  # fast shutdown
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:

@@ -179,7 +179,9 @@ def nginx_command(prefix: Path, block: str) -> list[str]:
     config.write_text(main_config(prefix, block))
     command = [program, "-p", f"{prefix}/", "-c", str(config), "-e", str(prefix / "error.log")]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=30)
-    assert checked.returncode == 0, f"nginx -t: {checked.stderr}\n{config.read_text(encoding="utf-8")}"
+    assert checked.returncode == 0, (
+        f"nginx -t: {checked.stderr}\n{config.read_text(encoding='utf-8')}"
+    )
     return command
 
 
@@ -194,7 +196,9 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
 
     def answers() -> bool:
         if process.poll() is not None:
-            raise AssertionError(f"nginx ended: {(prefix / 'error.log').read_text(encoding="utf-8")}")
+            raise AssertionError(
+                f"nginx ended: {(prefix / 'error.log').read_text(encoding='utf-8')}"
+            )
         try:
             return requests.get(proxy.base + "/", timeout=5).ok
         except requests.ConnectionError:

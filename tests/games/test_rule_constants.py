@@ -74,8 +74,12 @@ def test_each_rule_constant_is_defined_once_per_game() -> None:
 
 
 def test_the_check_finds_a_second_definition(tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text('FLEET_MAX_STARS = 30\nICONS = ("Droid", "Laser")\n', encoding="utf-8")
-    (tmp_path / "b.py").write_text('FLEET_MAX_STARS: int = 30\nUNIT_ICONS = ("Droid", "Laser")\n', encoding="utf-8")
+    (tmp_path / "a.py").write_text(
+        'FLEET_MAX_STARS = 30\nICONS = ("Droid", "Laser")\n', encoding="utf-8"
+    )
+    (tmp_path / "b.py").write_text(
+        'FLEET_MAX_STARS: int = 30\nUNIT_ICONS = ("Droid", "Laser")\n', encoding="utf-8"
+    )
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:
