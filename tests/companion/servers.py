@@ -83,7 +83,9 @@ def serve_process(options: Sequence[str], log: Path, base: str | None = None) ->
     def started() -> bool:
         if process.poll() is not None:
             raise AssertionError(f"serve ended: {log.read_text(encoding='utf-8')}")
-        match = re.search(r"open (http\S+)/ on a phone", log.read_text(encoding="utf-8"))
+        match = re.search(
+            r"open (http\S+)/ (?:on a phone|in a browser)", log.read_text(encoding="utf-8")
+        )
         if match:
             found.append(base or match.group(1))
         return bool(found)
