@@ -89,6 +89,9 @@ def test_a_dice_purpose_named_like_an_object_property_is_shown_as_typed(
             f"document.getElementById('dice-history').textContent.includes('{purpose} · 1d6')"
         )
     page.click("#log summary")
+    page.wait_for_function(
+        "document.getElementById('log-list').textContent.includes('toString: 1d6')", timeout=5000
+    )
     log = page.inner_text("#log-list")
     assert "constructor: 1d6" in log and "toString: 1d6" in log
     assert "function" not in log and "function" not in page.inner_text("#dice-history")
