@@ -4,7 +4,7 @@ The anchor is ``benchmarks/anchors/reportlab_floor.py`` (the floor of plain Repo
 sheets: frame, wrapped text in an embedded TTF, a shared image per card, a back page per
 front page). Both run as fresh processes, alternately, ``--rounds`` times each; each reports
 its own time from after its imports to the saved PDF. The best time of each side and their
-ratio are printed (goal of issue 10: Tablesmith within 2x the anchor).
+ratio are printed (goal: within 1.2x the anchor).
 
 Tablesmith's side renders 1,000 cards drawn round-robin from the three demo decks (every
 kind except Transformers characters, which print on their own larger sheets), each with the

@@ -1,4 +1,4 @@
-"""Load test of the default ``tablesmith serve`` against boardgame.io's server (issue 9, point 1).
+"""Load test of the default ``tablesmith serve`` against boardgame.io's server.
 
 N tables x 2 phones on loopback. Every phone holds an open live stream (ours: Server-Sent
 Events, ``GET /api/t/<table>/events``; the peer: a socket.io connection that has sent
@@ -42,7 +42,7 @@ Usage (needs the bench extra: ``pip install '.[bench]'``)::
     python benchmarks/companion_load.py --tables 100 500 1000 2000 [--seconds 15] \
         [--think 1.0] [--clients 2] [--no-peer] [--json results.json]
 
-Goal (issue 9) on a 2-core machine at 1,000 tables: every phone gets its stream, action p99 <
+Goal on a 2-core machine at 1,000 tables: every phone gets its stream, action p99 <
 50 ms, stream p99 < 100 ms, no event missed. The client shares the machine with the server:
 the CPU columns say how much each took.
 """

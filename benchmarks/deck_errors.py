@@ -1,4 +1,4 @@
-"""How fast broken or oversized deck files are refused (issue 10, point 2: errors within a
+"""How fast broken or oversized deck files are refused (errors within a
 second, limits checked before parsing).
 
 Writes three files to a temporary folder and times ``printables.deckfile.read_deck`` on each

@@ -1,5 +1,5 @@
 """Benchmark: Toy Battle engine speed, legal_actions + apply per second over random playouts
-on every terrain (issue 8, point 5).
+on every terrain.
 
 What it runs: for each of the eight terrains, ``--games`` random legal playouts from the
 protocol's setup (seeded starting player, default variant), each step being one

@@ -1,4 +1,4 @@
-"""Speed of the Transformers rules engine: ``legal_actions`` + ``apply`` per second (issue 7).
+"""Speed of the Transformers rules engine: ``legal_actions`` + ``apply`` per second.
 
 Plays seeded random playouts through the game protocol (:mod:`games.transformers.game`), as
 the companion folds a log: at each step the seat to act lists its legal actions, one is

@@ -240,7 +240,7 @@ class PrintDimensions:
 
         The cut runs along the B-side face of the middle rib (between rift 3 and rift 4), so
         the rib stays whole in half A: cutting through the rib would leave two half ribs
-        thinner than ``min_wall`` below scale 0.83 (issue 11).
+        thinner than ``min_wall`` below scale 0.83.
         """
         return self.rib_width / 2
 

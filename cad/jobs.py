@@ -4,7 +4,7 @@ Units: mm, mm^2, mm^3. Frames: part frame (``cad.parts``) for part meshes; bed f
 at the bed's front-left corner) for plates.
 
 A cold kit on a 2-core machine spends most of its time importing the CAD kernel and building
-solids in one process (issue 11, point 4). Everything after an STL exists (reading it back,
+solids in one process. Everything after an STL exists (reading it back,
 checking it, previews, 3MF plates) needs only numpy, Pillow and lib3mf, so it runs in a
 second process started before the kernel is imported: it loads its libraries while the first
 one loads OpenCASCADE, and works through part and plate jobs while the first one builds the

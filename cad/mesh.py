@@ -7,7 +7,7 @@ The STL is written by OpenCASCADE (``cad.occ.write_stl``) with an absolute linea
 exporter uses a relative deflection that makes arcs about 6x coarser, and a coarser angle
 collapses round clearances (ARCHITECTURE.md). This module reads that file back with numpy
 and checks it the way a slicer will see it. It imports nothing but numpy, so it runs in the
-kit's second process while the first one still builds solids (issue 11, point 4); the tests
+kit's second process while the first one still builds solids; the tests
 cross-check it against trimesh.
 """
 

@@ -2,7 +2,7 @@
 
 Source: the designer's print notes P1-P5 (shared/rules/asteroids.md) and PRINT-FORMATS.md
 (colour change heights, Bambu Studio needing the height in words). What goes wrong with other
-slicer settings was measured with PrusaSlicer 2.5 on the generated plates (issue 11; the
+slicer settings was measured with PrusaSlicer 2.5 on the generated plates (the
 first-layer case is re-measured by ``tests/cad/test_slicer.py``).
 """
 

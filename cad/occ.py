@@ -3,8 +3,8 @@
 Units: mm, mm^2, mm^3. Frame: the part frame of ``cad.parts`` (bed face on Z = 0).
 
 Why OCP directly and not CadQuery's API: CadQuery is a convenience layer over the same kernel
-binding (OCP); importing it also loads VTK, ezdxf and friends (about 1.1 s of a cold build on
-a 2-core machine, issue 11) and installs about 1 GB that the kit never uses. The operations
+binding (OCP); importing it also loads VTK, ezdxf and friends (a large part of a cold build;
+``benchmarks/asteroids_build.py`` measures it) and installs about 1 GB that the kit never uses. The operations
 below are the ones CadQuery would call for us (``BRepAlgoAPI_*`` with many tools in one call,
 ``BRepOffsetAPI_MakeOffset``, ``BRepFilletAPI_MakeChamfer``, ``BRepMesh_IncrementalMesh``,
 ``StlAPI_Writer``), with the same arguments.

@@ -1,7 +1,7 @@
 """PNG previews of parts and plates: a small z-buffer renderer on numpy, text and PNG by Pillow.
 
 Units in the input: mm. The projection is orthographic, so proportions are true. What a
-picture shows (issue 11, point 3):
+picture shows:
 
 - smooth shading: corner normals are averaged over the faces around a vertex that meet at less
   than ``CREASE_DEG``, so tessellated round surfaces look round and flat faces stay flat;
@@ -32,7 +32,7 @@ CREASE_DEG = 30.0
 
 SUPERSAMPLE = 1.25
 """Render at this multiple of the picture size, then scale down (box filter: anti-aliasing).
-Compared side by side for issue 11, 1.25 looks like 2 for these pictures at 40 % of the work."""
+Side by side, 1.25 looks like 2 for these pictures at a fraction of the work."""
 
 VIEWS = {
     # view direction (from the eye into the scene) for each named view

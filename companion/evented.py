@@ -58,12 +58,12 @@ GC_THRESHOLDS = (50_000, 20, 100)
 def tune_gc() -> None:
     """Keep the cyclic garbage collector's pauses out of the phones' answers.
 
-    With the default thresholds a full collection ran every few seconds under load and walked
-    every object of every table and stream: at 1,000 tables the action p99 was 95-160 ms while
-    the p50 was 4 ms. Here what exists at start is frozen (:func:`gc.freeze`: never scanned
-    again) and collections run less often (:data:`GC_THRESHOLDS`); measured at 1,000 tables:
-    action p99 18-20 ms, the same memory (108 MiB RSS). Called by ``tablesmith serve`` only
-    (not by tests that run a server inside their own process).
+    With the default thresholds a full collection runs every few seconds under load and walks
+    every object of every table and stream, which shows as a long tail of slow answers. Here
+    what exists at start is frozen (:func:`gc.freeze`: never scanned again) and collections run
+    less often (:data:`GC_THRESHOLDS`), at the same memory; ``benchmarks/companion_load.py``
+    measures the effect (numbers in the README). Called by ``tablesmith serve`` only (not by
+    tests that run a server inside their own process).
     """
     gc.collect()
     gc.freeze()

@@ -2,22 +2,21 @@
 
 Every accepted write is appended in one ``BEGIN IMMEDIATE`` transaction that is committed
 before the phone gets its answer, so an acknowledged action survives ``kill -9`` of the server
-(ARCHITECTURE.md, *Companion*). Two durability levels (decision, measured with
-``benchmarks/companion_load.py``, 100 tables x 2 phones, on the shared 2-core machine):
+(ARCHITECTURE.md, *Companion*). Two durability levels (``benchmarks/companion_load.py``
+measures what each costs):
 
 * ``"power"`` (default, ``synchronous=FULL``): every commit is also flushed to the disk (one
   fsync per commit; actions of different tables arriving together share one commit, see
-  :meth:`EventStore.append`), so it survives a power cut of the computer too. Action p99 14-36 ms in
-  five runs; 56-77 ms while other jobs were writing heavily to the same disk.
+  :meth:`EventStore.append`), so it survives a power cut of the computer too.
 * ``"crash"`` (``synchronous=NORMAL``): the commit reaches the operating system before the
-  answer; it survives a killed or crashed server, not a power cut. Action p99 17-24 ms.
+  answer; it survives a killed or crashed server, not a power cut.
 
 Seat tokens (which authorise writes) are stored as SHA-256 hashes only; the join and watch
 tokens are kept as they are because seat A's page shows their links again after a reload.
 
 The store is thread-safe and holds few file descriptors whatever the number of worker threads:
 ONE writer connection, on which writers take turns under a process-wide lock (SQLite's own busy
-handler would sleep in steps of up to 100 ms, measured as a 1.4 s p99 under load), and a small
+handler sleeps in steps of up to 100 ms, a long tail under load), and a small
 pool of at most ``READERS`` reader connections that a request borrows and gives back (WAL
 readers never wait for the writer). Each connection holds three descriptors (database, WAL,
 shared memory), and the server multiplexes its sockets with ``select()`` on some systems, whose

@@ -185,8 +185,7 @@ class Table:
 
 def dumps(data: Any) -> str:
     """Compact JSON text of a view sent to the phones (never of a stored event: the log keeps
-    :func:`json.dumps`' exact bytes). orjson writes it several times faster than the standard
-    library; the text differs only where both are valid JSON of the same content (non-ASCII
+    :func:`json.dumps`' exact bytes). orjson writes it faster than the standard library; the text differs only where both are valid JSON of the same content (non-ASCII
     characters as UTF-8 instead of ``\\u`` escapes). What orjson cannot write (an integer
     beyond 64 bits, say) falls back to :func:`json.dumps`."""
     try:

@@ -205,7 +205,7 @@ def mode_from_json(data: Any, where: str) -> Mode:
     """A mode: ``attack`` and ``defense`` 0..20 (required), subtitle, traits and text.
 
     Raises:
-        Invalid: a field out of range (TF-1 card limits of :mod:`games.cards.transformers`).
+        Invalid: a field out of range (TF-1 card limits of :mod:`games.transformers.cards`).
     """
     found = obj(data, where, {"attack", "defense"}, {"subtitle", "traits", "text"})
     return Mode(
