@@ -7,14 +7,15 @@ event log (ARCHITECTURE.md, *Companion*); nothing here knows any game's rules.
   :meth:`~games.protocol.Game.setup_event`; the dice it needed are logged just before it as
   ``roll`` events). The payload also keeps the canonical request (``request``) for retries.
 * ``action``: one action of a seat, with the faces of the dice it needed (``faces``).
-* ``undo``: takes back the most recent action of the current turn, if the undoing seat made it
-  and no roll came after it (rolls, actions with dice and the end of a turn are undo barriers).
+* ``undo``: takes back the entry its ``undoes`` names: the undoing seat's most recent action of
+  the current turn, when no roll came after it (rolls, actions with dice and the end of a turn
+  are undo barriers) and the other seat did nothing since that could depend on it (only counter
+  changes, :func:`~companion.tables.counters.undo_index`; without counters: the most recent).
 * ``roll``: dice, logged with who rolled, the purpose and the faces.
 * ``join`` and ``reclaim``: seats changed; the state does not.
 * ``counter``: a player's own named counter added, changed or removed
   (:mod:`companion.tables.counters`): kept beside the game state, undoable like an action,
-  never a barrier. An ``undo`` takes back the entry its ``undoes`` names
-  (:func:`~companion.tables.counters.undo_index` decides which one that may be).
+  never a barrier.
 """
 
 from __future__ import annotations

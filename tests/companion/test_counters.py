@@ -366,3 +366,25 @@ def test_two_phones_tapping_their_counters_at_once_lose_and_double_nothing(
     assert view["revision"] == start["revision"] + 2 + 2 * rounds
     for session in sessions.values():
         session.close()
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_game_shows_the_counters_to_both_seats_and_watchers(
+    client: FlaskClient, game: str
+) -> None:
+    from tests.companion.conftest import flask_post, seat_both
+
+    seats = seat_both(flask_post(client), game)
+    assert (
+        counter_post(client, seats, "B", op="add", name="House rule", value=-3).status_code == 200
+    )
+    watch = {"X-Seat-Token": seats.watch_url.rsplit("/", 1)[1]}
+    for headers in (seats.headers("A"), seats.headers("B"), watch):
+        view = client.get(seats.api + "/state", headers=headers).get_json()
+        assert view["counters"] == [{"seat": "B", "name": "House rule", "value": -3}]
+    refused = client.post(
+        seats.api + "/counters",
+        json={"expected_revision": 0, "client_action_id": "w", "op": "remove", "name": "x"},
+        headers=watch,
+    )
+    assert refused.status_code == 403 and refused.get_json()["error"] == "forbidden"
