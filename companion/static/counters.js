@@ -18,21 +18,21 @@
   const change = (name, by) => ctx.write("counters", { op: "change", name, by });
 
   function row(counter, index) {
-    const item = el("div", "counter seat-" + counter.seat);
+    const item = el("div", "own-counter seat-" + counter.seat);
     item.dataset.seat = counter.seat;
     item.dataset.name = counter.name;
-    item.append(el("span", "counter-name", counter.name));
-    const value = el("span", "counter-value", String(counter.value));
-    value.id = `counter-value-${counter.seat}-${index}`;
+    item.append(el("span", "own-counter-name", counter.name));
+    const value = el("span", "own-counter-value", String(counter.value));
+    value.id = `own-counter-value-${counter.seat}-${index}`;
     if (counter.seat !== ROLE || !SEATED) {
       item.append(value);
       return item;
     }
-    const id = `counter-${counter.seat}-${index}`;
-    const minus = button("\u2212", () => change(counter.name, -1), "mini write counter-minus", id + "-minus");
-    const plus = button("+", () => change(counter.name, 1), "mini write counter-plus", id + "-plus");
+    const id = `own-counter-${counter.seat}-${index}`;
+    const minus = button("\u2212", () => change(counter.name, -1), "mini write own-counter-minus", id + "-minus");
+    const plus = button("+", () => change(counter.name, 1), "mini write own-counter-plus", id + "-plus");
     const remove = button(S.counter_remove, () => ctx.write("counters", { op: "remove", name: counter.name }),
-      "mini write counter-remove", id + "-remove");
+      "mini write own-counter-remove", id + "-remove");
     minus.setAttribute("aria-label", fmt(S.counter_minus, { name: counter.name }));
     plus.setAttribute("aria-label", fmt(S.counter_plus, { name: counter.name }));
     remove.setAttribute("aria-label", fmt(S.counter_remove_label, { name: counter.name }));
@@ -50,9 +50,9 @@
     for (const seat of order) {
       const mine = counters.filter((c) => c.seat === seat);
       if (!mine.length) continue;
-      const group = el("div", "counter-group");
+      const group = el("div", "own-counter-group");
       group.id = "counters-" + seat;
-      group.append(el("h3", "counter-owner seat-" + seat, ctx.playerName(seat)));
+      group.append(el("h3", "own-counter-owner seat-" + seat, ctx.playerName(seat)));
       mine.forEach((counter, index) => group.append(row(counter, index)));
       list.append(group);
     }

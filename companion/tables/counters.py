@@ -3,7 +3,9 @@
 A player adds a counter to the table (victory points, a resource, a house rule), changes it by
 +/- n and removes it; both phones and watchers see every counter live. The platform keeps them
 for every game alike, without knowing any: they are folded from the table's log beside the
-game state (:class:`companion.tables.fold.Fold`), never passed to a game's rules.
+game state (:class:`companion.tables.fold.Fold`), never passed to a game's rules. (Not the
+games' own counters on units and characters: those are game actions of type ``counter``,
+logged as ``action`` events; these are ``counter`` events of the platform.)
 
 Decisions:
 

@@ -15,7 +15,7 @@ from tests.companion.phones import shot, shots_folder, two_phones
 
 
 def value_of(seat: str, name: str) -> str:
-    return f'.counter[data-seat="{seat}"][data-name="{name}"] .counter-value'
+    return f'.own-counter[data-seat="{seat}"][data-name="{name}"] .own-counter-value'
 
 
 def reads(page: Any, seat: str, name: str, text: str) -> None:
@@ -38,7 +38,7 @@ def add(page: Any, name: str) -> None:
 def tap(page: Any, seat: str, name: str, sign: str, then: str) -> None:
     """Tap ``sign`` ("plus"/"minus") on the counter and wait for ``then``; then wait out the
     shell's double-tap guard (0.4 s) so that the next tap counts."""
-    page.click(f'.counter[data-seat="{seat}"][data-name="{name}"] .counter-{sign}')
+    page.click(f'.own-counter[data-seat="{seat}"][data-name="{name}"] .own-counter-{sign}')
     reads(page, seat, name, then)
     page.wait_for_timeout(450)
 
@@ -64,15 +64,15 @@ def test_two_phones_keep_their_own_counters_live_undoable_and_after_a_reload(
     reads(phone_b, "A", "Victory points", "2")  # live on the other phone, panel opened by itself
     assert phone_b.eval_on_selector("#counters", "d => d.open")
     # B sees A's counter but cannot change it: no controls on the other seat's row
-    assert phone_b.locator('.counter[data-seat="A"] button').count() == 0
+    assert phone_b.locator('.own-counter[data-seat="A"] button').count() == 0
 
     add(phone_b, "Gold")
     reads(phone_b, "B", "Gold", "0")
     tap(phone_b, "B", "Gold", "plus", "1")
     reads(phone_a, "B", "Gold", "1")
     # B's own counters come first on B's phone, A's first on A's
-    assert phone_b.locator(".counter-group").first.get_attribute("id") == "counters-B"
-    assert phone_a.locator(".counter-group").first.get_attribute("id") == "counters-A"
+    assert phone_b.locator(".own-counter-group").first.get_attribute("id") == "counters-B"
+    assert phone_a.locator(".own-counter-group").first.get_attribute("id") == "counters-A"
     shot(phone_b, folder, "counters-b")
 
     # A's last tap is undone past B's counter taps, on both phones; B's Gold stays
@@ -98,7 +98,7 @@ def test_two_phones_keep_their_own_counters_live_undoable_and_after_a_reload(
     shot(phone_a, folder, "counters-a-log")
 
     # minus counts down
-    phone_a.click('.counter[data-seat="A"][data-name="Victory points"] .counter-minus')
+    phone_a.click('.own-counter[data-seat="A"][data-name="Victory points"] .own-counter-minus')
     reads(phone_a, "A", "Victory points", "0")
     phone_a.wait_for_timeout(450)
 
@@ -106,9 +106,19 @@ def test_two_phones_keep_their_own_counters_live_undoable_and_after_a_reload(
     phone_b.reload()
     reads(phone_b, "A", "Victory points", "0")
     reads(phone_b, "B", "Gold", "1")
-    phone_b.click('.counter[data-seat="B"][data-name="Gold"] .counter-remove')
-    phone_a.wait_for_function("!document.querySelector('.counter[data-seat=\"B\"]')", timeout=4000)
-    assert phone_a.locator(".counter").count() == 1
+    phone_b.click('.own-counter[data-seat="B"][data-name="Gold"] .own-counter-remove')
+    phone_a.wait_for_function(
+        "!document.querySelector('.own-counter[data-seat=\"B\"]')", timeout=4000
+    )
+    assert phone_a.locator(".own-counter").count() == 1
+    # a second counter of the same name (ignoring case) is refused, saying why
+    add(phone_a, "VICTORY POINTS")
+    phone_a.wait_for_function(
+        "document.getElementById('toast').textContent.includes("
+        "'you have a counter of that name already')",
+        timeout=4000,
+    )
+    assert phone_a.locator(".own-counter").count() == 1
 
 
 @pytest.mark.slow
@@ -122,7 +132,7 @@ def test_the_counters_panel_speaks_german(
     add(phone_a, "Siegpunkte")
     reads(phone_b, "A", "Siegpunkte", "0")
     assert phone_a.locator("#counter-add").inner_text() == "Zähler anlegen"
-    assert phone_a.locator(".counter-remove").inner_text() == "Entfernen"
+    assert phone_a.locator(".own-counter-remove").inner_text() == "Entfernen"
     phone_a.click("#log summary")
     phone_a.wait_for_selector("#log-list li")
     assert "Neuer Zähler Siegpunkte: 0" in phone_a.inner_text("#log-list")
