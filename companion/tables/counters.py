@@ -40,6 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.tables.rejected import brief
+
 NAME_CHARS = 40
 """Longest counter name, in characters after trimming."""
 VALUE_MIN = -9999
@@ -86,16 +88,11 @@ class CounterRefused(ValueError):
         self.reason = reason
 
 
-def _quoted(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "\u2026"
-
-
 def _integer(data: Mapping[str, Any], field: str, low: int, high: int, default: int) -> int:
     value = data.get(field, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise CounterError(
-            field, f"{field} must be a whole number in {low}..{high}, got {_quoted(value)}"
+            field, f"{field} must be a whole number in {low}..{high}, got {brief(value)}"
         )
     return value
 
@@ -109,16 +106,16 @@ def counter_name(value: Any) -> str:
     """
     if not isinstance(value, str):
         raise CounterError(
-            "name", f"name must be text of 1..{NAME_CHARS} characters, got {_quoted(value)}"
+            "name", f"name must be text of 1..{NAME_CHARS} characters, got {brief(value)}"
         )
     if _CONTROL.search(value.replace("\t", " ").replace("\n", " ")):
-        raise CounterError("name", f"name must not hold control characters, got {_quoted(value)}")
+        raise CounterError("name", f"name must not hold control characters, got {brief(value)}")
     name = _SPACE.sub(" ", value).strip()
     if not 1 <= len(name) <= NAME_CHARS:
         raise CounterError(
             "name",
             f"name must be 1..{NAME_CHARS} characters once trimmed, got {len(name)} "
-            f"({_quoted(name)})",
+            f"({brief(name)})",
         )
     return name
 
@@ -151,11 +148,11 @@ class CounterChange:
         """
         if not isinstance(data, Mapping):
             raise CounterError(
-                "counter", f"a counter write must be a JSON object, got {_quoted(data)}"
+                "counter", f"a counter write must be a JSON object, got {brief(data)}"
             )
         op = data.get("op")
         if op not in OPS:
-            raise CounterError("op", f"op must be one of {', '.join(OPS)}, got {_quoted(op)}")
+            raise CounterError("op", f"op must be one of {', '.join(OPS)}, got {brief(op)}")
         name = counter_name(data.get("name"))
         if op == "add":
             return cls(op="add", name=name, value=_integer(data, "value", VALUE_MIN, VALUE_MAX, 0))

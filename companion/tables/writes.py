@@ -1,4 +1,4 @@
-"""Writes: a phone's action or dice roll, checked, decided once, logged, then published.
+"""Writes: a phone's action, dice roll or own counter, checked, decided once, logged, then published.
 
 Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``
 (:mod:`companion.tables.keys`); a stale revision is refused with 409 and the current view,
