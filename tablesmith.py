@@ -741,18 +741,20 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
     "--no-fsync is faster on a busy disk; an acknowledged action then survives a killed or "
     "crashed server, not a power cut.",
 )
-@click.option(
-    "--qr/--no-qr",
-    default=True,
-    show_default=True,
-    help="Print a QR code of the URL in the terminal.",
-)
+@click.option("--qr/--no-qr", default=True, show_default=True, help="Print the URL as a QR code.")
 @click.option(
     "--mdns/--no-mdns",
     default=True,
     show_default=True,
     help="Announce this server on the LAN as tablesmith.local (mDNS), the address printed "
     "cards use by default; where that cannot work, serve says why.",
+)
+@click.option(
+    "--retention",
+    default="30d",
+    metavar="DURATION",
+    help="Remove a table from the database this long after its last action, finished or not: "
+    "a whole number of s, m, h or d (45s, 90m, 12h, 30d), or 0 to keep all [default: 30d].",
 )
 def serve(
     host: str,
@@ -765,6 +767,7 @@ def serve(
     fsync: bool,
     qr: bool,
     mdns: bool,
+    retention: str,
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     from companion.serve import ServeError, ServeOptions, run
@@ -785,6 +788,7 @@ def serve(
         qr=qr,
         mdns=mdns,
         card_qr_base=card_qr_base,
+        retention=retention,
     )
     try:
         run(options)

@@ -37,6 +37,7 @@ from companion.security import (
     cross_site_guard,
 )
 from companion.store.factory import open_store
+from companion.tables.retention import DEFAULT_IDLE, DEFAULT_RETENTION, Retention
 from companion.tables.seats import SEAT_GONE_SECONDS
 from companion.tables.service import EXTENSION, TableService
 
@@ -55,6 +56,8 @@ DEFAULTS: dict[str, Any] = {
     "DICE_RNG": None,
     "I18N_CACHE": None,
     "SEAT_GONE_SECONDS": SEAT_GONE_SECONDS,
+    "RETENTION_SECONDS": DEFAULT_RETENTION,
+    "IDLE_SECONDS": DEFAULT_IDLE,
 }
 
 
@@ -91,7 +94,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             ``MAX_CONTENT_LENGTH`` (request bodies, bytes; 413 above), ``DICE_RNG`` (a
             ``random.Random`` for tests; default ``secrets.SystemRandom``), ``I18N_CACHE``,
             ``SEAT_GONE_SECONDS`` (how long a seat's phone must be away before a seat code
-            takes the seat, :data:`companion.tables.seats.SEAT_GONE_SECONDS`).
+            takes the seat, :data:`companion.tables.seats.SEAT_GONE_SECONDS`),
+            ``RETENTION_SECONDS`` (a table not played this long is removed, 0 never; default
+            30 days) and ``IDLE_SECONDS`` (a table unused this long leaves memory, 0 never;
+            default 5 minutes), :mod:`companion.tables.retention`.
     """
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
@@ -105,6 +111,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     dice = DiceService(app.config["DICE_RNG"])
     service = TableService(store, dice, app.config["MAX_STREAMS"], hub)
     service.seats.gone_seconds = float(app.config["SEAT_GONE_SECONDS"])
+    service.retention = Retention(
+        store,
+        service.cache,
+        service.budgets,
+        float(app.config["RETENTION_SECONDS"]),
+        float(app.config["IDLE_SECONDS"]),
+    )
     app.extensions[EXTENSION] = service
     app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])

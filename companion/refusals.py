@@ -49,21 +49,27 @@ def error_response(
     return response
 
 
-def error_page(status: int, headers: Any = ()) -> BaseResponse:
+def error_page(
+    status: int, headers: Any = (), details: Mapping[str, Any] | None = None
+) -> BaseResponse:
     """A page's error as the app's own styled page (``message.html``, kind ``error``).
 
     It says in the page's language (English or German) what happened for the usual codes
-    (403, 404, 405, 409, 413, 429, 500, 503; any other code gets a general text naming it) and
+    (403, 404, 405, 409, 410, 413, 429, 500, 503; any other code gets a general text naming it) and
     links to the start page. Should the template itself fail (a 500 while the app is broken),
     Werkzeug's plain page for ``status`` is answered instead.
 
     Args:
         status: the HTTP status code, 400..599.
         headers: extra headers such as ``Allow`` (405) or ``Retry-After`` (503).
+        details: the refusal's own fields the page may name (a removed table's
+            ``retention_days``, 410).
     """
     response: BaseResponse
     try:
-        response = make_response(render_template("message.html", kind="error", status=status))
+        response = make_response(
+            render_template("message.html", kind="error", status=status, details=details)
+        )
     except Exception:  # noqa: BLE001 - the error page must never raise
         current_app.logger.exception("the error page for %s could not be drawn", status)
         response = default_exceptions.get(status, InternalServerError)().get_response()
@@ -79,7 +85,7 @@ def rejected(error: Rejected) -> BaseResponse:
     its ``rule``, ``message_id`` and ``values``, which the phone shows translated."""
     headers = [] if error.retry_after is None else [("Retry-After", str(error.retry_after))]
     if not wants_json():
-        return error_page(error.status, headers)
+        return error_page(error.status, headers, error.details)
     detail: dict[str, Any] = dict(error.details or {})
     cause = error.__cause__
     if isinstance(cause, GameError) and error.status != 409:

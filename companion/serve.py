@@ -27,6 +27,7 @@ import click
 import segno
 
 from companion import create_app, default_database
+from companion.durations import describe_duration, parse_duration
 from companion.evented import create_evented_server, tune_gc
 from companion.hub.base import HubUnavailable
 from companion.hub.factory import make_hub
@@ -61,6 +62,9 @@ class ServeOptions:
         mdns: announce ``tablesmith.local`` on the LAN.
         card_qr_base: the companion address printed cards link to by default (the card
             printer's; the companion does not import it), named when it cannot reach us.
+        retention: how long a table is kept after its last action, as typed (``30d``,
+            ``12h``, ``90m``, ``45s``; ``0`` keeps every table):
+            :mod:`companion.tables.retention`.
     """
 
     host: str = "0.0.0.0"
@@ -74,6 +78,7 @@ class ServeOptions:
     qr: bool = True
     mdns: bool = True
     card_qr_base: str = ""
+    retention: str = "30d"
 
 
 def lan_address() -> str:
@@ -242,6 +247,10 @@ def run(options: ServeOptions) -> None:
     host, port, pubsub = options.host, options.port, options.pubsub
     if not host.strip():
         raise ServeError("--host: must not be empty")
+    try:
+        retention = parse_duration(options.retention, "--retention")
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
 
     evented = options.server == "uvicorn"
     try:
@@ -263,6 +272,7 @@ def run(options: ServeOptions) -> None:
         "BASE_URL": base_url,
         "DURABILITY": "power" if options.fsync else "crash",
         "MAX_STREAMS": None if evented else max_streams(threads, connections),
+        "RETENTION_SECONDS": retention,
     }
     try:
         app = create_app(config)
@@ -302,7 +312,9 @@ def run(options: ServeOptions) -> None:
             f"Tablesmith companion: open {base_url}/ in a browser on this computer. "
             f"No phone can reach it: {unreachable}."
         )
-    click.echo(f"Database: {store.location}")
+    kept = f"removed after {describe_duration(retention)} without play"
+    kept = kept if retention else "never removed"
+    click.echo(f"Database: {store.location} (tables are {kept})")
     if pubsub != "local":
         click.echo(f"Live updates between processes: {redact_url(pubsub)}")
     if options.qr and unreachable is None:  # a code no phone can follow helps nobody
@@ -315,6 +327,7 @@ def run(options: ServeOptions) -> None:
             args=(host, actual_port, base_url, options.card_qr_base, announced),
             daemon=True,
         ).start()
+    tables.retention.start()  # removes the tables not played for --retention, at once too
     tune_gc()  # collector pauses out of the answers (both servers)
     if not evented:  # uvicorn handles the signals itself: streams end, then a clean stop
 
@@ -331,6 +344,7 @@ def run(options: ServeOptions) -> None:
         else:
             server.run()
     finally:
+        tables.retention.stop()
         tables.close()
         (listener if evented else server).close()
         store.close()

@@ -118,6 +118,17 @@ class TableRow:
     created_at: float = 0.0
 
 
+@dataclass(frozen=True, kw_only=True)
+class RemovedTable:
+    """What is left of a table the retention sweep removed
+    (:meth:`Store.remove_table`): its id, when it was removed (UNIX seconds) and the retention
+    it was removed under (seconds without play), so that a phone coming back is told why."""
+
+    id: str
+    removed_at: float
+    retention: float
+
+
 class Store(Protocol):
     """What :class:`companion.tables.service.TableService` needs of an event store:
     :class:`companion.store.sqlite.EventStore` (SQLite, the embedded default) and
@@ -194,3 +205,21 @@ class Store(Protocol):
 
     def events(self, table_id: str, after: int = 0) -> list[Event]:
         """A table's log after seq ``after``, in order."""
+
+    def idle_tables(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` ids of tables whose last event (or, without events, whose creation)
+        is older than ``before`` (UNIX seconds) (:meth:`SqlStore.idle_tables`)."""
+        ...
+
+    def remove_table(self, table_id: str, *, before: float, retention: float, now: float) -> bool:
+        """Delete a table idle since before ``before`` with all its rows, in one transaction,
+        leaving a :class:`RemovedTable` (removed at ``now``); False if it is gone already or was played since
+        (:meth:`SqlStore.remove_table`)."""
+        ...
+
+    def removed(self, table_id: str) -> RemovedTable | None:
+        """What is left of a removed table, or None (never removed, or forgotten)."""
+
+    def forget_removed(self, before: float) -> int:
+        """Forget the tables removed before ``before`` (UNIX seconds); how many."""
+        ...

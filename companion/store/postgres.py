@@ -85,6 +85,11 @@ CREATE TABLE IF NOT EXISTS events (
     created_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (table_id, seq),
     UNIQUE (table_id, client_action_id)
+);
+CREATE TABLE IF NOT EXISTS removed_tables (
+    id TEXT PRIMARY KEY,
+    removed_at DOUBLE PRECISION NOT NULL,
+    retention DOUBLE PRECISION NOT NULL
 )
 """
 

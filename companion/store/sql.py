@@ -8,13 +8,21 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from companion.store.base import Event, StoreError, TableRow, token_hash
+from companion.store.base import Event, RemovedTable, StoreError, TableRow, token_hash
+
+LAST_PLAYED = (
+    "COALESCE((SELECT e.created_at FROM events e WHERE e.table_id = t.id "
+    "ORDER BY e.seq DESC LIMIT 1), t.created_at)"
+)
+"""SQL: when table ``t`` was last played, the time of its last event (the primary key's index
+finds it), or its creation while it has none (UNIX seconds)."""
 
 
 class SqlStore:
     """What the SQLite and PostgreSQL stores share: the statements on tables, seats and logs
     (written with ``?`` placeholders; :attr:`PLACEHOLDER` is the driver's) and the mapping of
-    rows to :class:`TableRow` and :class:`Event`. A subclass gives the connection handling:
+    rows to :class:`TableRow` and :class:`Event`, and the retention sweep's removals
+    (:meth:`idle_tables`, :meth:`remove_table`). A subclass gives the connection handling:
     :meth:`_transaction` (one transaction; a constraint error is raised as
     :attr:`integrity_error`, any other failure as :class:`StorageUnavailable`), :meth:`_read`,
     :meth:`_lock_table` and :meth:`_clean`.
@@ -205,3 +213,65 @@ class SqlStore:
             )
             for r in rows
         ]
+
+    def idle_tables(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` ids of the tables last played (their last event, or their creation
+        while they have none) before ``before`` (UNIX seconds), in id order."""
+        query = self._sql(
+            f"SELECT t.id FROM tables t WHERE {LAST_PLAYED} < ? ORDER BY t.id LIMIT ?"
+        )
+        rows = self._read(lambda db: db.execute(query, (before, limit)).fetchall())
+        return [str(row[0]) for row in rows]
+
+    def remove_table(self, table_id: str, *, before: float, retention: float, now: float) -> bool:
+        """Delete a table that was last played before ``before`` with everything of it (its
+        log with the idempotency keys, seats, reclaim codes and seat keys), in ONE transaction
+        that holds the table's write lock, and remember it as removed at ``now`` after
+        ``retention`` seconds without play (:meth:`removed`).
+
+        Idempotent and safe to run in several processes at once: whoever takes the lock second
+        finds the table gone (or played meanwhile, when an append came first) and removes
+        nothing.
+
+        Returns:
+            True if this call removed it.
+
+        Raises:
+            StorageUnavailable: the database cannot be written now (nothing was removed).
+        """
+        with self._transaction() as db:
+            if not self._lock_table(db, table_id):
+                return False
+            row = db.execute(
+                self._sql(f"SELECT {LAST_PLAYED} FROM tables t WHERE t.id = ?"), (table_id,)
+            ).fetchone()
+            if row is None or float(row[0]) >= before:
+                return False
+            for name in ("events", "reclaim_codes", "seats"):
+                db.execute(self._sql(f"DELETE FROM {name} WHERE table_id = ?"), (table_id,))
+            db.execute(self._sql("DELETE FROM tables WHERE id = ?"), (table_id,))
+            db.execute(
+                self._sql(
+                    "INSERT INTO removed_tables VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING"
+                ),
+                (table_id, now, retention),
+            )
+        return True
+
+    def removed(self, table_id: str) -> RemovedTable | None:
+        """What is left of a table :meth:`remove_table` removed, or None (never removed, or
+        forgotten by :meth:`forget_removed`)."""
+        query = self._sql("SELECT removed_at, retention FROM removed_tables WHERE id = ?")
+        row = self._read(lambda db: db.execute(query, (table_id,)).fetchone())
+        if row is None:
+            return None
+        return RemovedTable(id=table_id, removed_at=float(row[0]), retention=float(row[1]))
+
+    def forget_removed(self, before: float) -> int:
+        """Forget the tables removed before ``before`` (UNIX seconds): a phone coming back
+        later gets "no such table". Returns how many were forgotten."""
+        with self._transaction() as db:
+            done = db.execute(
+                self._sql("DELETE FROM removed_tables WHERE removed_at < ?"), (before,)
+            ).rowcount
+        return int(done or 0)

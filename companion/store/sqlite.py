@@ -81,6 +81,11 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, seq),
     UNIQUE (table_id, client_action_id)
 );
+CREATE TABLE IF NOT EXISTS removed_tables (
+    id TEXT PRIMARY KEY,
+    removed_at REAL NOT NULL,
+    retention REAL NOT NULL
+);
 """
 
 READERS = 4

@@ -151,6 +151,32 @@ class StreamBudgets:
                 if any(roles.get(seat) for seat in SEATS)
             }
 
+    def streaming(self, table: Table) -> bool:
+        """True while the table has a live stream open here, or a seat one elsewhere (its
+        presence): such a table is in use, however long ago it was last asked for."""
+        with self._lock:
+            here = any(self._streams.get(table.id, {}).values())
+        return here or any(connected for connected, _ in table.presence.values())
+
+    def forget(self, table_id: str) -> None:
+        """Drop what is kept of a table let go of (:meth:`TableCache.evict_idle`): its empty
+        stream lists and other processes' counts."""
+        with self._lock:
+            if not any(self._streams.get(table_id, {}).values()):
+                self._streams.pop(table_id, None)
+            self._remote.pop(table_id, None)
+
+    def end(self, table: Table) -> None:
+        """End every live stream of a table here (it was removed): the pages reconnect and
+        are told it is gone."""
+        with self._lock:
+            for slots in self._streams.get(table.id, {}).values():
+                for slot in slots:
+                    slot.ended = True
+        with table.changed:
+            table.changed.notify_all()
+        self.hub.wake_table(table.id)
+
     def heard(self, table: Table, origin: str, counts: dict[str, int]) -> None:
         """Another process's open streams per seat of a loaded table (on the event loop)."""
         with self._lock:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from companion.store.base import Store
 from companion.tables.cache import TableCache
+from companion.tables.rejected import Rejected
 from companion.tables.table import Table, roles_of
 
 
@@ -49,7 +50,18 @@ class CatchUp:
     def writing(self, table: Table) -> Iterator[None]:
         """The table's write lock across processes (:meth:`Store.locked`; the caller holds
         ``table.lock``), with the table caught up from the shared log first; committed before
-        the streams are told."""
+        the streams are told.
+
+        Raises:
+            Rejected: 410 ``removed`` or 404 (:meth:`TableCache.gone`) when the table was
+                removed since the caller got it, 503 ``busy`` when it was let go for being
+                idle (:meth:`TableCache.evict_idle`; the next try loads it again): a write
+                never lands on a copy the cache no longer holds.
+        """
+        if not self.cache.holds(table):
+            if self.store.table(table.id) is None:
+                raise self.cache.gone(table.id)
+            raise Rejected(503, "busy", "the table was just reloaded; try again", retry_after=1)
         with self.store.locked(table.id):
             if self.shared:
                 self.catch_up(table)

@@ -31,7 +31,8 @@ class Rejected(ValueError):
 
     Attributes:
         status: 400 malformed, 403 not allowed, 404 unknown, 409 stale or seat taken,
-            422 illegal in the rules, 429 too many joins, 503 too many live streams.
+            410 removed (retention), 422 illegal in the rules, 429 too many joins, 503 too
+            many live streams.
         message: what went wrong, cut to :data:`MESSAGE_CHARS` characters.
         reason: a short machine-readable code (``"stale"``, ``"illegal"``, ``"malformed"`` ...).
         view: the table's current view when it helps the phone recover (409, 422).

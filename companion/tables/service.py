@@ -21,6 +21,7 @@ from companion.store.base import Store
 from companion.tables.budgets import StreamBudgets
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
+from companion.tables.retention import Retention
 from companion.tables.seats import Seat, Seats
 from companion.tables.sse import Stream, stream_loop
 from companion.tables.writes import Writes
@@ -59,6 +60,7 @@ class TableService:
         self.seats = Seats(store, self.cache, self.catch_up)
         self.writes = Writes(store, self.cache, self.catch_up, self.seats, dice)
         self.budgets = StreamBudgets(self.cache, self.hub, max_streams)
+        self.retention = Retention(store, self.cache, self.budgets)
         self.closed = self.budgets.closed
         self.hub.on_remote = self._remote
         self.hub.on_counts = self.budgets.counts
@@ -106,7 +108,7 @@ class TableService:
     def _remote(self, message: dict[str, Any]) -> None:
         """A message from another process (:mod:`companion.hub`), on the event loop: presence
         counts are merged at once; a new revision is caught up from the log in a thread."""
-        table = self.cache.get(str(message.get("t")))
+        table = self.cache.get(str(message.get("t")), touch=False)
         if table is None:
             return  # nobody here streams that table
         counts = message.get("p")
