@@ -12,7 +12,7 @@ The house: :mod:`companion.tables` (the tables, one module per job, behind
 :mod:`companion.hub` (interface, implementations and factory each), the HTTP side
 (:mod:`~companion.api`, :mod:`~companion.pages`, :mod:`~companion.links`,
 :mod:`~companion.refusals`, :mod:`~companion.security`, :mod:`~companion.views`,
-:mod:`~companion.i18n`, :mod:`~companion.decks`), and the servers (:mod:`~companion.asgi`,
+:mod:`~companion.i18n`, :mod:`~companion.decks`, :mod:`~companion.durations`), and the servers (:mod:`~companion.asgi`,
 :mod:`~companion.evented`, :mod:`~companion.server`, :mod:`~companion.serve`,
 :mod:`~companion.mdns`). A service's accessor sits beside it (``tables()`` in
 :mod:`companion.tables.service`, the rate limiters in :mod:`companion.security`), never here,

@@ -9,6 +9,7 @@
 * :mod:`~companion.tables.catchup`: catching up with what other processes appended;
 * :mod:`~companion.tables.budgets`: live stream budgets and presence;
 * :mod:`~companion.tables.sse`: Server-Sent Events framing of the log;
+* :mod:`~companion.tables.retention`: how long tables are kept, in the database and in memory;
 * :mod:`~companion.tables.rejected`: the refusal every module raises;
 * :mod:`~companion.tables.service`: :class:`~companion.tables.service.TableService`, the facade
   that composes them, and the app's accessor.

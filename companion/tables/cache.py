@@ -145,6 +145,9 @@ class TableCache:
                         evicted.append(table.id)
             finally:
                 table.lock.release()
+        if evicted:  # a dict keeps its size after deletions: copy it to give that back too
+            with self._use:
+                self._tables, self._used = dict(self._tables), dict(self._used)
         return evicted
 
     def drop(self, table_id: str) -> Table | None:
