@@ -219,6 +219,29 @@ def test_retention_removal_is_safe_from_two_postgres_processes_at_once(pg_databa
         second.close()
 
 
+def test_retention_a_table_another_process_removed_leaves_this_ones_memory_too(
+    tmp_path: Path, pg_database: str
+) -> None:
+    """Two apps on one PostgreSQL database (two ``serve`` processes): the first has the table
+    in memory, the second's sweep removes it; the first's own sweep then finds it gone from
+    the database and lets go of its copy, and its phones are told the table was removed."""
+    here = make_app(tmp_path / "here", DATABASE=pg_database)
+    there = make_app(tmp_path / "there", DATABASE=pg_database)
+    try:
+        client = here.test_client()
+        seats = seat_both(flask_post(client))
+        assert act(client, seats, "A", {"type": "setup", "mode": "random"}).status_code == 200
+        later = time.time() + 31 * DAY
+        assert service_of(there).retention.sweep(now=later) == [seats.table_id]
+        assert service_of(here).cache.get(seats.table_id, touch=False) is not None
+        assert service_of(here).retention.sweep(now=later) == []  # nothing left to remove
+        assert service_of(here).cache.get(seats.table_id, touch=False) is None
+        assert state(client, seats).status_code == 410
+    finally:
+        service_of(here).store.close()
+        service_of(there).store.close()
+
+
 def test_retention_removal_loses_to_an_action_that_came_first(database: str) -> None:
     store = open_store(database)
     try:
