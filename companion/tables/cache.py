@@ -67,7 +67,7 @@ class TableCache:
         """The cached table, loading and folding its log on first use.
 
         Raises:
-            Rejected: 404 unknown table.
+            Rejected: 404 unknown table, 410 removed by the retention sweep (:meth:`gone`).
             StorageUnavailable: the store cannot be read.
         """
         table = self.get(table_id)
@@ -104,8 +104,8 @@ class TableCache:
 
     def gone(self, table_id: str) -> Rejected:
         """The refusal for a table that is not in the store: 410 ``removed`` (with
-        ``removed_at``, ``retention_seconds`` and ``retention_days``) where the retention sweep removed it, else
-        404 ``unknown``.
+        ``removed_at``, ``retention_seconds`` and ``retention_days``) where the retention sweep
+        removed it, else 404 ``unknown``.
 
         Raises:
             StorageUnavailable: the store cannot be read.
