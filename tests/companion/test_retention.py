@@ -256,6 +256,7 @@ def test_retention_removal_loses_to_an_action_that_came_first(database: str) -> 
         store.close()
 
 
+@pytest.mark.slow
 def test_retention_short_value_serve_removes_the_table(tmp_path: Path) -> None:
     """``serve --retention 2s``: the running server's own sweep removes a table two seconds
     after it was made, and the phone's next request is told so."""
