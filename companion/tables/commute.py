@@ -4,7 +4,7 @@ Each write carries the revision its phone saw (``expected_revision``). A write b
 older one (stale) is applied to the current state when nothing that came after that revision
 changes what it means: every ``action`` logged since commutes with it
 (:meth:`games.protocol.Game.commutes`), and no ``setup`` or ``undo`` came between. A ``roll``
-(dice rolled for a purpose) and a ``join`` or ``reclaim`` (seats) leave the game state alone.
+(dice rolled for a purpose), a ``clock`` event (paused, resumed) and a ``join`` or ``reclaim`` (seats) leave the game state alone.
 Anything else, or a revision older than the fold remembers (:data:`RECENT_EVENTS`), is refused
 as before: 409 ``stale`` with the current view. The decision and its reasons are in
 :mod:`games.protocol`'s docstring.
@@ -18,8 +18,8 @@ from companion.tables.fold import RECENT_EVENTS, Fold
 
 __all__ = ["RECENT_EVENTS", "independent_since"]
 
-STATELESS = frozenset({"roll", "join", "reclaim"})
-"""Event kinds that leave the game state alone."""
+STATELESS = frozenset({"roll", "join", "reclaim", "clock"})
+"""Event kinds that leave the game state alone (``clock``: :mod:`companion.tables.clock`)."""
 
 
 def independent_since(fold: Fold, expected: int, revision: int, seat: str, action: Any) -> bool:

@@ -11,6 +11,8 @@ event log (ARCHITECTURE.md, *Companion*); nothing here knows any game's rules.
   and no roll came after it (rolls, actions with dice and the end of a turn are undo barriers).
 * ``roll``: dice, logged with who rolled, the purpose and the faces.
 * ``join`` and ``reclaim``: seats changed; the state does not.
+* ``clock``: the game clock (:mod:`companion.tables.clock`, folded by the table); the state
+  does not change.
 """
 
 from __future__ import annotations

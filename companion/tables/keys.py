@@ -34,6 +34,8 @@ def event_request_key(event: Event) -> str:
         return _key("setup", event.seat, payload.get("request"))
     if event.kind == "roll":
         return roll_request_key(event.seat, payload["count"], payload["sides"], payload["purpose"])
+    if event.kind == "clock":
+        return clock_request_key(event.seat, payload["op"])
     return _key(event.kind, event.seat)
 
 
@@ -85,3 +87,9 @@ def action_request_key(seat: str, request: ActionRequest) -> str:
 def roll_request_key(seat: str | None, count: Any, sides: Any, purpose: Any) -> str:
     """The key of a dice request (see :func:`event_request_key`)."""
     return _key("roll", seat, count, sides, purpose.strip() if isinstance(purpose, str) else None)
+
+
+def clock_request_key(seat: str | None, op: str) -> str:
+    """The key of a clock request (``op``: pause, resume, set, expired; see
+    :func:`event_request_key` and :mod:`companion.tables.clock_writes`)."""
+    return _key("clock", seat, op)
