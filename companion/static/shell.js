@@ -601,6 +601,7 @@ const Tablesmith = (() => {
     if (invite && view.seats.B && !render.invited) invite.open = false;
     render.invited = view.seats.B;
     if (game) game.render(context(), previous);
+    for (const listener of viewListeners) listener(view, previous); // the clock (clock.js)
     renderStatus(); // after the view drew: its status may depend on what it reset
     $("undo").hidden = !SEATED || view.undo_seat !== ROLE;
     if ($("dice").open) loadDice();
@@ -742,6 +743,7 @@ const Tablesmith = (() => {
   }
 
   function describe(event) {
+    if (describers[event.kind]) return describers[event.kind](event);
     if (event.kind === "join") return T.log_join;
     if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
@@ -991,6 +993,17 @@ const Tablesmith = (() => {
     game = gameView;
   }
 
+  // Platform parts with scripts of their own (the clock, clock.js): told of every view drawn,
+  // and the log lines of their own event kinds.
+  const viewListeners = [];
+  const describers = {};
+  function onView(listener) {
+    viewListeners.push(listener);
+  }
+  function describeKind(kind, describer) {
+    describers[kind] = describer;
+  }
+
   function start() {
     keepAwake.init();
     showOutbox();
@@ -1000,6 +1013,7 @@ const Tablesmith = (() => {
 
   return {
     register, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
+    write, onView, describeKind,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     awake: () => keepAwake.mode(),

@@ -40,7 +40,7 @@ MAX_SECONDS = 24 * 3600
 """Longest time per turn or per player: a day."""
 MAX_INCREMENT = 3600
 """Largest increment per turn: an hour."""
-EXPIRY_TOLERANCE = 1.0
+EXPIRY_TOLERANCE = 0.5
 """An ``expired`` report is accepted when the server's remaining time is at most this many
 seconds (a phone's own counter may run a little ahead of the server's)."""
 
@@ -87,7 +87,9 @@ def parse_setting(data: Any) -> ClockSetting | None:
         raise Rejected(400, "malformed", f"clock must be a JSON object, got {brief(data)}")
     mode = data.get("mode", "none")
     if mode not in MODES:
-        raise Rejected(400, "malformed", f"clock.mode must be one of {list(MODES)}, got {brief(mode)}")
+        raise Rejected(
+            400, "malformed", f"clock.mode must be one of {list(MODES)}, got {brief(mode)}"
+        )
     if mode == "none":
         return None
     seconds = _number(data, "seconds", 1, MAX_SECONDS, None)
