@@ -20,7 +20,9 @@ Every other event is followed through the game protocol: the running side is
 :meth:`games.protocol.Game.to_act` (none before setup and once :meth:`~games.protocol.Game.outcome`
 says the game ended); a change of :meth:`~games.protocol.Game.turn` ends a turn. At the end of
 a turn the chess clock adds the increment to the side that was running (Fischer increment:
-the player who ended the turn), and the per-turn timer starts again at its full time. The
+the player who ended the turn), and the per-turn timer starts again at its full time (each
+seat keeps its own timer within a turn, so a seat asked to act in the other's turn, a
+reaction, uses its own and leaves the other's standing). The
 game's end settles the time and stops the clock; undoing the last blow lets it run on.
 Time keeps running below zero (overtime, shown as negative seconds).
 """

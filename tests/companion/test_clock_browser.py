@@ -1,7 +1,8 @@
 """The game clock on two real phones (Debian chromium via Playwright): chosen on the start page,
 shown on both phones within 1 s of the server's own clock, also on a phone whose date is 10
-minutes off and after a reload; paused and resumed by each seat; at zero both phones signal
-it and the log records it once, and the game goes on."""
+minutes off, after a reload and on a new server started on the same database; paused and
+resumed by each seat; the chess clock's increment; at zero both phones signal it and the log
+records it once, and the game goes on."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 
+from companion.evented import serve_in_thread
+from tests.companion.conftest import make_app
 from tests.companion.phones import PHONE, shot, shots_folder
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
@@ -120,7 +124,49 @@ def test_clock_on_a_phone_10_minutes_off_and_a_pause_by_each_seat(
     phone_b.wait_for_function("document.getElementById('clock-A').dataset.remaining !== ''")
     time.sleep(0.3)
     assert_in_step(app, phone_a, phone_b)
+
+    before = shown(phone_a)["A"]
+    end_turn(phone_a)  # A ends the turn: + 2 s on both phones, B's time runs
+    for phone in (phone_a, phone_b):
+        phone.wait_for_function("document.getElementById('clock').dataset.running === 'B'")
+    time.sleep(0.3)
+    assert_in_step(app, phone_a, phone_b)
+    assert 1.0 < shown(phone_b)["A"] - before <= 2.0  # the increment, less the taps' time
     shot(phone_b, shots_folder(tmp_path), "clock-chess")
+
+    again = make_app(tmp_path)  # a new server on the same database (a restart mid-turn)
+    base_again, stop = serve_in_thread(again)
+    try:
+        phone_b.goto(base_again + "/t/" + phone_b.url.rsplit("/", 1)[1])
+        phone_b.wait_for_function("document.getElementById('clock').dataset.running === 'B'")
+        time.sleep(0.3)
+        assert_in_step(again, phone_b)
+        assert abs(shown(phone_b)["B"] - server_left(app, phone_a)["B"]) < WITHIN
+    finally:
+        phone_b.close()
+        stop()
+
+
+def end_turn(phone: Any) -> None:
+    """The phone's seat plays the first legal action until its turn passes (through the API
+    with the page's own token: the clock test is about the clock, not the game's taps)."""
+    api = phone.evaluate("document.getElementById('app').dataset.api")
+    token = phone.evaluate("document.getElementById('app').dataset.token")
+    origin = phone.url.split("/t/")[0]
+    headers = {"X-Seat-Token": token, "Origin": origin}
+    view = requests.get(origin + api + "state", headers=headers, timeout=10).json()
+    turn = view["state"]["turn"]
+    for step in range(20):
+        body = {
+            "expected_revision": view["revision"],
+            "client_action_id": f"clock-test-{step}",
+            "action": view["legal"][0],
+        }
+        answer = requests.post(origin + api + "actions", json=body, headers=headers, timeout=10)
+        view = answer.json()["view"]
+        if view["state"]["turn"] != turn:
+            return
+    raise AssertionError("the turn did not pass in 20 actions")
 
 
 def test_clock_at_zero_both_phones_signal_and_the_log_records_it_once(
