@@ -190,8 +190,8 @@ class Clock:
     def view(self) -> dict[str, Any] | None:
         """The clock as the phones get it, None without a clock: ``{"mode", "seconds",
         "increment", "remaining": {"A": s, "B": s} as of "at" (server UNIX seconds), "running":
-        seat or None, "paused", "paused_by", "period", "expired": [seats logged as out of time
-        this period]}``. Time-independent, so the published view is cached per revision; the
+        seat or None, "paused", "paused_by", "turn" (the game's turn number, None before setup),
+        "period", "expired": [seats logged as out of time this period]}``. Time-independent, so the published view is cached per revision; the
         phone counts down from ``remaining`` using the ``now`` the server adds when it sends a
         view (:func:`stamp`), never its own date."""
         if self.setting is None:
@@ -203,6 +203,7 @@ class Clock:
             "running": self.running,
             "paused": self.paused,
             "paused_by": self.paused_by,
+            "turn": self.turn,
             "period": self.period,
             "expired": sorted(s for s in SEATS if self.expiry_key(s) in self.expired),
         }

@@ -180,3 +180,18 @@ def test_clock_none_leaves_the_view_without_a_clock() -> None:
     log.add(0, "setup")
     log.play(5, Turn(2, "B"))
     assert log.clock.view() is None and log.clock.running is None
+
+
+def test_clock_choice_of_the_start_page_form() -> None:
+    from companion.clock_page import form_setting
+
+    assert form_setting({}) is None and form_setting({"clock_mode": "none"}) is None
+    chess = {"clock_mode": "chess", "clock_minutes": "1,5", "clock_increment": "2"}
+    assert form_setting(chess) == ClockSetting(mode="chess", seconds=90.0, increment=2.0)
+    assert form_setting({"clock_mode": "turn"}) == ClockSetting(mode="turn", seconds=60.0)
+    with pytest.raises(Rejected) as caught:
+        form_setting({"clock_mode": "turn", "clock_turn_seconds": "soon"})
+    assert "clock_turn_seconds must be a number, got 'soon'" in str(caught.value)
+    with pytest.raises(Rejected) as caught:
+        form_setting({"clock_mode": "chess", "clock_minutes": "2000"})
+    assert "clock.seconds must be a number in 1..86400" in str(caught.value)

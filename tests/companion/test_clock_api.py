@@ -119,7 +119,10 @@ def test_clock_pause_by_each_seat_stops_both_phones_clocks(client: FlaskClient) 
     assert ops == [("A", "set"), ("B", "pause"), ("A", "resume"), ("A", "pause"), ("B", "resume")]
 
 
+@pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)
 def test_clock_increment_goes_to_the_player_who_ended_the_turn(client: FlaskClient) -> None:
+    """Also through the default server, whose event loop answers actions without Flask: its
+    answers carry the server's ``now`` too."""
     seats = table_with_clock(client, {"mode": "chess", "seconds": 20, "increment": 5})
     started = time.time()
     time.sleep(1.0)
@@ -190,3 +193,40 @@ def test_clock_retry_with_the_same_id_pauses_once(client: FlaskClient, seat: str
     assert first.status_code == second.status_code == 200
     assert second.get_json()["duplicate"] is True
     assert second.get_json()["revision"] == first.get_json()["revision"]
+
+
+SETUPS = {
+    "asteroids": {"type": "setup", "mode": "random"},
+    "pocketmodel": {"type": "setup"},
+    "toy-battle": {"type": "setup", "terrain": "castle"},
+    "transformers": {"type": "setup"},
+}
+"""The simplest setup request of each game (the clock itself names no game)."""
+
+
+def test_clock_setups_cover_every_game() -> None:
+    from games import registry
+
+    assert set(SETUPS) == set(registry.GAMES)
+
+
+@pytest.mark.parametrize("game", sorted(SETUPS))
+def test_clock_follows_every_game_through_the_protocol(client: FlaskClient, game: str) -> None:
+    clock = {"mode": "chess", "seconds": 60, "increment": 3}
+    created = client.post("/api/tables", json={"game": game, "clock": clock}).get_json()
+    joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1]).get_json()
+    seats = Seats(created["table_id"], created["token"], joined["token"], "", "")
+    view = act(client, seats, "A", SETUPS[game]).get_json()["view"]
+    started, first, turn = time.time(), view["to_act"], view["clock"]["turn"]
+    assert view["clock"]["running"] == first and first in ("A", "B") and turn is not None
+    time.sleep(0.6)
+    for _ in range(30):  # the seat to act plays until another seat's time runs
+        view = act(client, seats, first, view["legal"][0]).get_json()["view"]
+        if view["clock"]["running"] != first:
+            break
+    used = time.time() - started
+    other = "B" if first == "A" else "A"
+    assert view["clock"]["running"] == other
+    increment = 3 if view["clock"]["turn"] != turn else 0  # only a new turn brings it
+    assert abs(left(view)[first] - (60 - used + increment)) < WITHIN, (left(view), used)
+    assert abs(left(view)[other] - 60) < WITHIN and used > 0.6
