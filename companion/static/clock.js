@@ -38,7 +38,7 @@
     if (view === lastView) return; // the same view drawn again: its "now" is old
     lastView = view;
     const clock = view.clock;
-    if (!clock) {
+    if (!clock || !view.state) { // shown from the setup on: until then the join QR comes first
       box.hidden = true;
       base = null;
       return;
