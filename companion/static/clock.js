@@ -1,10 +1,10 @@
 // Tablesmith companion: the game clock on the table page, the same for every game (the server
 // keeps it: companion/tables/clock.py). Each view of a table with a clock carries "clock"
 // (remaining seconds per seat as of clock.at, the running seat, paused) and "now", the
-// server's time when it sent the view. The phone takes the remaining time as of "now" and
-// counts down from the moment the view arrived (performance.now()), never from its own date:
-// a phone whose clock is minutes off shows the same time as the other. Every view reconciles
-// (a reload, the stream coming back after a restart, the other phone's pause).
+// server's time when it sent the view. The phone keeps the server's time as performance.now()
+// plus an offset learnt from the views' "now", and counts down with it, never with its own
+// date: a phone whose clock is minutes off shows the same time as the other. Every view
+// reconciles (a reload, the stream coming back after a restart, the other phone's pause).
 //
 // At zero the phone signals (a vibration where the browser allows it, a short beep once the
 // page was touched, a flash) and a seated phone reports it (POST clock {op: "expired"}); the
@@ -22,7 +22,12 @@
   const SEATED = Tablesmith.role === "A" || Tablesmith.role === "B";
   const TICK_MS = 200;
 
-  let base = null; // {clock, got: performance.now() at arrival, left: {A, B} as of arrival}
+  let clock = null; // the latest view's clock
+  // The server's time minus this phone's performance.now() (seconds), from the views' "now":
+  // the largest seen, as a view that took longer on its way makes it smaller (a reply that
+  // arrives late does not put the clock back); a jump of more than JUMP_S starts it anew.
+  let offset = null;
+  const JUMP_S = 2;
   let lastView = null;
   let known = null; // "period:side" keys of expiries the server logged, as last seen
   const signalled = new Set(); // keys this page signalled already
@@ -30,23 +35,22 @@
 
   const name = (seat) => (seat === "A" ? T.player_a : T.player_b);
 
-  function keyOf(clock, side) {
-    return clock.mode === "chess" ? "0:" + side : clock.period + ":" + side;
+  // What the server logs an expiry once for (companion/tables/clock.py, Clock.expiry_key).
+  function keyOf(shown, side) {
+    return shown.mode === "chess" ? "0:" + side : shown.period + ":" + side;
   }
 
   function received(view) {
     if (view === lastView) return; // the same view drawn again: its "now" is old
     lastView = view;
-    const clock = view.clock;
-    if (!clock || !view.state) { // shown from the setup on: until then the join QR comes first
+    if (!view.clock || !view.state) { // shown from the setup on: until then the join QR first
       box.hidden = true;
-      base = null;
+      clock = null;
       return;
     }
-    const now = typeof view.now === "number" ? view.now : clock.at;
-    const left = { ...clock.remaining };
-    if (clock.running && !clock.paused) left[clock.running] -= now - clock.at;
-    base = { clock, got: performance.now(), left };
+    clock = view.clock;
+    const seen = (typeof view.now === "number" ? view.now : clock.at) - performance.now() / 1000;
+    if (offset === null || seen > offset || seen < offset - JUMP_S) offset = seen;
     const logged = new Set(clock.expired.map((side) => keyOf(clock, side)));
     if (known !== null) {
       for (const key of logged) if (!known.has(key)) signal(key); // the other phone saw zero
@@ -59,10 +63,9 @@
   }
 
   function leftNow(side) {
-    const clock = base.clock;
-    let left = base.left[side];
-    if (clock.running === side && !clock.paused) left -= (performance.now() - base.got) / 1000;
-    return left;
+    const left = clock.remaining[side];
+    if (clock.running !== side || clock.paused) return left;
+    return left - (performance.now() / 1000 + offset - clock.at);
   }
 
   // 75 s -> "1:15", 3725 s -> "1:02:05", overtime -> "−0:04"; whole seconds rounded up
@@ -77,8 +80,7 @@
   }
 
   function tick() {
-    if (!base) return;
-    const clock = base.clock;
+    if (!clock) return;
     for (const side of ["A", "B"]) {
       const left = leftNow(side);
       const face = $("clock-" + side);
@@ -139,7 +141,7 @@
 
   // Tell the server (it logs it once, if its own clock agrees); not through the outbox: a
   // report that does not arrive is made by the other phone, or was too early to matter.
-  async function report(clock) {
+  async function report(reported) {
     if (!SEATED) return;
     try {
       const response = await fetch(API + "clock", {
@@ -150,7 +152,7 @@
       });
       const data = await response.json();
       if (response.status === 409 && data.error === "clock_running" && data.view) {
-        signalled.delete(keyOf(clock, clock.running)); // this phone ran ahead: count on
+        signalled.delete(keyOf(reported, reported.running)); // this phone ran ahead: count on
         received(data.view);
       }
     } catch (e) {
@@ -161,7 +163,7 @@
   const pause = $("clock-pause");
   if (pause) {
     pause.addEventListener("click", () => {
-      if (base) Tablesmith.write("clock", { op: base.clock.paused ? "resume" : "pause" });
+      if (clock) Tablesmith.write("clock", { op: clock.paused ? "resume" : "pause" });
     });
   }
 
