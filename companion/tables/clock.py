@@ -47,38 +47,54 @@ EXPIRY_TOLERANCE = 0.5
 seconds (a phone's own counter may run a little ahead of the server's)."""
 
 
+class ClockError(ValueError):
+    """A clock setting out of range (the message names the field, the allowed values and the
+    value)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClockSetting:
     """A table's clock: ``mode`` ``"turn"`` (``seconds`` per turn) or ``"chess"`` (``seconds``
-    per player, ``increment`` seconds added to a player at the end of each of their turns)."""
+    per player, ``increment`` seconds added to a player at the end of each of their turns).
+
+    Raises:
+        ClockError: mode not ``turn``/``chess``, ``seconds`` not in 1..:data:`MAX_SECONDS`,
+            ``increment`` not in 0..:data:`MAX_INCREMENT` (0 for a per-turn timer).
+    """
 
     mode: str
     seconds: float
     increment: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES[1:]:
+            raise ClockError(f"clock.mode must be one of {list(MODES)}, got {brief(self.mode)}")
+        seconds = _check("seconds", self.seconds, 1, MAX_SECONDS)
+        most = MAX_INCREMENT if self.mode == "chess" else 0
+        increment = _check("increment", self.increment, 0, most)
+        object.__setattr__(self, "seconds", seconds)  # ints as floats: one JSON form
+        object.__setattr__(self, "increment", increment)
 
     def to_json(self) -> dict[str, Any]:
         """``{"mode", "seconds", "increment"}`` (the ``set`` event's payload without ``op``)."""
         return {"mode": self.mode, "seconds": self.seconds, "increment": self.increment}
 
 
-def _number(data: dict[str, Any], name: str, low: float, high: float, default: Any) -> float:
-    value = data.get(name, default)
+def _check(name: str, value: Any, low: float, high: float) -> float:
+    """``value`` as a float, if it is a number in ``low..high`` (seconds)."""
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
-        or not low <= value <= high
-        or value != value
+        or not low <= value <= high  # also false for NaN
     ):
-        raise Rejected(
-            400, "malformed", f"clock.{name} must be a number in {low}..{high}, got {brief(value)}"
-        )
+        raise ClockError(f"clock.{name} must be a number in {low}..{high}, got {brief(value)}")
     return float(value)
 
 
 def parse_setting(data: Any) -> ClockSetting | None:
     """A clock setting from JSON: None or ``{"mode": "none"}`` (no clock), ``{"mode": "turn",
     "seconds": 1..86400}`` or ``{"mode": "chess", "seconds": 1..86400, "increment"?:
-    0..3600}`` (the increment defaults to 0; a per-turn timer has none).
+    0..3600}`` (the increment defaults to 0; a per-turn timer's is ignored: it has none).
 
     Raises:
         Rejected: 400 naming the field and the allowed values.
@@ -88,15 +104,14 @@ def parse_setting(data: Any) -> ClockSetting | None:
     if not isinstance(data, dict):
         raise Rejected(400, "malformed", f"clock must be a JSON object, got {brief(data)}")
     mode = data.get("mode", "none")
-    if mode not in MODES:
-        raise Rejected(
-            400, "malformed", f"clock.mode must be one of {list(MODES)}, got {brief(mode)}"
-        )
     if mode == "none":
         return None
-    seconds = _number(data, "seconds", 1, MAX_SECONDS, None)
-    increment = _number(data, "increment", 0, MAX_INCREMENT, 0) if mode == "chess" else 0.0
-    return ClockSetting(mode=mode, seconds=seconds, increment=increment)
+    seconds: Any = data.get("seconds")  # checked by ClockSetting
+    increment: Any = data.get("increment", 0) if mode == "chess" else 0.0
+    try:
+        return ClockSetting(mode=mode, seconds=seconds, increment=increment)
+    except ClockError as exc:
+        raise Rejected(400, "malformed", str(exc)) from exc
 
 
 @dataclass(kw_only=True)

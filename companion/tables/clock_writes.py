@@ -2,7 +2,9 @@
 
 ``POST /api/t/<table>/clock`` ``{"client_action_id", "op", "clock"?}`` (a seat's token; a
 watcher gets 403) goes the way of every write (:meth:`companion.tables.writes.Writes.write`:
-idempotent by ``client_action_id``, logged before the answer, then published). ``op``:
+idempotent by ``client_action_id``, logged before the answer, then published). Like a dice
+roll it needs no ``expected_revision``: a pause means the same at any revision, and what
+``expired`` and ``set`` depend on is checked on the table as it is. ``op``:
 
 * ``set`` with ``clock`` (:func:`companion.tables.clock.parse_setting`): only before the game
   is set up (else 422 ``illegal``); a table made with a clock logs it right away

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.store.base import Event
-from companion.tables.clock import Clock, ClockSetting, parse_setting
+from companion.tables.clock import Clock, ClockError, ClockSetting, parse_setting
 from companion.tables.rejected import Rejected
 
 T0 = 1_800_000_000.0
@@ -195,3 +195,21 @@ def test_clock_choice_of_the_start_page_form() -> None:
     with pytest.raises(Rejected) as caught:
         form_setting({"clock_mode": "chess", "clock_minutes": "2000"})
     assert "clock.seconds must be a number in 1..86400" in str(caught.value)
+
+
+def test_clock_setting_checks_itself() -> None:
+    assert ClockSetting(mode="chess", seconds=300, increment=2).to_json() == {
+        "mode": "chess",
+        "seconds": 300.0,
+        "increment": 2.0,
+    }
+    for fields, words in (
+        (
+            {"mode": "turn", "seconds": 30, "increment": 5},
+            "clock.increment must be a number in 0..0",
+        ),
+        ({"mode": "none", "seconds": 30}, "clock.mode must be one of"),
+        ({"mode": "chess", "seconds": float("nan")}, "clock.seconds must be a number in 1..86400"),
+    ):
+        with pytest.raises(ClockError, match=words):
+            ClockSetting(**fields)
