@@ -71,17 +71,35 @@ class JointTravel:
     section_z: float
 
 
-def measure(pair: str, fixed: TopoDS_Shape, moving: TopoDS_Shape, section_z: float) -> Fit:
+def measure(
+    pair: str,
+    fixed: TopoDS_Shape,
+    moving: TopoDS_Shape,
+    section_z: float,
+    sections: dict[tuple[int, float], TopoDS_Shape] | None = None,
+) -> Fit:
     """Measure interference and horizontal play of two placed solids.
 
     Args:
         pair: a human description for the report.
         fixed, moving: the two solids in a common frame.
         section_z: height (mm) at which both are sectioned to measure the horizontal play.
+        sections: sections already made, by ``(id(shape), z)``, for a shape measured against
+            several others at one height (the board against three fragments); the shapes
+            must outlive the dict. None: none kept.
     """
     overlap = occ.common(fixed, moving)
     interference = sum(occ.volume(s) for s in occ.solids(overlap))
-    play = occ.distance(occ.section(fixed, section_z), occ.section(moving, section_z))
+
+    def section(shape: TopoDS_Shape) -> TopoDS_Shape:
+        if sections is None:
+            return occ.section(shape, section_z)
+        key = (id(shape), section_z)
+        if key not in sections:
+            sections[key] = occ.section(shape, section_z)
+        return sections[key]
+
+    play = occ.distance(section(fixed), section(moving))
     return Fit(pair=pair, play=play, interference=interference, section_z=section_z)
 
 
@@ -146,6 +164,7 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
     y1 = dims.rift_centre_y(1)
     slots = dims.fragments_per_rift
     fits: list[Fit] = []
+    board_sections: dict[tuple[int, float], TopoDS_Shape] = {}  # the board is cut once per z
     engaged = floor + min(dims.rift_depth, dims.fragment_height) / 2
     for slot, where in ((1, "left end"), ((slots + 1) // 2, "middle"), (slots, "right end")):
         x = (slot - (slots + 1) / 2) * length
@@ -155,6 +174,7 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
                 parts.board,
                 _at(parts.fragment_hh, x, y1, floor),
                 engaged,
+                board_sections,
             )
         )
     left = _at(parts.fragment_hh, -length / 2, y1, floor)

@@ -15,6 +15,9 @@ Routes:
   where Flask would accept the request as it is, :mod:`companion.asgi`).
 * ``POST /api/t/<table>/dice`` ``{client_action_id, count, sides, purpose}``; ``GET`` the
   history with frequencies.
+* ``POST /api/t/<table>/counters`` ``{expected_revision, client_action_id, op, name, by?,
+  value?}``: the seat's own named counters (``op`` ``add`` / ``change`` / ``remove``;
+  :meth:`companion.tables.writes.Writes.counter`), logged and undone like actions.
 * ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
   bring a deck to the table (the game's own action, :mod:`companion.decks`).
 * ``POST /api/t/<table>/clock`` ``{client_action_id, op: set|pause|resume|expired, clock?}``:
@@ -188,6 +191,12 @@ def roll(table_id: str) -> Response:
     """Roll dice for a purpose (logged; cannot be undone)."""
     seat = seat_for(table_id)
     return Response(tables().roll(seat, json_body()), mimetype=JSON)
+
+
+@bp.post("/t/<table_id>/counters")
+def counter(table_id: str) -> Response:
+    """Add, change or remove one of the calling seat's own counters (logged; undoable)."""
+    return Response(tables().counter(seat_for(table_id), json_body()), mimetype=JSON)
 
 
 @bp.post("/t/<table_id>/clock")

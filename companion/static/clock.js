@@ -5,6 +5,8 @@
 // plus an offset learnt from the views' "now", and counts down with it, never with its own
 // date: a phone whose clock is minutes off shows the same time as the other. Every view
 // reconciles (a reload, the stream coming back after a restart, the other phone's pause).
+// A platform panel of the shell (Tablesmith.panel): drawn after the game on every view, and
+// it names the log lines of "clock" events.
 //
 // At zero the phone signals (a vibration where the browser allows it, a short beep once the
 // page was touched, a flash) and a seated phone reports it (POST clock {op: "expired"}); the
@@ -160,18 +162,25 @@
     }
   }
 
+  let ctx = null; // the shell's context of the latest view (its write goes through the outbox)
   const pause = $("clock-pause");
   if (pause) {
     pause.addEventListener("click", () => {
-      if (clock) Tablesmith.write("clock", { op: clock.paused ? "resume" : "pause" });
+      if (clock && ctx) ctx.write("clock", { op: clock.paused ? "resume" : "pause" });
     });
   }
 
-  Tablesmith.onView(received);
-  Tablesmith.describeKind("clock", (event) => {
-    const op = event.payload.op;
-    if (op === "expired") return Tablesmith.fmt(T.log_clock_expired, { player: name(event.payload.side) });
-    return T["log_clock_" + op] || op;
+  Tablesmith.panel({
+    render(context) {
+      ctx = context;
+      received(context.view);
+    },
+    describe(event) {
+      if (event.kind !== "clock") return null;
+      const op = event.payload.op;
+      if (op === "expired") return Tablesmith.fmt(T.log_clock_expired, { player: name(event.payload.side) });
+      return T["log_clock_" + op] || op;
+    },
   });
   setInterval(tick, TICK_MS);
 })();

@@ -9,7 +9,10 @@
 // toast, T, playerName, whose(name, seat), myTurn, busy}; send and write return a promise of {status, data} once
 // the server answered, or of null when nothing was answered now (a double tap, a write while
 // another is on its way, or a tap kept in the outbox until the connection returns).
-// Games played with decks get Tablesmith.deckPicker (decks.js).
+// Games played with decks get Tablesmith.deckPicker (decks.js). A platform panel beside the
+// game (counters.js) registers with Tablesmith.panel({strings, render(ctx, previous),
+// describe(event, ctx)}): its strings join T, it is drawn after the game, and it names the
+// log lines of its own event kinds.
 //
 // Never a lost or doubled tap (issue 9):
 // * every write goes through the OUTBOX, kept in localStorage per table and seat, with its
@@ -45,6 +48,7 @@ const Tablesmith = (() => {
   const OUTBOX_KEY = "tablesmith.outbox." + TABLE + "." + ROLE;
 
   let game = null; // the registered game view
+  const panels = []; // the platform's panels beside the game (Tablesmith.panel)
   let view = null; // the latest table view from the server
   let presence = null; // {"A": {connected, since}, "B": ...} when the server tracks phones
   let seen = 0; // the last event seq received
@@ -601,9 +605,9 @@ const Tablesmith = (() => {
     if (invite && view.seats.B && !render.invited) invite.open = false;
     render.invited = view.seats.B;
     if (game) game.render(context(), previous);
-    for (const listener of viewListeners) listener(view, previous); // the clock (clock.js)
+    for (const panel of panels) panel.render(context(), previous);
     renderStatus(); // after the view drew: its status may depend on what it reset
-    $("undo").hidden = !SEATED || view.undo_seat !== ROLE;
+    $("undo").hidden = !SEATED || !(view.undo_seats || [view.undo_seat]).includes(ROLE);
     if ($("dice").open) loadDice();
     if ($("log").open) renderLog();
     showOutbox();
@@ -743,12 +747,15 @@ const Tablesmith = (() => {
   }
 
   function describe(event) {
-    if (describers[event.kind]) return describers[event.kind](event);
     if (event.kind === "join") return T.log_join;
     if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
     if (event.kind === "roll") {
       return `${purposeText(event.payload.purpose)}${diceText(event.payload, ": ")}`;
+    }
+    for (const panel of panels) {
+      const own = panel.describe ? panel.describe(event, context()) : null;
+      if (own) return own;
     }
     const text = game && game.describe ? game.describe(event, context()) : null;
     return text || event.kind;
@@ -993,15 +1000,9 @@ const Tablesmith = (() => {
     game = gameView;
   }
 
-  // Platform parts with scripts of their own (the clock, clock.js): told of every view drawn,
-  // and the log lines of their own event kinds.
-  const viewListeners = [];
-  const describers = {};
-  function onView(listener) {
-    viewListeners.push(listener);
-  }
-  function describeKind(kind, describer) {
-    describers[kind] = describer;
+  function panel(platformPanel) {
+    Object.assign(T, platformPanel.strings || {});
+    panels.push(platformPanel);
   }
 
   function start() {
@@ -1012,8 +1013,7 @@ const Tablesmith = (() => {
   }
 
   return {
-    register, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
-    write, onView, describeKind,
+    register, panel, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     awake: () => keepAwake.mode(),

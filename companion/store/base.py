@@ -48,7 +48,8 @@ class Event:
 
     Attributes:
         seq: 1, 2, 3 ... per table; the table's revision is the last ``seq``.
-        kind: ``"setup"``, ``"action"``, ``"undo"`` or ``"roll"``.
+        kind: ``"setup"``, ``"action"``, ``"undo"``, ``"roll"``, ``"join"``, ``"reclaim"`` or
+            ``"counter"`` (:mod:`companion.tables.counters`).
         seat: who wrote it ("A"/"B"), or None.
         client_action_id: the phone's idempotency key, or None for server-made events.
         payload: the event's data (JSON object).

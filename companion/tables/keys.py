@@ -34,6 +34,8 @@ def event_request_key(event: Event) -> str:
         return _key("setup", event.seat, payload.get("request"))
     if event.kind == "roll":
         return roll_request_key(event.seat, payload["count"], payload["sides"], payload["purpose"])
+    if event.kind == "counter":
+        return counter_request_key(event.seat, payload["counter"])
     if event.kind == "clock":
         return clock_request_key(event.seat, payload["op"])
     return _key(event.kind, event.seat)
@@ -87,6 +89,12 @@ def action_request_key(seat: str, request: ActionRequest) -> str:
 def roll_request_key(seat: str | None, count: Any, sides: Any, purpose: Any) -> str:
     """The key of a dice request (see :func:`event_request_key`)."""
     return _key("roll", seat, count, sides, purpose.strip() if isinstance(purpose, str) else None)
+
+
+def counter_request_key(seat: str | None, change: dict[str, Any]) -> str:
+    """The key of a counter write (its :meth:`~companion.tables.counters.CounterChange.to_json`;
+    see :func:`event_request_key`)."""
+    return _key("counter", seat, change)
 
 
 def clock_request_key(seat: str | None, op: str) -> str:

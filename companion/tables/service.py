@@ -74,6 +74,7 @@ class TableService:
         self.reclaim = self.seats.reclaim
         self.submit = self.writes.submit
         self.roll = self.writes.roll
+        self.counter = self.writes.counter
         self.submit_soon = self.writes.submit_soon
         self.open_stream = self.budgets.open
         self.stream_counts = self.budgets.counts

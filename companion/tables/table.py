@@ -156,7 +156,10 @@ class Table:
 
     def view(self, role: str | None = None, *, presence: bool = True) -> dict[str, Any]:
         """What a phone of the table sees: revision, seats, the game's view of the state (at
-        least ``state`` and ``legal``), the seat to act, the outcome, who may undo, the fleet
+        least ``state`` and ``legal``), the seat to act, the outcome, who may undo
+        (``undo_seat``: the seat of the most recent undoable entry; ``undo_seats``: every seat
+        whose undo takes something back now), the players' own ``counters``
+        (:meth:`~companion.tables.counters.Counters.to_json`), the fleet
         ``colours`` (``{"A": "#RRGGBB", "B": ...}``), ``presence`` (:meth:`presence_view`) and,
         where the table has a clock, ``clock`` (:meth:`~companion.tables.clock.Clock.view`)
         and the server's ``now`` (UNIX seconds, with presence).
@@ -186,6 +189,8 @@ class Table:
             "seats": {seat: seat in self.roles.values() for seat in SEATS},
             **seen,
             "undo_seat": self.fold.undo_seat,
+            "undo_seats": self.fold.undo_seats(SEATS),
+            "counters": self.fold.counters.to_json(),
             "rolls": len(self.rolls),
             "colours": self.colours,
             **({"clock": clock} if clock else {}),

@@ -1,4 +1,4 @@
-"""Writes: a phone's action or dice roll, checked, decided once, logged, then published.
+"""Writes: a phone's action, dice roll or own counter, checked, decided once, logged, then published.
 
 Writes carry ``expected_revision`` (the last seq the phone saw) and a ``client_action_id``
 (:mod:`companion.tables.keys`); a stale revision is refused with 409 and the current view,
@@ -27,11 +27,13 @@ from companion.dice import DiceService, RollError, RollRequest
 from companion.store.base import Event, Store, StoreError
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
-from companion.tables.commute import independent_since
+from companion.tables.commute import counter_independent_since, independent_since
+from companion.tables.counters import CounterChange, CounterError, CounterRefused, event_payload
 from companion.tables.fold import Applied
 from companion.tables.keys import (
     ActionRequest,
     action_request_key,
+    counter_request_key,
     parse_request,
     roll_request_key,
 )
@@ -139,6 +141,42 @@ class Writes:
                 None,
             ),
         )
+
+    def counter(self, seat: Seat, body: Any) -> str:
+        """Add, change or remove one of the seat's own counters (:mod:`companion.tables.counters`):
+        ``{expected_revision, client_action_id, op, name, by?, value?}``.
+
+        Based on an older revision it still applies unless that counter changed in between
+        (:func:`~companion.tables.commute.counter_independent_since`).
+
+        Returns:
+            JSON text ``{"revision", "duplicate", "view"}`` as :meth:`submit`.
+
+        Raises:
+            Rejected: 400 malformed (naming the field), 403 watcher, 409 stale, 422 with the
+                reason of :class:`~companion.tables.counters.CounterRefused`.
+        """
+        expected, client_id, _ = self._envelope(body, need_revision=True)
+        try:
+            change = CounterChange.from_json(body)
+        except CounterError as exc:
+            raise Rejected(400, "malformed", str(exc)) from exc
+        key = counter_request_key(seat.role, change.to_json())
+        return self._write(seat, client_id, key, lambda t: self._counter(t, seat, expected, change))
+
+    def _counter(
+        self, table: Table, seat: Seat, expected: int, change: CounterChange
+    ) -> tuple[list[Event], Applied | None]:
+        fold = table.fold
+        if expected != table.revision and not counter_independent_since(
+            fold, expected, table.revision, seat.role, change
+        ):
+            raise _stale(table, seat.role, expected)
+        try:
+            payload = event_payload(fold.counters, seat.role, change)
+        except CounterRefused as exc:
+            raise Rejected(422, exc.reason, str(exc), table.view(seat.role)) from exc
+        return [self._event(table, seat, "counter", payload, 1)], None
 
     @staticmethod
     def _envelope(body: Any, *, need_revision: bool) -> tuple[int, str, Any]:
@@ -355,15 +393,16 @@ class Writes:
                 raise Rejected(422, "illegal", str(exc), view()) from exc
             payload["request"] = request.canonical
             return [*dice, self._event(table, seat, "setup", payload, len(dice) + 1)], None
-        if state is None:
-            raise Rejected(422, "illegal", "set the game up first", view())
-        if request.kind == "undo":
-            if table.fold.undo_seat != seat.role:
+        if request.kind == "undo":  # counters may be undone before the setup too
+            index = table.fold.undo_index(seat.role)
+            if index is None:
                 raise Rejected(
                     422, "illegal", "only your own actions of this turn can be undone", view()
                 )
-            undo = self._event(table, seat, "undo", {"undoes": table.fold.undoable[-1][0]}, 1)
+            undo = self._event(table, seat, "undo", {"undoes": table.fold.undoable[index][0]}, 1)
             return [undo], None
+        if state is None:
+            raise Rejected(422, "illegal", "set the game up first", view())
         try:
             dice, faces = self._rolls(table, seat, game.dice_for(state, seat.role, parsed))
             after = game.apply(state, seat.role, parsed, faces)

@@ -66,6 +66,12 @@ def test_a_mouse_press_held_while_the_other_phone_re_renders_counts(
     for _press in range(PRESSES):
         before_a = counters(table, "A1")
         sign = "plus" if before_a == 0 else "minus"
+        # while a write of this phone is on its way its buttons take no taps (app.css: .busy
+        # .write, pointer-events: none), so the next press waits for the answer, as a finger
+        # would (the count can show from the stream before the answer is in)
+        phone_a.wait_for_function(
+            "!document.getElementById('app').classList.contains('busy')", timeout=4000
+        )
         x, y = phone_a.evaluate(AIM, f"{sign}-A1")
         phone_a.mouse.move(x, y)
         phone_a.mouse.down()
