@@ -230,3 +230,16 @@ def test_clock_follows_every_game_through_the_protocol(client: FlaskClient, game
     increment = 3 if view["clock"]["turn"] != turn else 0  # only a new turn brings it
     assert abs(left(view)[first] - (60 - used + increment)) < WITHIN, (left(view), used)
     assert abs(left(view)[other] - 60) < WITHIN and used > 0.6
+
+
+def test_clock_chosen_on_the_start_page_form(app: Flask, client: FlaskClient) -> None:
+    form = {"game": "toy-battle", "clock_mode": "turn", "clock_turn_seconds": "30"}
+    made = client.post("/tables", data=form)
+    assert made.status_code == 303
+    table = app.extensions["tablesmith.tables"].table(made.headers["Location"].rsplit("/", 1)[1])
+    assert table.view()["clock"]["mode"] == "turn" and table.clock.left(0) == {"A": 30, "B": 30}
+    bad = client.post("/tables", data={**form, "clock_turn_seconds": "soon"})
+    assert bad.status_code == 400 and "Start page" in bad.get_data(as_text=True)  # a page
+    plain = client.post("/tables", data={"game": "toy-battle"})  # no clock unless chosen
+    table = app.extensions["tablesmith.tables"].table(plain.headers["Location"].rsplit("/", 1)[1])
+    assert "clock" not in table.view() and table.revision == 0
