@@ -2,8 +2,9 @@
 
 Routes:
 
-* ``POST /api/tables`` ``{"game": "asteroids", "colours"?: {"A": "#2E64C8", "B": "#C0392B"}}``
-  -> 201 seat A's token and the links.
+* ``POST /api/tables`` ``{"game": "asteroids", "colours"?: {"A": "#2E64C8", "B": "#C0392B"},
+  "clock"?: {"mode": "chess", "seconds": 600, "increment": 5}}`` -> 201 seat A's token and the
+  links (the clock: :func:`companion.tables.clock.parse_setting`).
 * ``POST /api/join/<join_token>`` -> 201 seat B's token (rate-limited, 429).
 * ``GET /api/t/<table>/state`` -> the table view (seat or watch token).
 * ``POST /api/t/<table>/actions`` ``{expected_revision, client_action_id, action,
@@ -19,6 +20,9 @@ Routes:
   :meth:`companion.tables.writes.Writes.counter`), logged and undone like actions.
 * ``POST /api/t/<table>/deck`` ``{client_action_id, expected_revision, demo | filename+text}``:
   bring a deck to the table (the game's own action, :mod:`companion.decks`).
+* ``POST /api/t/<table>/clock`` ``{client_action_id, op: set|pause|resume|expired, clock?}``:
+  the game clock (:mod:`companion.tables.clock_writes`); a table with a clock has ``clock``
+  and ``now`` in its views (:meth:`companion.tables.clock.Clock.view`).
 * ``GET /api/t/<table>/log`` -> the newest events (the action log: who and when).
 * ``GET /api/t/<table>/events?since=<seq>&token=<token>`` -> Server-Sent Events
   (:mod:`companion.tables.sse`; this route opens the stream under every server; a WSGI server
@@ -60,6 +64,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import decks
 from companion.links import links
 from companion.security import join_limiter, lookup_limiter, seated, token_from
+from companion.tables.clock import parse_setting
+from companion.tables.clock_writes import clock_write, start_clock
 from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat
 from companion.tables.service import TableService, tables
@@ -108,7 +114,9 @@ def create_table() -> tuple[Response, int]:
         body = {}
     if not isinstance(body, dict):
         raise Rejected(400, "malformed", "the body must be a JSON object")
+    clock = parse_setting(body.get("clock"))
     seat, _, _ = tables().create(body.get("game"), body.get("colours"))
+    start_clock(tables().writes, seat, clock)
     return jsonify(seat_answer(seat)), 201
 
 
@@ -189,6 +197,13 @@ def roll(table_id: str) -> Response:
 def counter(table_id: str) -> Response:
     """Add, change or remove one of the calling seat's own counters (logged; undoable)."""
     return Response(tables().counter(seat_for(table_id), json_body()), mimetype=JSON)
+
+
+@bp.post("/t/<table_id>/clock")
+def clock(table_id: str) -> Response:
+    """Choose, pause or resume the game clock, or log that a side ran out of time."""
+    seat = seat_for(table_id)
+    return Response(clock_write(tables().writes, seat, json_body()), mimetype=JSON)
 
 
 @bp.post("/t/<table_id>/deck")

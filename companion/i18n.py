@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from flask import Flask, request
 from flask_babel import Babel, gettext
 
-from companion import views
+from companion import clock_page, views
 
 LANGUAGES = ("en", "de")
 LANG_COOKIE = "lang"
@@ -162,4 +162,5 @@ def js_strings() -> dict[str, Any]:
             "No Wake Lock here (plain http on the LAN has none): a silent video keeps the screen on"
         ),
         "awake_unavailable": gettext("Screen may turn off: this browser cannot keep it on"),
+        **clock_page.js_strings(),
     }

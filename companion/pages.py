@@ -24,9 +24,10 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import decks, i18n, views
+from companion import clock_page, decks, i18n, views
 from companion.links import links
 from companion.security import SEAT_COOKIE_PREFIX, join_limiter, lookup_limiter, seat_key_of, seated
+from companion.tables.clock_writes import start_clock
 from companion.tables.rejected import Rejected
 from companion.tables.seats import Seat
 from companion.tables.service import tables
@@ -122,7 +123,9 @@ def new_table() -> Response:
         for seat in ("A", "B")
         if request.form.get(f"colour_{seat.lower()}")
     }
+    clock = clock_page.form_setting(request.form)
     seat, _, _ = tables().create(request.form.get("game"), colours or None)
+    start_clock(tables().writes, seat, clock)
     demo = request.form.get("demo")
     target = url_for("pages.table", table_id=seat.table_id)
     if demo in decks.demo_decks():

@@ -1,6 +1,8 @@
 """Tables: the companion's shared game tables, one module per job.
 
 * :mod:`~companion.tables.fold`: the game state folded from the event log, and undo;
+* :mod:`~companion.tables.clock`: the game clock folded from the log (server times only);
+* :mod:`~companion.tables.clock_writes`: choosing, pausing and resuming it, and zero logged;
 * :mod:`~companion.tables.table`: one table in memory, its cached log and published views;
 * :mod:`~companion.tables.cache`: the tables of a process, loaded on first use, and publishing;
 * :mod:`~companion.tables.keys`: idempotency keys (``client_action_id`` retries);

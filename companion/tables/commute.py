@@ -4,8 +4,9 @@ Each write carries the revision its phone saw (``expected_revision``). A write b
 older one (stale) is applied to the current state when nothing that came after that revision
 changes what it means: every ``action`` logged since commutes with it
 (:meth:`games.protocol.Game.commutes`), and no ``setup`` or ``undo`` came between. A ``roll``
-(dice rolled for a purpose), a ``join`` or ``reclaim`` (seats) and the players' own counters
-(a ``counter`` event or the undo of one, :mod:`companion.tables.counters`) leave the game state
+(dice rolled for a purpose), a ``join`` or ``reclaim`` (seats), a ``clock`` event (the game
+clock paused or resumed, :mod:`companion.tables.clock`) and the players' own counters (a
+``counter`` event or the undo of one, :mod:`companion.tables.counters`) leave the game state
 alone. A counter write commutes with everything but a change of the same counter
 (:func:`counter_independent_since`).
 Anything else, or a revision older than the fold remembers (:data:`RECENT_EVENTS`), is refused
@@ -22,8 +23,8 @@ from companion.tables.fold import RECENT_EVENTS, Fold
 
 __all__ = ["RECENT_EVENTS", "counter_independent_since", "independent_since"]
 
-STATELESS = frozenset({"roll", "join", "reclaim"})
-"""Event kinds that leave the game state alone."""
+STATELESS = frozenset({"roll", "join", "reclaim", "clock"})
+"""Event kinds that leave the game state alone (``clock``: :mod:`companion.tables.clock`)."""
 
 
 def independent_since(fold: Fold, expected: int, revision: int, seat: str, action: Any) -> bool:

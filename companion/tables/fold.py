@@ -16,6 +16,8 @@ event log (ARCHITECTURE.md, *Companion*); nothing here knows any game's rules.
 * ``counter``: a player's own named counter added, changed or removed
   (:mod:`companion.tables.counters`): kept beside the game state, undoable like an action,
   never a barrier.
+* ``clock``: the game clock (:mod:`companion.tables.clock`, folded by the table); the state
+  does not change.
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ def event_request_key(event: Event) -> str:
         return roll_request_key(event.seat, payload["count"], payload["sides"], payload["purpose"])
     if event.kind == "counter":
         return counter_request_key(event.seat, payload["counter"])
+    if event.kind == "clock":
+        return clock_request_key(event.seat, payload["op"])
     return _key(event.kind, event.seat)
 
 
@@ -93,3 +95,9 @@ def counter_request_key(seat: str | None, change: dict[str, Any]) -> str:
     """The key of a counter write (its :meth:`~companion.tables.counters.CounterChange.to_json`;
     see :func:`event_request_key`)."""
     return _key("counter", seat, change)
+
+
+def clock_request_key(seat: str | None, op: str) -> str:
+    """The key of a clock request (``op``: pause, resume, set, expired; see
+    :func:`event_request_key` and :mod:`companion.tables.clock_writes`)."""
+    return _key("clock", seat, op)

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from companion.store.base import Event, TableRow, token_hash
+from companion.tables.clock import Clock, stamp
 from companion.tables.fold import Applied, Fold
 from companion.tables.keys import event_request_key
 from games.protocol import SEATS
@@ -74,6 +75,8 @@ class Table:
     presence_json: str = "{}"
     heard: dict[str, float] = field(default_factory=dict)
     """seat -> when this process last had a request with its token (UNIX seconds)."""
+    clock: Clock = field(default_factory=Clock)
+    """The game clock folded from the log (:mod:`companion.tables.clock`)."""
     loaded_at: float = field(default_factory=time.time)
     """When this process loaded the table (a seat counts as seen then: after a restart its
     phone has a minute to come back before a seat code may take the seat)."""
@@ -89,9 +92,11 @@ class Table:
 
     def view_json(self, role: str, published: tuple[int, Mapping[str, str]] | None = None) -> str:
         """The published view of ``role`` (or of the given ``published`` snapshot) with the
-        current ``presence`` (JSON text)."""
+        current ``presence`` and, where the table has a clock, the server's ``now`` (JSON
+        text)."""
         view = (published or self.published)[1][role]
-        return view[:-1] + ',"presence":' + self.presence_json + "}"
+        now = stamp(time.time()) if self.clock.setting is not None else ""
+        return view[:-1] + ',"presence":' + self.presence_json + now + "}"
 
     @property
     def revision(self) -> int:
@@ -104,6 +109,7 @@ class Table:
         has it already (the write that made the event: the request's own key)."""
         before = self.fold.state
         self.fold.add(event, applied)  # "join" events only wake the streams
+        self.clock.add(event, self.fold.game, self.fold.state)
         self.messages.append(event.to_text())
         if self.fold.game.hidden_information:
             self._hide(event, before)
@@ -154,7 +160,9 @@ class Table:
         (``undo_seat``: the seat of the most recent undoable entry; ``undo_seats``: every seat
         whose undo takes something back now), the players' own ``counters``
         (:meth:`~companion.tables.counters.Counters.to_json`), the fleet
-        ``colours`` (``{"A": "#RRGGBB", "B": ...}``) and ``presence`` (:meth:`presence_view`).
+        ``colours`` (``{"A": "#RRGGBB", "B": ...}``), ``presence`` (:meth:`presence_view`) and,
+        where the table has a clock, ``clock`` (:meth:`~companion.tables.clock.Clock.view`)
+        and the server's ``now`` (UNIX seconds, with presence).
 
         Args:
             role: ``"A"``, ``"B"``, ``"watch"`` or None (a watcher); only games with hidden information
@@ -173,6 +181,7 @@ class Table:
                 "to_act": game.to_act(state),
                 "outcome": None if ended is None else ended.to_json(),
             }
+        clock = self.clock.view()
         return {
             "table": self.id,
             "game": self.game,
@@ -184,7 +193,9 @@ class Table:
             "counters": self.fold.counters.to_json(),
             "rolls": len(self.rolls),
             "colours": self.colours,
+            **({"clock": clock} if clock else {}),
             **({"presence": self.presence_view()} if presence else {}),
+            **({"now": round(time.time(), 3)} if presence and clock else {}),
         }
 
 

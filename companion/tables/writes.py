@@ -202,6 +202,16 @@ class Writes:
             )
         return expected, client_id, body.get("action")
 
+    def write(self, seat: Seat, client_id: str, key: str, make: MakeEvents) -> str:
+        """A write of another module (the clock's, :mod:`companion.tables.clock_writes`) on
+        the same path as actions and rolls: ``make`` gives its events from the table under
+        its lock; the answer is ``{"revision", "duplicate", "view"}``.
+
+        Raises:
+            Rejected: 403 watcher, or whatever ``make`` raises.
+        """
+        return self._write(seat, client_id, key, make)
+
     def _write(self, seat: Seat, client_id: str, key: str, make: MakeEvents) -> str:
         """Apply a write under the table's lock: idempotent by ``client_action_id``, appended
         to the log before the answer. Where other processes write the same table, the table is
