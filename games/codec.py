@@ -132,7 +132,12 @@ def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
     return value
 
 
-def _object(value: Any, where: str, known: frozenset[str] | None = None) -> dict[str, Any]:
+def json_object(value: Any, where: str, known: frozenset[str] | None = None) -> dict[str, Any]:
+    """``value`` as a JSON object whose keys are all in ``known`` (any keys when None).
+
+    Raises:
+        StateError: not an object, or an unknown key (names ``where`` and the known keys).
+    """
     if value.__class__ is not dict:
         raise _bad(where, "a JSON object", value)
     if known is not None and not known.issuperset(value):
@@ -163,7 +168,7 @@ class _Compiler:
         self.namespace: dict[str, Any] = {
             name: value
             for name, value in globals().items()
-            if name in ("_bool", "_int", "_float", "_str", "_none", "_list", "_object")
+            if name in ("_bool", "_int", "_float", "_str", "_none", "_list", "json_object")
             or name in ("_missing", "StateError")
         }
         self.sources: list[str] = []
@@ -206,7 +211,7 @@ class _Compiler:
                     read = f"({read} if {f.name!r} in d else {name}_{f.name}())"
                 args.append(f"{f.name}={read}")
             body = (
-                f"    d = _object(v, {where!r}, {name}_known)\n"
+                f"    d = json_object(v, {where!r}, {name}_known)\n"
                 f"    try:\n"
                 f"        return {name}_cls({', '.join(args)})\n"
                 f"    except KeyError as exc:\n"
@@ -294,5 +299,7 @@ class _Compiler:
         if origin in (dict, Mapping):
             key = self._dec(args[0], f"k{depth}", f"{where} key", depth + 1)
             value = self._dec(args[1], item, f"{where}[]", depth + 1)
-            return f"{{{key}: {value} for k{depth}, {item} in _object({src}, {where!r}).items()}}"
+            return (
+                f"{{{key}: {value} for k{depth}, {item} in json_object({src}, {where!r}).items()}}"
+            )
         raise TypeError(f"no JSON codec for the type {tp!r}")
