@@ -3,14 +3,14 @@
 A tap is what a write runs for one ``counter`` action: ``parse_action`` of the phone's JSON,
 ``dice_for`` (the check before anything is rolled), ``apply``, ``outcome`` and
 ``action_to_json`` (the logged payload), then the views published to seat A, seat B and a
-watcher (``Game.view``, ``json.dumps``). Also timed: ``state_from_json`` of every state in
-``tests/data/states/`` (the trusted state codec). Taps alternate +1 and -1 on one unit
+watcher (``Game.view``, ``json.dumps``). Also timed: ``state_from_json`` and ``state_to_json`` of
+every state in ``tests/data/states/`` (the state codecs). Taps alternate +1 and -1 on one unit
 (character) of a table of the first example setup, so the state stays the
 same size. Each number is the best of 7 rounds of ``--taps`` taps.
 
 ``--against DIR`` runs the same measurement again with the games of ``DIR`` (another checkout,
 for example main in a temporary worktree) and prints the ratio of the two (before / after:
-above 1 means this tree is faster).
+above 1 means this tree is faster); the trees run alternately, 3 runs each, best run kept.
 
 Usage: ``python benchmarks/counter_tap.py [--taps 1000] [--against DIR]``.
 """
@@ -29,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 STATES = ROOT / "tests" / "data" / "states"
 ROUNDS = 7
+PAIRS = 3
+"""With ``--against``: runs of each tree, alternating."""
 """Each number is the best of this many rounds (the machine is shared: the best round is the
 least disturbed)."""
 
@@ -88,13 +90,20 @@ def measure(taps: int, root: Path) -> dict[str, float]:
     for name in registry.GAMES:
         game = registry.get(name)
         items = json.loads((STATES / f"{name}.json").read_text(encoding="utf-8"))
-        best_load = float("inf")
+        states = [game.state_from_json(item["state"]) for item in items]
+        best_load = best_write = float("inf")
         for _ in range(ROUNDS):
             t0 = clock()
             for item in items:
                 game.state_from_json(item["state"])
-            best_load = min(best_load, (clock() - t0) * 1e6 / len(items))
+            t1 = clock()
+            for state in states:
+                game.state_to_json(state)
+            t2 = clock()
+            best_load = min(best_load, (t1 - t0) * 1e6 / len(items))
+            best_write = min(best_write, (t2 - t1) * 1e6 / len(items))
         out[f"{name} state_from_json"] = best_load
+        out[f"{name} state_to_json"] = best_write
     return out
 
 
@@ -106,22 +115,30 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT, help="the tree whose games to time")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args()
-    mine = measure(args.taps, args.root.resolve())
-    if args.json:
-        print(json.dumps(mine))
-        return
-    if args.against is None:
+    if args.json or args.against is None:
+        mine = measure(args.taps, args.root.resolve())
+        if args.json:
+            print(json.dumps(mine))
+            return
         for key, value in mine.items():
             print(f"{key:36} {value:9.1f} us")
         return
-    against = str(args.against.resolve())
-    env = {**os.environ, "PYTHONPATH": against}
-    script = [sys.executable, __file__, "--json", "--taps", str(args.taps), "--root", against]
-    done = subprocess.run(script, env=env, capture_output=True, text=True, check=True)
-    other = json.loads(done.stdout)
-    print(f"{'us per item':36} {'before':>9} {'after':>9} {'before/after':>12}")
-    for key, value in mine.items():
-        print(f"{key:36} {other[key]:9.1f} {value:9.1f} {other[key] / value:12.2f}")
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for _ in range(PAIRS):  # alternating, so a busy spell of the machine hits both trees
+        for label, root in (("before", args.against.resolve()), ("after", ROOT)):
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            script = [sys.executable, __file__, "--json", "--taps", str(args.taps)]
+            done = subprocess.run(
+                [*script, "--root", str(root)], env=env, capture_output=True, text=True, check=True
+            )
+            runs[label].append(json.loads(done.stdout))
+    best = {label: {k: min(r[k] for r in found) for k in found[0]} for label, found in runs.items()}
+    print(
+        f"{'us per item (best of ' + str(PAIRS) + ' runs each)':44} before     after  before/after"
+    )
+    for key, after in best["after"].items():
+        before = best["before"][key]
+        print(f"{key:44} {before:9.1f} {after:9.1f} {before / after:12.2f}")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ from typing import Any, TypeVar
 
 from games.protocol import StateError
 
-T = TypeVar("T")
+Value = TypeVar("Value")
+"""The dataclass a codec reads and writes."""
 
 Custom = Mapping[type, Callable[[Any], Any]]
 """Class -> the hand-written function to use for its values instead of a derived one."""
@@ -43,7 +44,7 @@ Custom = Mapping[type, Callable[[Any], Any]]
 _PRIMITIVES = (bool, int, float, str, type(None))
 
 
-def encoder(cls: type[T], custom: Custom | None = None) -> Callable[[T], dict[str, Any]]:
+def encoder(cls: type[Value], custom: Custom | None = None) -> Callable[[Value], dict[str, Any]]:
     """The function that turns a ``cls`` value into JSON: an object of its fields.
 
     Args:
@@ -58,7 +59,7 @@ def encoder(cls: type[T], custom: Custom | None = None) -> Callable[[T], dict[st
     return _Compiler("enc", custom or {}).function(cls)
 
 
-def decoder(cls: type[T], custom: Custom | None = None) -> Callable[[Any], T]:
+def decoder(cls: type[Value], custom: Custom | None = None) -> Callable[[Any], Value]:
     """The function that reads :func:`encoder`'s JSON back to an equal ``cls`` value.
 
     The function raises :class:`~games.protocol.StateError` for a value of the wrong JSON
@@ -74,9 +75,9 @@ def decoder(cls: type[T], custom: Custom | None = None) -> Callable[[Any], T]:
     """
     inner = _Compiler("dec", custom or {}).function(cls)
 
-    def read(data: Any) -> T:
+    def read(data: Any) -> Value:
         try:
-            return typing.cast(T, inner(data))
+            return typing.cast(Value, inner(data))
         except StateError:
             raise
         except (ValueError, TypeError) as exc:
@@ -211,7 +212,9 @@ class _Compiler:
                     read = f"({read} if {f.name!r} in d else {name}_{f.name}())"
                 args.append(f"{f.name}={read}")
             body = (
-                f"    d = json_object(v, {where!r}, {name}_known)\n"
+                f"    if v.__class__ is not dict or not {name}_known.issuperset(v):\n"
+                f"        json_object(v, {where!r}, {name}_known)\n"
+                f"    d = v\n"
                 f"    try:\n"
                 f"        return {name}_cls({', '.join(args)})\n"
                 f"    except KeyError as exc:\n"
@@ -268,6 +271,9 @@ class _Compiler:
         custom = self._custom(tp)
         if custom is not None:
             return f"{custom}({src})"
+        if tp in (bool, int, str):  # inline: a call per value would double the cost
+            kind = tp.__name__
+            return f"({src} if {src}.__class__ is {kind} else _{kind}({src}, {where!r}))"
         if tp in _CHECKS:
             return f"{_CHECKS[tp]}({src}, {where!r})"
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -283,7 +289,8 @@ class _Compiler:
             return f"(None if {src} is None else {inner})"
         if origin in (tuple, list) and (origin is list or (len(args) == 2 and args[1] is ...)):
             inner = self._dec(args[0], item, f"{where}[]", depth + 1)
-            made = f"[{inner} for {item} in _list({src}, {where!r})]"
+            items = f"({src} if {src}.__class__ is list else _list({src}, {where!r}))"
+            made = f"[{inner} for {item} in {items}]"
             return made if origin is list else f"tuple({made})"
         if origin is tuple and args:
             if (tp, where) not in self.names:
