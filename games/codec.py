@@ -86,6 +86,12 @@ def decoder(cls: type[Value], custom: Custom | None = None) -> Callable[[Any], V
     return read
 
 
+def or_none(function: Callable[[Any], Any], value: Any) -> Any:
+    """None for None, else ``function(value)`` (an optional part the game writes or reads by
+    hand with a derived function)."""
+    return None if value is None else function(value)
+
+
 # ----------------------------------------------------------------------- checks (decoding)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.codec import decoder, encoder
+from games.codec import decoder, encoder, or_none
 from games.pocketmodel.state import (
     Battle,
     BattleResult,
@@ -33,14 +33,10 @@ from games.pocketmodel.state import (
 )
 from games.protocol import SEATS, StateError
 
-bonus_to_json = encoder(Bonus)
-"""``{"attack", "damage", "defense"}``."""
-bonus_from_json = decoder(Bonus)
-"""Inverse of :func:`bonus_to_json`."""
-unit_to_json = encoder(Unit)
-"""Every field of a unit (the view's unit tile)."""
-unit_from_json = decoder(Unit)
-"""Inverse of :func:`unit_to_json`."""
+_bonus_to_json = encoder(Bonus)
+_bonus_from_json = decoder(Bonus)
+_unit_to_json = encoder(Unit)
+_unit_from_json = decoder(Unit)
 _deck_to_json = encoder(DeckList)
 _deck_from_json = decoder(DeckList)
 _objective_to_json = encoder(Objective)
@@ -51,28 +47,11 @@ _battle_result_to_json = encoder(BattleResult)
 _battle_result_from_json = decoder(BattleResult)
 _strike_result_to_json = encoder(StrikeResult)
 _strike_result_from_json = decoder(StrikeResult)
-_variant_to_json = encoder(Variant)
+variant_to_json = encoder(Variant)
+"""Every variant flag (``{"destroy_above_shields", "icon_gates_bonus", "action_required"}``)."""
 _variant_from_json = decoder(Variant)
 _action_to_json = encoder(TurnAction)
 _action_from_json = decoder(TurnAction)
-
-
-def deck_to_json(deck: DeckList | None) -> dict[str, Any] | None:
-    """``{"slug", "title", "cards": [...]}`` with every card field, or None."""
-    return None if deck is None else _deck_to_json(deck)
-
-
-def deck_from_json(data: Any) -> DeckList | None:
-    """Inverse of :func:`deck_to_json`.
-
-    Raises:
-        StateError: a wrong shape (names the class and field).
-    """
-    return None if data is None else _deck_from_json(data)
-
-
-def _optional(write: Any, value: Any) -> Any:
-    return None if value is None else write(value)
 
 
 def _battle_to_json(battle: Battle | None) -> dict[str, Any] | None:
@@ -85,15 +64,15 @@ def _battle_to_json(battle: Battle | None) -> dict[str, Any] | None:
         "defender": battle.defender,
         "step": battle.step,
         "plays": {
-            "attacker": _optional(_play_to_json, battle.play_attacker),
-            "defender": _optional(_play_to_json, battle.play_defender),
+            "attacker": or_none(_play_to_json, battle.play_attacker),
+            "defender": or_none(_play_to_json, battle.play_defender),
         },
         "passed": {"attacker": battle.passed_attacker, "defender": battle.passed_defender},
         "modifiers": {
-            "attacker": bonus_to_json(battle.mod_attacker),
-            "defender": bonus_to_json(battle.mod_defender),
+            "attacker": _bonus_to_json(battle.mod_attacker),
+            "defender": _bonus_to_json(battle.mod_defender),
         },
-        "result": _optional(_battle_result_to_json, battle.result),
+        "result": or_none(_battle_result_to_json, battle.result),
     }
 
 
@@ -107,10 +86,10 @@ def _strike_to_json(strike: Strike | None) -> dict[str, Any] | None:
         "step": strike.step,
         "slot": strike.slot,
         "modifiers": {
-            "unit": bonus_to_json(strike.mod_unit),
-            "objective": bonus_to_json(strike.mod_objective),
+            "unit": _bonus_to_json(strike.mod_unit),
+            "objective": _bonus_to_json(strike.mod_objective),
         },
-        "result": _optional(_strike_result_to_json, strike.result),
+        "result": or_none(_strike_result_to_json, strike.result),
         "reinforce_stars": strike.reinforce_stars,
     }
 
@@ -120,7 +99,7 @@ def _player_to_json(player: Player | None, seat: str, units: tuple[Unit, ...]) -
         return None
     own = [u for u in units if u.seat == seat]
     return {
-        "deck": deck_to_json(player.deck),
+        "deck": or_none(_deck_to_json, player.deck),
         "casual": list(player.casual),
         "objectives": [_objective_to_json(o) for o in player.objectives],
         "objectives_left": player.objectives_left,
@@ -134,15 +113,15 @@ def state_to_json(state: State) -> dict[str, Any]:
     :func:`state_from_json`; ``objectives_left``, ``fleet_stars``, ``stars_in_play``,
     ``battle.attacker``/``defender`` and ``strike.unit`` are derived and ignored on input)."""
     return {
-        "variant": _variant_to_json(state.variant),
+        "variant": variant_to_json(state.variant),
         "phase": state.phase,
         "turn": state.turn,
         "active": state.active,
         "first": state.first,
         "players": {seat: _player_to_json(state.player(seat), seat, state.units) for seat in SEATS},
-        "units": [unit_to_json(u) for u in state.units],
+        "units": [_unit_to_json(u) for u in state.units],
         "objective_played": state.objective_played,
-        "action": _optional(_action_to_json, state.action),
+        "action": or_none(_action_to_json, state.action),
         "battle": _battle_to_json(state.battle),
         "strike": _strike_to_json(state.strike),
         "end": state.end,
@@ -157,13 +136,13 @@ def _battle_from_json(data: Any) -> Battle | None:
         pairs=tuple((p[0], p[1]) for p in data["pairs"]),
         index=data["index"],
         step=data["step"],
-        play_attacker=_optional(_play_from_json, data["plays"]["attacker"]),
-        play_defender=_optional(_play_from_json, data["plays"]["defender"]),
+        play_attacker=or_none(_play_from_json, data["plays"]["attacker"]),
+        play_defender=or_none(_play_from_json, data["plays"]["defender"]),
         passed_attacker=bool(data["passed"]["attacker"]),
         passed_defender=bool(data["passed"]["defender"]),
-        mod_attacker=bonus_from_json(data["modifiers"]["attacker"]),
-        mod_defender=bonus_from_json(data["modifiers"]["defender"]),
-        result=_optional(_battle_result_from_json, data["result"]),
+        mod_attacker=_bonus_from_json(data["modifiers"]["attacker"]),
+        mod_defender=_bonus_from_json(data["modifiers"]["defender"]),
+        result=or_none(_battle_result_from_json, data["result"]),
     )
 
 
@@ -175,9 +154,9 @@ def _strike_from_json(data: Any) -> Strike | None:
         index=data["index"],
         step=data["step"],
         slot=data["slot"],
-        mod_unit=bonus_from_json(data["modifiers"]["unit"]),
-        mod_objective=bonus_from_json(data["modifiers"]["objective"]),
-        result=_optional(_strike_result_from_json, data["result"]),
+        mod_unit=_bonus_from_json(data["modifiers"]["unit"]),
+        mod_objective=_bonus_from_json(data["modifiers"]["objective"]),
+        result=or_none(_strike_result_from_json, data["result"]),
         reinforce_stars=data["reinforce_stars"],
     )
 
@@ -187,7 +166,7 @@ def _player_from_json(data: Any) -> Player | None:
         return None
     return Player(
         casual=tuple(str(p) for p in data.get("casual", ())),
-        deck=deck_from_json(data["deck"]),
+        deck=or_none(_deck_from_json, data["deck"]),
         objectives=tuple(_objective_from_json(o) for o in data["objectives"]),
     )
 
@@ -210,9 +189,9 @@ def state_from_json(data: Any) -> State:
                 _player_from_json(data["players"]["A"]),
                 _player_from_json(data["players"]["B"]),
             ),
-            units=tuple(unit_from_json(u) for u in data["units"]),
+            units=tuple(_unit_from_json(u) for u in data["units"]),
             objective_played=bool(data["objective_played"]),
-            action=_optional(_action_from_json, data["action"]),
+            action=or_none(_action_from_json, data["action"]),
             battle=_battle_from_json(data["battle"]),
             strike=_strike_from_json(data["strike"]),
             end=data["end"],

@@ -15,7 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import fields
 from typing import Any
 
-from games.codec import decoder, encoder, json_object
+from games.codec import decoder, encoder, json_object, or_none
 from games.protocol import SEATS, StateError
 from games.transformers.state import (
     FACTIONS,
@@ -168,13 +168,7 @@ def optional_character_id(value: Any, where: str) -> str | None:
 
 variant_to_json = encoder(Variant)
 """``{"count_battle_stars", "must_attack", "untap_all"}``."""
-recruit_to_json = encoder(Recruit)
-"""``{"card", "name", "faction", "stars", "health", "alt", "bot"}`` (modes: ``{"attack",
-"defense", "subtitle", "traits", "text"}``)."""
-battle_card_to_json = encoder(BattleCard)
-"""``{"card", "name", "type", "upgrade", "icons", "stars", "copies"}``."""
-icons_to_json = encoder(Icons)
-"""``{"orange", "blue", "white", "black", "green"}``."""
+_recruit_to_json = encoder(Recruit)
 _team_to_json = encoder(Team)
 _this_turn_to_json = encoder(ThisTurn)
 _attack_to_json = encoder(Attack)
@@ -190,10 +184,6 @@ _RECRUIT_FIELDS = tuple(f.name for f in fields(Recruit))
 _CHARACTER_FIELDS = frozenset(
     {"id", "seat", *_RECRUIT_FIELDS, "mode", "tapped", "damage", "zone", "upgrades"}
 )
-
-
-def _optional(write: Any, value: Any) -> Any:
-    return None if value is None else write(value)
 
 
 def variant_from_json(data: Any) -> Variant:
@@ -307,7 +297,7 @@ def bonus_value(value: Any, where: str) -> int:
 
 
 def character_to_json(character: Character) -> dict[str, Any]:
-    """A character: id, seat, the card's values (:func:`recruit_to_json`), mode, tapped,
+    """A character: id, seat, the card's values (its recruit's fields), mode, tapped,
     damage, zone and ``upgrades`` (slot -> ``{"card", "name"}`` or None)."""
     upgrades: dict[str, Any] = dict.fromkeys(SLOTS)
     for upgrade in character.upgrades:
@@ -315,7 +305,7 @@ def character_to_json(character: Character) -> dict[str, Any]:
     return {
         "id": character.id,
         "seat": character.seat,
-        **recruit_to_json(character.recruit),
+        **_recruit_to_json(character.recruit),
         "mode": character.mode,
         "tapped": character.tapped,
         "damage": character.damage,
@@ -345,7 +335,7 @@ def _character_from_json(data: Any) -> Character:
 
 # ------------------------------------------------------------------------------- state
 
-STATE_FIELDS = frozenset(
+_STATE_FIELDS = frozenset(
     {
         "variant",
         "phase",
@@ -370,11 +360,11 @@ def state_to_json(state: State) -> dict[str, Any]:
         "player": state.player,
         "first_player": state.first_player,
         "turn": state.turn,
-        "teams": {seat: _optional(_team_to_json, state.team(seat)) for seat in SEATS},
+        "teams": {seat: or_none(_team_to_json, state.team(seat)) for seat in SEATS},
         "characters": [character_to_json(c) for c in state.characters],
         "this_turn": _this_turn_to_json(state.this_turn),
-        "attack": _optional(_attack_to_json, state.attack),
-        "last_attack": _optional(_result_to_json, state.last_attack),
+        "attack": or_none(_attack_to_json, state.attack),
+        "last_attack": or_none(_result_to_json, state.last_attack),
         "winner": state.winner,
     }
 
@@ -388,7 +378,7 @@ def state_from_json(data: Any) -> State:
         Invalid: a character in no or two places, counters on a KO'd character or at/above
             Health in play, an attack on a character not in play.
     """
-    found = json_object(data, "state", STATE_FIELDS)
+    found = json_object(data, "state", _STATE_FIELDS)
     teams = json_object(found["teams"], "teams", frozenset(SEATS))
     try:
         state = State(
@@ -397,11 +387,11 @@ def state_from_json(data: Any) -> State:
             player=found["player"],
             first_player=found["first_player"],
             turn=found["turn"],
-            teams=(_optional(_team_from_json, teams["A"]), _optional(_team_from_json, teams["B"])),
+            teams=(or_none(_team_from_json, teams["A"]), or_none(_team_from_json, teams["B"])),
             characters=tuple(_character_from_json(c) for c in found["characters"]),
             this_turn=_this_turn_from_json(found["this_turn"]),
-            attack=_optional(_attack_from_json, found["attack"]),
-            last_attack=_optional(_result_from_json, found["last_attack"]),
+            attack=or_none(_attack_from_json, found["attack"]),
+            last_attack=or_none(_result_from_json, found["last_attack"]),
             winner=found["winner"],
         )
     except (KeyError, TypeError) as exc:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.codec import decoder, encoder, json_object
+from games.codec import decoder, encoder, json_object, or_none
 from games.protocol import StateError
 
 
@@ -143,3 +143,8 @@ def test_json_object_checks_the_keys() -> None:
         json_object({"c": 1}, "here", frozenset({"a", "b"}))
     with pytest.raises(StateError, match="here must be a JSON object, got 'x'"):
         json_object("x", "here")
+
+
+def test_or_none_calls_the_function_only_for_a_value() -> None:
+    assert or_none(encoder(Leaf), None) is None
+    assert or_none(encoder(Leaf), Leaf(name="a")) == {"name": "a", "size": 1}
