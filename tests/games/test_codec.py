@@ -45,6 +45,13 @@ class Tree:
     tags: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True, kw_only=True)
+class Node:
+    label: str
+    children: tuple[Node, ...] = ()
+    parent: Node | None = None
+
+
 TREE = Tree(
     flag=True,
     ratio=0.5,
@@ -148,3 +155,13 @@ def test_json_object_checks_the_keys() -> None:
 def test_or_none_calls_the_function_only_for_a_value() -> None:
     assert or_none(encoder(Leaf), None) is None
     assert or_none(encoder(Leaf), Leaf(name="a")) == {"name": "a", "size": 1}
+
+
+def test_a_recursive_type_round_trips_at_any_depth() -> None:
+    deep = Node(label="0")
+    for level in range(1, 12):
+        deep = Node(label=str(level), children=(deep, Node(label="leaf")), parent=Node(label="p"))
+    written = encoder(Node)(deep)
+    assert written["children"][0]["children"][0]["label"] == "9"
+    assert written["parent"] == {"label": "p", "children": [], "parent": None}
+    assert decoder(Node)(json.loads(json.dumps(written))) == deep
