@@ -43,9 +43,9 @@ Custom = Mapping[type, Callable[[Any], Any]]
 
 _PRIMITIVES = (bool, int, float, str, type(None))
 _INLINE_DEPTH = 3
-"""Lists of dataclasses nested this deep have their items written inline (a function call per
-item costs a tenth of a state's JSON), deeper ones call the class's function (which also ends
-a recursive type)."""
+"""Lists of dataclasses nested up to this deep have their items written inline, as a dict
+literal (no function call per item); deeper ones call the class's function, which also ends a
+recursive type."""
 
 
 def encoder(cls: type[Value], custom: Custom | None = None) -> Callable[[Value], dict[str, Any]]:
@@ -177,14 +177,23 @@ class _Compiler:
         self.custom = custom
         self.names: dict[Any, str] = {}
         self.namespace: dict[str, Any] = {
-            name: value
-            for name, value in globals().items()
-            if name in ("_bool", "_int", "_float", "_str", "_none", "_list", "json_object")
-            or name in ("_missing", "StateError")
+            "_bool": _bool,
+            "_int": _int,
+            "_float": _float,
+            "_str": _str,
+            "_none": _none,
+            "_list": _list,
+            "_missing": _missing,
+            "json_object": json_object,
         }
         self.sources: list[str] = []
 
     def function(self, cls: type) -> Callable[[Any], Any]:
+        """The compiled function of ``cls`` (and of every type below it).
+
+        Raises:
+            TypeError: not a dataclass, or a field type without a JSON form.
+        """
         if not (dataclasses.is_dataclass(cls) and isinstance(cls, type)):
             raise TypeError(f"expected a dataclass, got {cls!r}")
         name = self._dataclass(cls)
