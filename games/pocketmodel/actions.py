@@ -2,7 +2,8 @@
 
 Every action is a frozen dataclass; :func:`action_from_json` parses the phone's JSON and
 raises :class:`~games.protocol.MalformedAction` naming the field and the allowed values, and
-:func:`action_to_json` writes the canonical JSON back (round trip).
+:func:`action_to_json` writes the canonical JSON back (round trip), derived from the fields
+(:mod:`games.codec`).
 
 ``{"type": ...}``:
 
@@ -23,9 +24,12 @@ raises :class:`~games.protocol.MalformedAction` naming the field and the allowed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any
 
+from games.codec import encoder
 from games.pocketmodel.state import (
     CARD_ICONS,
     UNIT_ICONS,
@@ -208,24 +212,31 @@ Action = (
 )
 """Every PocketModel action."""
 
-_FIELDS: dict[str, set[str]] = {
-    "fleet": {"deck", "units", "casual"},
-    "counter": {"unit", "delta"},
-    "objective": {"slot", "card"},
-    "move": {"units", "to"},
-    "combat": {"pairs"},
-    "strike": {"units"},
-    "carrier": {"carrier", "units"},
-    "play": {"card", "attack", "damage", "defense"},
-    "pass": set(),
-    "modify": {"unit", "attack", "damage", "defense"},
-    "roll": set(),
-    "confirm": set(),
-    "target": {"slot"},
-    "reveal": {"card", "defense", "stars"},
-    "reinforce": {"units"},
-    "end_turn": set(),
+_KINDS: dict[str, type[Any]] = {
+    "fleet": Fleet,
+    "counter": Counter,
+    "objective": PlayObjective,
+    "move": Move,
+    "combat": Combat,
+    "strike": Strike,
+    "carrier": Carrier,
+    "play": PlayCard,
+    "pass": Pass,
+    "modify": Modify,
+    "roll": Roll,
+    "confirm": Confirm,
+    "target": Target,
+    "reveal": Reveal,
+    "reinforce": Reinforce,
+    "end_turn": EndTurn,
 }
+"""Action ``type`` -> its class; the JSON's other keys are the class's fields."""
+_FIELDS: dict[str, set[str]] = {kind: {f.name for f in fields(c)} for kind, c in _KINDS.items()}
+_WRITE: dict[type[Any], tuple[str, Callable[[Any], dict[str, Any]]]] = {
+    c: (kind, encoder(c)) for kind, c in _KINDS.items()
+}
+_WRITE_UNIT = encoder(FleetUnit)
+_WRITE_DECK = encoder(DeckList)
 TYPES = tuple(_FIELDS)
 """Every action ``type``."""
 
@@ -407,29 +418,12 @@ def fleet_from_json(data: dict[str, Any]) -> Fleet:
 
 
 def fleet_to_json(fleet: Fleet) -> dict[str, Any]:
-    """``{"deck", "units"}`` (without ``type``), and ``"casual": true`` for a fleet played
-    anyway."""
-    from games.pocketmodel.codec import deck_to_json
-
+    """``{"deck", "units"}`` (without ``type``; each unit and the deck list field by field),
+    and ``"casual": true`` for a fleet played anyway."""
     return {
         **({"casual": True} if fleet.casual else {}),
-        "deck": deck_to_json(fleet.deck),
-        "units": [
-            {
-                "name": u.name,
-                "stars": u.stars,
-                "attack": u.attack,
-                "damage": u.damage,
-                "defense": u.defense,
-                "shields": u.shields,
-                "icons": list(u.icons),
-                "ground": u.ground,
-                "text": u.text,
-                "card": u.card,
-                "deploy": u.deploy,
-            }
-            for u in fleet.units
-        ],
+        "deck": None if fleet.deck is None else _WRITE_DECK(fleet.deck),
+        "units": [_WRITE_UNIT(u) for u in fleet.units],
     }
 
 
@@ -515,55 +509,19 @@ def action_from_json(data: Any) -> Action:
         return Reveal(card=None, defense=defense, stars=stars)
     if kind == "reinforce":
         return Reinforce(units=_ids(data, "units", 30))
-    simple: dict[str, Action] = {
-        "pass": Pass(),
-        "roll": Roll(),
-        "confirm": Confirm(),
-        "end_turn": EndTurn(),
-    }
-    return simple[kind]
+    return typing.cast(Action, _KINDS[kind]())  # pass, roll, confirm, end_turn: no fields
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """The canonical JSON of an action (round trip with :func:`action_from_json`)."""
+    """The canonical JSON of an action (round trip with :func:`action_from_json`):
+    ``{"type", ...its fields}``; a fleet as :func:`fleet_to_json`, a ``play`` or ``reveal`` with
+    a card as ``{"type", "card"}`` and without one without ``card``."""
     if isinstance(action, Fleet):
         return {"type": "fleet", **fleet_to_json(action)}
-    if isinstance(action, Counter):
-        return {"type": "counter", "unit": action.unit, "delta": action.delta}
-    if isinstance(action, PlayObjective):
-        return {"type": "objective", "slot": action.slot, "card": action.card}
-    if isinstance(action, Move):
-        return {"type": "move", "units": list(action.units), "to": action.to}
-    if isinstance(action, Combat):
-        return {"type": "combat", "pairs": [list(p) for p in action.pairs]}
-    if isinstance(action, Strike):
-        return {"type": "strike", "units": list(action.units)}
-    if isinstance(action, Carrier):
-        return {"type": "carrier", "carrier": action.carrier, "units": list(action.units)}
-    if isinstance(action, PlayCard):
-        if action.card is not None:
-            return {"type": "play", "card": action.card}
-        return {
-            "type": "play",
-            "attack": action.attack,
-            "damage": action.damage,
-            "defense": action.defense,
-        }
-    if isinstance(action, Modify):
-        return {
-            "type": "modify",
-            "unit": action.unit,
-            "attack": action.attack,
-            "damage": action.damage,
-            "defense": action.defense,
-        }
-    if isinstance(action, Target):
-        return {"type": "target", "slot": action.slot}
-    if isinstance(action, Reveal):
-        if action.card is not None:
-            return {"type": "reveal", "card": action.card}
-        return {"type": "reveal", "defense": action.defense, "stars": action.stars}
-    if isinstance(action, Reinforce):
-        return {"type": "reinforce", "units": list(action.units)}
-    names = {Pass: "pass", Roll: "roll", Confirm: "confirm", EndTurn: "end_turn"}
-    return {"type": names[type(action)]}
+    kind, write = _WRITE[type(action)]
+    data = write(action)
+    if isinstance(action, (PlayCard, Reveal)):
+        card = data.pop("card")
+        if card is not None:
+            return {"type": kind, "card": card}
+    return {"type": kind, **data}

@@ -27,7 +27,7 @@ from games.pocketmodel.actions import (
     fleet_to_json,
 )
 from games.pocketmodel.cards import CARDS
-from games.pocketmodel.codec import state_from_json, state_to_json
+from games.pocketmodel.codec import state_from_json, state_to_json, variant_to_json
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
 from games.pocketmodel.state import State, Variant
 from games.pocketmodel.view import event_view, view_state
@@ -69,15 +69,6 @@ def variant_from_json(data: Any) -> Variant:
         if not isinstance(value, bool):
             raise MalformedAction(f"variant.{key} must be true or false, got {value!r:.40}")
     return Variant(**data)
-
-
-def variant_to_json(variant: Variant) -> dict[str, bool]:
-    """Every flag."""
-    return {
-        "destroy_above_shields": variant.destroy_above_shields,
-        "icon_gates_bonus": variant.icon_gates_bonus,
-        "action_required": variant.action_required,
-    }
 
 
 class PocketModelGame(Game[State, Action, Setup]):

@@ -149,12 +149,18 @@ def dice_requests(state: State, action: Action) -> tuple[DiceRequest, ...]:
 def check(state: State, seat: str, action: Action) -> tuple[DiceRequest, ...]:
     """The dice ``action`` needs, after checking it is legal now (nothing rolled yet).
 
+    The checks are :func:`apply`'s own, up to the point where the dice would be used: the
+    action is not applied here (a roll's dice decide only its result, a second fleet's die
+    only the first player, PM-9), so the server applies it once, with its dice.
+
     Raises:
+        MalformedAction: a seat not A/B.
         NotYourTurn, IllegalAction: as :func:`apply`.
     """
     requests = dice_requests(state, action)
     if requests:  # without dice nothing is rolled: apply itself checks it, once
-        apply(state, seat, action, tuple(tuple(1 for _ in range(r.count)) for r in requests))
+        _check_seat(seat)
+        _handler(state, seat, action)
     return requests
 
 
@@ -169,15 +175,32 @@ def apply(state: State, seat: str, action: Action, faces: Faces = ()) -> State:
         NotYourTurn: another seat is to act (counters and fleets excepted).
         IllegalAction: the rules forbid it now; the message ends with the rule id.
     """
+    _check_seat(seat)
+    check_faces(dice_requests(state, action), faces)
+    after = _handler(state, seat, action)(state, seat, action, faces)
+    return after if isinstance(action, Fleet) else _finish(after)
+
+
+def _check_seat(seat: str) -> None:
     if seat not in SEATS:
         raise MalformedAction(f"seat must be A or B, got {seat!r}")
-    check_faces(dice_requests(state, action), faces)
+
+
+def _handler(state: State, seat: str, action: Action) -> _Handler:
+    """The function that applies ``action`` now, after the checks that need no dice (the
+    game is on, the fleets are in, the seat is to act, the action fits the step; a fleet's
+    own checks, PM-5, PM-8).
+
+    Raises:
+        NotYourTurn, IllegalAction: as :func:`apply`.
+    """
     if state.phase == "over":
         raise MESSAGES.error("game_over", "PM-40")
     if isinstance(action, Counter):
-        return _finish(_counter(state, action))
+        return _counter
     if isinstance(action, Fleet):
-        return _fleet(state, seat, action, faces)
+        _check_fleet_now(state, seat, action)
+        return _fleet
     if state.phase == "fleets":
         raise MESSAGES.error("fleets_first", "PM-8")
     actor = to_act(state)
@@ -186,7 +209,7 @@ def apply(state: State, seat: str, action: Action, faces: Faces = ()) -> State:
     handler = _HANDLERS.get((state.phase, _step(state), type(action)))
     if handler is None:
         raise MESSAGES.error(*_expected(state))
-    return _finish(handler(state, seat, action, faces))
+    return handler
 
 
 def _step(state: State) -> str | None:
@@ -261,7 +284,7 @@ def _fighting(state: State) -> tuple[str, ...]:
     return ()
 
 
-def _counter(state: State, action: Counter) -> State:
+def _counter(state: State, seat: str, action: Counter, faces: Faces) -> State:
     if state.phase == "fleets":
         raise MESSAGES.error("counters_after_fleets", "PM-8")
     unit = _unit(state, action.unit)
@@ -274,12 +297,15 @@ def _counter(state: State, action: Counter) -> State:
     return combat.add_counters(state, unit.id, action.delta)
 
 
-def _fleet(state: State, seat: str, action: Fleet, faces: Faces) -> State:
+def _check_fleet_now(state: State, seat: str, action: Fleet) -> None:
     if state.phase != "fleets":
         raise MESSAGES.error("fleets_before", "PM-8")
     if state.player(seat) is not None:
         raise MESSAGES.error("fleet_brought", "PM-5", seat=seat)
     check_fleet(action)
+
+
+def _fleet(state: State, seat: str, action: Fleet, faces: Faces) -> State:
     state = place_fleet(state, seat, action)
     if faces:
         first = SEATS[faces[0][0] - 1]  # PM-9

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.codec import encoder
 from games.protocol import SEATS, MalformedAction
 from games.transformers import codec
 from games.transformers.codec import Invalid
@@ -316,54 +317,36 @@ _PARSERS: dict[str, Any] = {
 }
 
 
+_TYPES: dict[type[Any], str] = {
+    BringTeam: "team",
+    Draw: "draw",
+    Flip: "flip",
+    Tap: "tap",
+    Counters: "counter",
+    PlayAction: "play_action",
+    PlayUpgrade: "play_upgrade",
+    StartAttack: "attack",
+    EnterIcons: "icons",
+    EnterCard: "card_icons",
+    AddBonus: "bonus",
+    Resolve: "resolve",
+    EndTurn: "end_turn",
+}
+"""Action class -> its ``type`` (the keys of :data:`_PARSERS`)."""
+_WRITE = {cls: encoder(cls) for cls in _TYPES}
+_FLAT = {EnterIcons: "icons", EnterCard: "icons", AddBonus: "bonus"}
+"""Actions whose JSON holds the fields of one of their values beside their own."""
+
+
 def action_to_json(action: Action) -> dict[str, Any]:
-    """The action's JSON (round trip with :func:`action_from_json`)."""
-    if isinstance(action, BringTeam):
-        return {
-            "type": "team",
-            "seat": action.seat,
-            "deck": action.deck,
-            "title": action.title,
-            "battle_cards": [codec.battle_card_to_json(b) for b in action.battle_cards],
-            "characters": [codec.recruit_to_json(r) for r in action.characters],
-            **({"casual": True} if action.casual else {}),
-        }
-    if isinstance(action, Draw):
-        return {"type": "draw"}
-    if isinstance(action, Flip):
-        return {"type": "flip", "character": action.character}
-    if isinstance(action, Tap):
-        return {"type": "tap", "character": action.character, "tapped": action.tapped}
-    if isinstance(action, Counters):
-        return {"type": "counter", "character": action.character, "delta": action.delta}
-    if isinstance(action, PlayAction):
-        return {"type": "play_action", "card": action.card, "name": action.name}
-    if isinstance(action, PlayUpgrade):
-        return {
-            "type": "play_upgrade",
-            "character": action.character,
-            "card": action.card,
-            "slot": action.slot,
-            "name": action.name,
-        }
-    if isinstance(action, StartAttack):
-        return {
-            "type": "attack",
-            "attacker": action.attacker,
-            "defender": action.defender,
-            "any_defender": action.any_defender,
-        }
-    if isinstance(action, EnterIcons):
-        return {"type": "icons", "side": action.side, **codec.icons_to_json(action.icons)}
-    if isinstance(action, EnterCard):
-        return {"type": "card_icons", "side": action.side, **codec.icons_to_json(action.icons)}
-    if isinstance(action, AddBonus):
-        return {
-            "type": "bonus",
-            "side": action.side,
-            "value": action.bonus.value,
-            "source": action.bonus.source,
-        }
-    if isinstance(action, Resolve):
-        return {"type": "resolve"}
-    return {"type": "end_turn"}
+    """The action's JSON (round trip with :func:`action_from_json`): ``{"type", ...its
+    fields}`` derived from the fields (:mod:`games.codec`); the icons or the bonus of
+    ``icons``, ``card_icons`` and ``bonus`` spelt out beside ``side``, and a team's
+    ``"casual": true`` only when it is played anyway."""
+    data = _WRITE[type(action)](action)
+    flat = _FLAT.get(type(action))
+    if flat is not None:
+        data.update(data.pop(flat))
+    if isinstance(action, BringTeam) and not action.casual:
+        del data["casual"]
+    return {"type": _TYPES[type(action)], **data}

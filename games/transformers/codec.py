@@ -12,26 +12,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from dataclasses import fields
 from typing import Any
 
-from games.protocol import SEATS
+from games.codec import decoder, encoder, json_object, or_none
+from games.protocol import SEATS, StateError
 from games.transformers.state import (
     FACTIONS,
     FIGHTER_SIDES,
     ICONS,
-    MODES,
-    PHASES,
     SLOTS,
-    ZONES,
     Attack,
     AttackResult,
     BattleCard,
-    Bonus,
     Character,
-    Fighter,
     Icons,
     Mode,
-    Played,
     Recruit,
     State,
     Team,
@@ -168,15 +164,26 @@ def optional_character_id(value: Any, where: str) -> str | None:
 
 
 # ------------------------------------------------------------------------------ values
+# Written from the fields one to one (games.codec); read back only from our own state JSON.
 
-
-def variant_to_json(variant: Variant) -> dict[str, bool]:
-    """``{"count_battle_stars", "must_attack", "untap_all"}``."""
-    return {
-        "count_battle_stars": variant.count_battle_stars,
-        "must_attack": variant.must_attack,
-        "untap_all": variant.untap_all,
-    }
+variant_to_json = encoder(Variant)
+"""``{"count_battle_stars", "must_attack", "untap_all"}``."""
+_recruit_to_json = encoder(Recruit)
+_team_to_json = encoder(Team)
+_this_turn_to_json = encoder(ThisTurn)
+_attack_to_json = encoder(Attack)
+_result_to_json = encoder(AttackResult)
+_variant_from_json = decoder(Variant)
+_recruit_from_json = decoder(Recruit)
+_upgrade_from_json = decoder(Upgrade)
+_team_from_json = decoder(Team)
+_this_turn_from_json = decoder(ThisTurn)
+_attack_from_json = decoder(Attack)
+_result_from_json = decoder(AttackResult)
+_RECRUIT_FIELDS = tuple(f.name for f in fields(Recruit))
+_CHARACTER_FIELDS = frozenset(
+    {"id", "seat", *_RECRUIT_FIELDS, "mode", "tapped", "damage", "zone", "upgrades"}
+)
 
 
 def variant_from_json(data: Any) -> Variant:
@@ -188,17 +195,6 @@ def variant_from_json(data: Any) -> Variant:
     names = {"count_battle_stars", "must_attack", "untap_all"}
     found = obj({} if data is None else data, "variant", set(), names)
     return Variant(**{name: flag(found[name], f"variant.{name}") for name in found})
-
-
-def mode_to_json(mode: Mode) -> dict[str, Any]:
-    """``{"subtitle", "traits", "attack", "defense", "text"}``."""
-    return {
-        "subtitle": mode.subtitle,
-        "traits": mode.traits,
-        "attack": mode.attack,
-        "defense": mode.defense,
-        "text": mode.text,
-    }
 
 
 def mode_from_json(data: Any, where: str) -> Mode:
@@ -215,19 +211,6 @@ def mode_from_json(data: Any, where: str) -> Mode:
         traits=optional_text(found.get("traits"), f"{where}.traits", 60) or "",
         text=optional_text(found.get("text"), f"{where}.text", 400) or "",
     )
-
-
-def recruit_to_json(recruit: Recruit) -> dict[str, Any]:
-    """``{"card", "name", "faction", "stars", "health", "alt", "bot"}``."""
-    return {
-        "card": recruit.card,
-        "name": recruit.name,
-        "faction": recruit.faction,
-        "stars": recruit.stars,
-        "health": recruit.health,
-        "alt": mode_to_json(recruit.alt),
-        "bot": mode_to_json(recruit.bot),
-    }
 
 
 def recruit_from_json(data: Any, where: str) -> Recruit:
@@ -247,19 +230,6 @@ def recruit_from_json(data: Any, where: str) -> Recruit:
         alt=mode_from_json(found["alt"], f"{where}.alt"),
         bot=mode_from_json(found["bot"], f"{where}.bot"),
     )
-
-
-def battle_card_to_json(card: BattleCard) -> dict[str, Any]:
-    """``{"card", "name", "type", "upgrade", "icons", "stars", "copies"}``."""
-    return {
-        "card": card.card,
-        "name": card.name,
-        "type": card.type,
-        "upgrade": card.upgrade,
-        "icons": list(card.icons),
-        "stars": card.stars,
-        "copies": card.copies,
-    }
 
 
 def battle_card_from_json(data: Any, where: str) -> BattleCard:
@@ -305,39 +275,6 @@ def battle_cards_from_json(data: Any, where: str) -> tuple[BattleCard, ...]:
     return cards
 
 
-def team_to_json(team: Team | None) -> dict[str, Any] | None:
-    """``{"deck", "title", "battle_cards", "casual"}`` or None."""
-    if team is None:
-        return None
-    return {
-        "deck": team.deck,
-        "title": team.title,
-        "battle_cards": [battle_card_to_json(c) for c in team.battle_cards],
-        "casual": list(team.casual),
-    }
-
-
-def team_from_json(data: Any, where: str) -> Team | None:
-    """Inverse of :func:`team_to_json`."""
-    if data is None:
-        return None
-    found = obj(data, where, {"deck", "title", "battle_cards"}, {"casual"})
-    casual = found.get("casual", [])
-    if not isinstance(casual, list) or not all(isinstance(c, str) for c in casual):
-        raise Invalid(f"{where}.casual must be a list of texts")
-    return Team(
-        deck=optional_slug(found["deck"], f"{where}.deck"),
-        title=optional_text(found["title"], f"{where}.title", 60),
-        battle_cards=battle_cards_from_json(found["battle_cards"], f"{where}.battle_cards"),
-        casual=tuple(casual),
-    )
-
-
-def icons_to_json(icons: Icons) -> dict[str, int]:
-    """``{"orange", "blue", "white", "black", "green"}``."""
-    return {name: getattr(icons, name) for name in ICONS}
-
-
 def icons_from_json(data: Mapping[str, Any], where: str) -> Icons:
     """Icon counts 0..8 per colour; a missing colour is 0.
 
@@ -345,11 +282,6 @@ def icons_from_json(data: Mapping[str, Any], where: str) -> Icons:
         Invalid: a count that is not a whole number 0..8.
     """
     return Icons(**{name: integer(data.get(name, 0), f"{where}.{name}", 0, 8) for name in ICONS})
-
-
-def bonus_to_json(bonus: Bonus) -> dict[str, Any]:
-    """``{"value", "source"}``."""
-    return {"value": bonus.value, "source": bonus.source}
 
 
 def bonus_value(value: Any, where: str) -> int:
@@ -364,70 +296,8 @@ def bonus_value(value: Any, where: str) -> int:
     return found
 
 
-def _played_to_json(played: Played | None) -> dict[str, Any] | None:
-    if played is None:
-        return None
-    return {
-        "card": played.card,
-        "name": played.name,
-        "character": played.character,
-        "slot": played.slot,
-    }
-
-
-def _played_from_json(data: Any, where: str) -> Played | None:
-    if data is None:
-        return None
-    found = obj(data, where, {"card", "name", "character", "slot"})
-    slot = found["slot"]
-    return Played(
-        card=optional_slug(found["card"], f"{where}.card"),
-        name=optional_text(found["name"], f"{where}.name", 40),
-        character=optional_character_id(found["character"], f"{where}.character"),
-        slot=None if slot is None else choice(slot, f"{where}.slot", SLOTS),
-    )
-
-
-def _fighter_to_json(fighter: Fighter) -> dict[str, Any]:
-    return {
-        "character": fighter.character,
-        "flips": [icons_to_json(f) for f in fighter.flips],
-        "cards": [icons_to_json(c) for c in fighter.cards],
-        "bonuses": [bonus_to_json(b) for b in fighter.bonuses],
-    }
-
-
-def _fighter_from_json(data: Any, where: str) -> Fighter:
-    found = obj(data, where, {"character", "flips", "bonuses"}, {"cards"})
-    flips, bonuses, cards = found["flips"], found["bonuses"], found.get("cards", [])
-    if not isinstance(flips, list) or len(flips) > 2:
-        raise Invalid(f"{where}.flips must be a list of 0..2 flips")
-    if not isinstance(cards, list) or len(cards) > 1:
-        raise Invalid(f"{where}.cards must be a list of 0..1 cards (the second ends the flip)")
-    if not isinstance(bonuses, list):
-        raise Invalid(f"{where}.bonuses must be a list")
-    return Fighter(
-        character=character_id(found["character"], f"{where}.character"),
-        flips=tuple(
-            icons_from_json(obj(f, f"{where}.flips", set(), set(ICONS)), f"{where}.flips")
-            for f in flips
-        ),
-        cards=tuple(
-            icons_from_json(obj(c, f"{where}.cards", set(), set(ICONS)), f"{where}.cards")
-            for c in cards
-        ),
-        bonuses=tuple(
-            Bonus(
-                value=bonus_value(b.get("value"), f"{where}.bonuses.value"),
-                source=optional_text(b.get("source"), f"{where}.bonuses.source", 40),
-            )
-            for b in (obj(x, f"{where}.bonuses", {"value", "source"}) for x in bonuses)
-        ),
-    )
-
-
 def character_to_json(character: Character) -> dict[str, Any]:
-    """A character: id, seat, the card's values (:func:`recruit_to_json`), mode, tapped,
+    """A character: id, seat, the card's values (its recruit's fields), mode, tapped,
     damage, zone and ``upgrades`` (slot -> ``{"card", "name"}`` or None)."""
     upgrades: dict[str, Any] = dict.fromkeys(SLOTS)
     for upgrade in character.upgrades:
@@ -435,7 +305,7 @@ def character_to_json(character: Character) -> dict[str, Any]:
     return {
         "id": character.id,
         "seat": character.seat,
-        **recruit_to_json(character.recruit),
+        **_recruit_to_json(character.recruit),
         "mode": character.mode,
         "tapped": character.tapped,
         "damage": character.damage,
@@ -444,161 +314,90 @@ def character_to_json(character: Character) -> dict[str, Any]:
     }
 
 
-def _character_from_json(data: Any, where: str) -> Character:
-    found = obj(
-        data,
-        where,
-        {"id", "seat", "card", "name", "faction", "stars", "health", "alt", "bot"}
-        | {"mode", "tapped", "damage", "zone", "upgrades"},
-    )
-    recruit = recruit_from_json(
-        {k: found[k] for k in ("card", "name", "faction", "stars", "health", "alt", "bot")},
-        where,
-    )
-    slots = obj(found["upgrades"], f"{where}.upgrades", set(SLOTS))
-    upgrades = tuple(
-        Upgrade(
-            slot=slot,
-            card=optional_slug(u["card"], f"{where}.upgrades.{slot}.card"),
-            name=optional_text(u["name"], f"{where}.upgrades.{slot}.name", 40),
-        )
-        for slot in SLOTS
-        if (u := slots[slot]) is not None and obj(u, f"{where}.upgrades.{slot}", {"card", "name"})
-    )
+def _character_from_json(data: Any) -> Character:
+    found = json_object(data, "Character", _CHARACTER_FIELDS)
+    slots = json_object(found["upgrades"], "Character.upgrades", frozenset(SLOTS))
     return Character(
-        id=character_id(found["id"], f"{where}.id"),
-        seat=choice(found["seat"], f"{where}.seat", SEATS),
-        recruit=recruit,
-        mode=choice(found["mode"], f"{where}.mode", MODES),
-        tapped=flag(found["tapped"], f"{where}.tapped"),
-        damage=integer(found["damage"], f"{where}.damage", 0, 30),
-        zone=choice(found["zone"], f"{where}.zone", ZONES),
-        upgrades=upgrades,
+        id=found["id"],
+        seat=found["seat"],
+        recruit=_recruit_from_json({k: found[k] for k in _RECRUIT_FIELDS}),
+        mode=found["mode"],
+        tapped=found["tapped"],
+        damage=found["damage"],
+        zone=found["zone"],
+        upgrades=tuple(
+            _upgrade_from_json({"slot": slot, **slots[slot]})
+            for slot in SLOTS
+            if slots.get(slot) is not None
+        ),
     )
 
 
 # ------------------------------------------------------------------------------- state
 
-STATE_FIELDS = {
-    "variant",
-    "phase",
-    "player",
-    "first_player",
-    "turn",
-    "teams",
-    "characters",
-    "this_turn",
-    "attack",
-    "last_attack",
-    "winner",
-}
+_STATE_FIELDS = frozenset(
+    {
+        "variant",
+        "phase",
+        "player",
+        "first_player",
+        "turn",
+        "teams",
+        "characters",
+        "this_turn",
+        "attack",
+        "last_attack",
+        "winner",
+    }
+)
 
 
 def state_to_json(state: State) -> dict[str, Any]:
     """The whole table as JSON (round trip with :func:`state_from_json`)."""
-    turn = state.this_turn
-    attack = state.attack
-    last = state.last_attack
     return {
         "variant": variant_to_json(state.variant),
         "phase": state.phase,
         "player": state.player,
         "first_player": state.first_player,
         "turn": state.turn,
-        "teams": {seat: team_to_json(state.team(seat)) for seat in SEATS},
+        "teams": {seat: or_none(_team_to_json, state.team(seat)) for seat in SEATS},
         "characters": [character_to_json(c) for c in state.characters],
-        "this_turn": {
-            "drawn": turn.drawn,
-            "flipped": turn.flipped,
-            "action": _played_to_json(turn.action),
-            "upgrade": _played_to_json(turn.upgrade),
-            "attacks": turn.attacks,
-        },
-        "attack": None
-        if attack is None
-        else {
-            "attacker": _fighter_to_json(attack.attacker),
-            "defender": _fighter_to_json(attack.defender),
-            "any_defender": attack.any_defender,
-        },
-        "last_attack": None
-        if last is None
-        else {
-            "attacker": last.attacker,
-            "defender": last.defender,
-            "attack_total": last.attack_total,
-            "defense_total": last.defense_total,
-            "damage": last.damage,
-            "ko": last.ko,
-        },
+        "this_turn": _this_turn_to_json(state.this_turn),
+        "attack": or_none(_attack_to_json, state.attack),
+        "last_attack": or_none(_result_to_json, state.last_attack),
         "winner": state.winner,
     }
 
 
 def state_from_json(data: Any) -> State:
-    """Parse :func:`state_to_json` output and check that it hangs together.
+    """Parse :func:`state_to_json` output (trusted: our own JSON, each value of its field's
+    type, :mod:`games.codec`) and check that it hangs together (:func:`check_state`).
 
     Raises:
-        Invalid: a field out of range, a character in no or two places, counters on a KO'd
-            character or at/above Health in play, an attack on a character not in play.
+        StateError: a missing or unknown field, a value of the wrong type.
+        Invalid: a character in no or two places, counters on a KO'd character or at/above
+            Health in play, an attack on a character not in play.
     """
-    found = obj(data, "state", STATE_FIELDS)
-    teams = obj(found["teams"], "teams", set(SEATS))
-    characters = found["characters"]
-    if not isinstance(characters, list) or len(characters) > 2 * MAX_CHARACTERS:
-        raise Invalid(f"characters must be a list of at most {2 * MAX_CHARACTERS}")
-    turn = obj(
-        found["this_turn"], "this_turn", {"drawn", "flipped", "action", "upgrade", "attacks"}
-    )
-    attack = found["attack"]
-    last = found["last_attack"]
-    winner = found["winner"]
-    first = found["first_player"]
-    state = State(
-        variant=variant_from_json(found["variant"]),
-        phase=choice(found["phase"], "phase", PHASES),
-        player=choice(found["player"], "player", SEATS),
-        first_player=None if first is None else choice(first, "first_player", SEATS),
-        turn=integer(found["turn"], "turn", 1, 10**9),
-        teams=(team_from_json(teams["A"], "teams.A"), team_from_json(teams["B"], "teams.B")),
-        characters=tuple(
-            _character_from_json(c, f"characters[{i}]") for i, c in enumerate(characters)
-        ),
-        this_turn=ThisTurn(
-            drawn=flag(turn["drawn"], "this_turn.drawn"),
-            flipped=optional_character_id(turn["flipped"], "this_turn.flipped"),
-            action=_played_from_json(turn["action"], "this_turn.action"),
-            upgrade=_played_from_json(turn["upgrade"], "this_turn.upgrade"),
-            attacks=integer(turn["attacks"], "this_turn.attacks", 0, 100),
-        ),
-        attack=None
-        if attack is None
-        else Attack(
-            attacker=_fighter_from_json(
-                obj(attack, "attack", {"attacker", "defender", "any_defender"})["attacker"],
-                "attack.attacker",
-            ),
-            defender=_fighter_from_json(attack["defender"], "attack.defender"),
-            any_defender=flag(attack["any_defender"], "attack.any_defender"),
-        ),
-        last_attack=None if last is None else _result_from_json(last),
-        winner=None if winner is None else choice(winner, "winner", SEATS),
-    )
+    found = json_object(data, "state", _STATE_FIELDS)
+    teams = json_object(found["teams"], "teams", frozenset(SEATS))
+    try:
+        state = State(
+            variant=_variant_from_json(found["variant"]),
+            phase=found["phase"],
+            player=found["player"],
+            first_player=found["first_player"],
+            turn=found["turn"],
+            teams=(or_none(_team_from_json, teams["A"]), or_none(_team_from_json, teams["B"])),
+            characters=tuple(_character_from_json(c) for c in found["characters"]),
+            this_turn=_this_turn_from_json(found["this_turn"]),
+            attack=or_none(_attack_from_json, found["attack"]),
+            last_attack=or_none(_result_from_json, found["last_attack"]),
+            winner=found["winner"],
+        )
+    except (KeyError, TypeError) as exc:
+        raise StateError(f"not a Transformers state: {exc!r}") from exc
     check_state(state)
     return state
-
-
-def _result_from_json(data: Any) -> AttackResult:
-    names = {"attacker", "defender", "attack_total", "defense_total", "damage", "ko"}
-    found = obj(data, "last_attack", names)
-    return AttackResult(
-        attacker=character_id(found["attacker"], "last_attack.attacker"),
-        defender=character_id(found["defender"], "last_attack.defender"),
-        attack_total=integer(found["attack_total"], "last_attack.attack_total", -100, 100),
-        defense_total=integer(found["defense_total"], "last_attack.defense_total", -100, 100),
-        damage=integer(found["damage"], "last_attack.damage", 0, 100),
-        ko=flag(found["ko"], "last_attack.ko"),
-    )
 
 
 def check_state(state: State) -> None:

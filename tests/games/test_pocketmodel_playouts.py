@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.pocketmodel import legal as moves
 from games.pocketmodel import rules
+from games.pocketmodel.actions import Counter, Roll
 from games.pocketmodel.fleet import STANDARD_FLEET
 from games.pocketmodel.state import State, Variant, check_state
+from games.protocol import GameError
 
 
 def invariants(before: State, after: State) -> None:
@@ -56,3 +60,45 @@ def test_random_legal_playouts_keep_the_invariants(seed: int, above: bool, gate:
         after = rules.apply(state, seat, action, faces)
         invariants(state, after)
         state = after
+
+
+def _refusal(call: Callable[..., object], *args: Any) -> tuple[str, str, Any, Any] | None:
+    """The error ``call(*args)`` raises as (class, message, rule, message id), or None."""
+    try:
+        call(*args)
+    except GameError as exc:
+        return (type(exc).__name__, str(exc), exc.rule, exc.message_id)
+    return None
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_dice_check_refuses_exactly_what_apply_refuses(seed: int) -> None:
+    """``rules.check`` no longer applies an action with dice before it is rolled: for every
+    state of a playout, both seats, both fleets and a roll, it refuses an action with dice
+    exactly when ``apply`` with dice refuses it, with the same error (PM-9, PM-21, PM-31)."""
+    rng = random.Random(seed)
+    state = rules.new_game(Variant(), (STANDARD_FLEET, None), None)
+    checked = set()
+    for _ in range(200):
+        for seat in ("A", "B"):
+            for action in (Roll(), STANDARD_FLEET):
+                requests = rules.dice_requests(state, action)
+                if not requests:
+                    continue
+                faces = tuple(tuple(1 for _ in range(r.count)) for r in requests)
+                refused = _refusal(rules.check, state, seat, action)
+                assert refused == _refusal(rules.apply, state, seat, action, faces)
+                checked.add(refused is None)
+        actor = rules.to_act(state)
+        if actor is None:
+            break
+        legal = moves.legal_actions(state, actor)
+        turn = [a for a in legal if not isinstance(a, Counter)]
+        action = rng.choice(turn if turn and rng.random() < 0.9 else legal)
+        faces = tuple(
+            tuple(rng.randint(1, r.sides) for _ in range(r.count))
+            for r in rules.check(state, actor, action)
+        )
+        state = rules.apply(state, actor, action, faces)
+    assert True in checked  # a roll or the second fleet was allowed at least once
