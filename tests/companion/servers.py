@@ -90,9 +90,13 @@ def serve_process(options: Sequence[str], log: Path, base: str | None = None) ->
             found.append(base or match.group(1))
         return bool(found)
 
-    wait_until(started, START_SECONDS, "serve did not start")
-    serve = Serve(process, found[0])
-    wait_until(lambda: requests.get(serve.base + "/", timeout=5).ok, 10, "serve did not answer")
+    try:
+        wait_until(started, START_SECONDS, "serve did not start")
+        serve = Serve(process, found[0])
+        wait_until(lambda: requests.get(serve.base + "/", timeout=5).ok, 10, "serve did not answer")
+    except BaseException:
+        Serve(process, "").stop()  # a server that did not come up is not left running
+        raise
     return serve
 
 
