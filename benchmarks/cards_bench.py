@@ -6,7 +6,7 @@ front page). Both run as fresh processes, alternately, ``--rounds`` times each; 
 its own time from after its imports to the saved PDF. The best time of each side and their
 ratio are printed (goal: within 1.2x the anchor).
 
-Tablesmith's side renders 1,000 cards drawn round-robin from the three demo decks (every
+Tablesmith's side renders 1,000 cards drawn round-robin from the demo decks (``--demos`` to choose) (every
 kind except Transformers characters, which print on their own larger sheets), each with the
 same art image and its own QR code, duplex long-edge (a back page per front page). It also
 reports the PDF size and how many image and form XObjects the file holds: the shared art
@@ -33,14 +33,15 @@ ROOT = Path(__file__).resolve().parents[1]
 """The checkout this script belongs to: its child imports this code, not an installed copy."""
 
 
-def mixed_deck(image: str) -> object:
-    """1,000 cards drawn round-robin from the three demo decks, each with the same image."""
+def mixed_deck(image: str, demos: list[str] | None = None) -> object:
+    """1,000 cards drawn round-robin from the demo decks (``demos``: these by name; None:
+    all), each with the same image."""
     from games.cards.deck import BackSpec, Deck
     from printables.deckfile import demo_names, read_deck
 
     pool = [
         card
-        for name in demo_names()
+        for name in demos or demo_names()
         for card in read_deck(f"demo:{name}").deck.cards
         if type(card).__name__ != "TransformersCharacter"
     ]
@@ -57,7 +58,7 @@ def mixed_deck(image: str) -> object:
     )
 
 
-def run_tablesmith() -> None:
+def run_tablesmith(demos: list[str] | None = None) -> None:
     """One measured render in this process (called in a child process).
 
     The clock starts after the imports, as the anchor's does: the anchor imports ReportLab's
@@ -75,7 +76,7 @@ def run_tablesmith() -> None:
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
         Image.new("RGB", (600, 400), (40, 90, 160)).save(base / "art.png")
-        deck = mixed_deck("art.png")
+        deck = mixed_deck("art.png", demos)
         out = base / "bench.pdf"
         start = time.perf_counter()
         result = render_deck(deck, RenderOptions(), out, base_dir=base)  # type: ignore[arg-type]
@@ -103,9 +104,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="runs of each side (best counts)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--demos",
+        default="",
+        help="comma-separated demo decks to draw from (default: all; 'pocketmodel,toy-battle,"
+        "transformers' is the pool of earlier versions, for a before/after comparison)",
+    )
     args = parser.parse_args()
     if args.child:
-        run_tablesmith()
+        run_tablesmith([d for d in args.demos.split(",") if d] or None)
         return
     if not ANCHOR.is_file():
         raise SystemExit(f"anchor not found: {ANCHOR}")
@@ -115,7 +122,7 @@ def main() -> None:
     for round_number in range(1, args.rounds + 1):
         seconds, _ = _child([sys.executable, str(ANCHOR)])
         floor.append(seconds)
-        seconds, report = _child([sys.executable, __file__, "--child"])
+        seconds, report = _child([sys.executable, __file__, "--child", "--demos", args.demos])
         ours.append(seconds)
         print(
             f"round {round_number}: reportlab floor {floor[-1]:.2f} s, tablesmith {ours[-1]:.2f} s"
