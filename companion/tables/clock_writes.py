@@ -33,7 +33,7 @@ from companion.tables.keys import clock_request_key
 from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat
 from companion.tables.table import Table
-from companion.tables.writes import CLIENT_ACTION_ID, Writes
+from companion.tables.writes import Writes, envelope
 
 OPS = ("set", "pause", "resume", "expired")
 """What a clock write may ask for."""
@@ -51,15 +51,7 @@ def clock_write(writes: Writes, seat: Seat, body: Any) -> str:
         Rejected: 400 malformed (naming the field), 403 watcher, 409 ``clock_state`` /
             ``clock_running``, 422 ``illegal`` / ``no_clock``.
     """
-    if not isinstance(body, dict):
-        raise Rejected(400, "malformed", "the body must be a JSON object")
-    client_id = body.get("client_action_id")
-    if not isinstance(client_id, str) or not CLIENT_ACTION_ID.fullmatch(client_id):
-        raise Rejected(
-            400,
-            "malformed",
-            f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {brief(client_id)}",
-        )
+    _, client_id, _ = envelope(body, need_revision=False)
     op = body.get("op")
     if op not in OPS:
         raise Rejected(400, "malformed", f"op must be one of {list(OPS)}, got {brief(op)}")

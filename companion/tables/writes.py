@@ -58,6 +58,40 @@ MakeEvents = Callable[[Table], tuple[list[Event], Applied | None]]
 """Makes a write's events from the table it is decided on (under the table's lock)."""
 
 
+def envelope(body: Any, *, need_revision: bool) -> tuple[int, str, Any]:
+    """The parts every write carries: ``(expected_revision, client_action_id, action)``.
+
+    Args:
+        body: the parsed JSON body.
+        need_revision: ``expected_revision`` is required (actions, counters); without it (a
+            roll, a clock write) it is -1 when absent.
+
+    Raises:
+        Rejected: 400 ``malformed``: not an object, or a field out of its form (named).
+    """
+    if not isinstance(body, dict):
+        raise Rejected(400, "malformed", "the body must be a JSON object")
+    client_id = body.get("client_action_id")
+    if not isinstance(client_id, str) or not CLIENT_ACTION_ID.fullmatch(client_id):
+        raise Rejected(
+            400,
+            "malformed",
+            f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {brief(client_id)}",
+        )
+    expected = body.get("expected_revision", -1)
+    if need_revision and (
+        not isinstance(expected, int)
+        or isinstance(expected, bool)
+        or not 0 <= expected <= MAX_REVISION
+    ):
+        raise Rejected(
+            400,
+            "malformed",
+            f"expected_revision must be an integer in 0..{MAX_REVISION}, got {brief(expected)}",
+        )
+    return expected, client_id, body.get("action")
+
+
 class Writes:
     """The write paths of every table.
 
@@ -100,7 +134,7 @@ class Writes:
         Raises:
             Rejected: 400 malformed envelope or action.
         """
-        expected, client_id, action = self._envelope(body, need_revision=True)
+        expected, client_id, action = envelope(body, need_revision=True)
         if not isinstance(action, dict):
             raise Rejected(400, "malformed", "action must be a JSON object")
         request = parse_request(self.cache.table(seat.table_id).fold.game, action)
@@ -120,7 +154,7 @@ class Writes:
         Raises:
             Rejected: 400 malformed, 403 watcher.
         """
-        _, client_id, _ = self._envelope(body, need_revision=False)
+        _, client_id, _ = envelope(body, need_revision=False)
         try:
             request = RollRequest(
                 count=body.get("count"), sides=body.get("sides"), purpose=body.get("purpose")
@@ -156,7 +190,7 @@ class Writes:
             Rejected: 400 malformed (naming the field), 403 watcher, 409 stale, 422 with the
                 reason of :class:`~companion.tables.counters.CounterRefused`.
         """
-        expected, client_id, _ = self._envelope(body, need_revision=True)
+        expected, client_id, _ = envelope(body, need_revision=True)
         try:
             change = CounterChange.from_json(body)
         except CounterError as exc:
@@ -177,30 +211,6 @@ class Writes:
         except CounterRefused as exc:
             raise Rejected(422, exc.reason, str(exc), table.view(seat.role)) from exc
         return [self._event(table, seat, "counter", payload, 1)], None
-
-    @staticmethod
-    def _envelope(body: Any, *, need_revision: bool) -> tuple[int, str, Any]:
-        if not isinstance(body, dict):
-            raise Rejected(400, "malformed", "the body must be a JSON object")
-        client_id = body.get("client_action_id")
-        if not isinstance(client_id, str) or not CLIENT_ACTION_ID.fullmatch(client_id):
-            raise Rejected(
-                400,
-                "malformed",
-                f"client_action_id must be 1..64 of [A-Za-z0-9_.:-], got {brief(client_id)}",
-            )
-        expected = body.get("expected_revision", -1)
-        if need_revision and (
-            not isinstance(expected, int)
-            or isinstance(expected, bool)
-            or not 0 <= expected <= MAX_REVISION
-        ):
-            raise Rejected(
-                400,
-                "malformed",
-                f"expected_revision must be an integer in 0..{MAX_REVISION}, got {brief(expected)}",
-            )
-        return expected, client_id, body.get("action")
 
     def write(self, seat: Seat, client_id: str, key: str, make: MakeEvents) -> str:
         """A write of another module (the clock's, :mod:`companion.tables.clock_writes`) on
