@@ -55,6 +55,33 @@ def test_names_are_trimmed_spaced_and_limited_to_1_to_40_characters() -> None:
 
 
 @pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b",  # zero-width space: a counter with no visible name
+        "\ufeff",  # byte order mark
+        "\u200d",  # a joiner alone
+        "\u202eevil",  # right-to-left override: the log line would read backwards
+        "VP\u2066",  # an unclosed bidi isolate
+        "VP\ud800",  # a lone surrogate (JSON lets one through; not text)
+        "\u0301",  # a combining mark alone
+    ],
+)
+def test_names_without_visible_text_or_with_bidi_controls_are_refused(name: str) -> None:
+    with pytest.raises(CounterError, match="name must") as error:
+        counter_name(name)
+    assert error.value.field == "name"
+
+
+def test_names_keep_emoji_sequences_accents_and_joiners_inside_words() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji made with joiners
+    assert counter_name(f"{family} points") == f"{family} points"
+    assert counter_name("Cafe\u0301 \u2764\ufe0f") == "Cafe\u0301 \u2764\ufe0f"
+    assert counter_name("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == (
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # Persian, with a ZWNJ
+    )
+
+
+@pytest.mark.parametrize(
     ("data", "field", "words"),
     [
         (
