@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -415,3 +416,16 @@ def test_every_game_shows_the_counters_to_both_seats_and_watchers(
         headers=watch,
     )
     assert refused.status_code == 403 and refused.get_json()["error"] == "forbidden"
+
+
+def test_the_watch_page_explains_the_players_counters_not_your_own(client: FlaskClient) -> None:
+    from tests.companion.conftest import flask_post, seat_both
+
+    seats = seat_both(flask_post(client))
+    client.get("/lang/de?next=/")
+    watched = client.get(urlsplit(seats.watch_url).path).get_data(as_text=True)
+    assert "Die eigenen Zähler der Spieler" in watched
+    assert "nur du änderst deine" not in watched and 'id="counter-form"' not in watched
+    client.set_cookie("ts_seat_" + seats.table_id, seats.a)
+    seated = client.get(f"/t/{seats.table_id}", headers=seats.headers("A")).get_data(as_text=True)
+    assert "Deine eigenen Zähler" in seated
