@@ -36,7 +36,9 @@
     minus.setAttribute("aria-label", fmt(S.counter_minus, { name: counter.name }));
     plus.setAttribute("aria-label", fmt(S.counter_plus, { name: counter.name }));
     remove.setAttribute("aria-label", fmt(S.counter_remove_label, { name: counter.name }));
-    item.append(minus, value, plus, remove);
+    const controls = el("span", "own-counter-controls"); // wraps below a long name as one
+    controls.append(minus, value, plus, remove);
+    item.append(controls);
     return item;
   }
 

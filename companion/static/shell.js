@@ -309,8 +309,23 @@ const Tablesmith = (() => {
     return result;
   }
 
+  // The retention sweep removed the table (410 "removed"): the page of a removed table says
+  // so, when and why (reloading shows it; the live stream stops trying meanwhile).
+  let removed = false;
+  function tableRemoved(status, data) {
+    if (status !== 410 || !data || data.error !== "removed") return false;
+    if (!removed) {
+      removed = true;
+      clearTimeout(streamTimer);
+      if (source) source.close();
+      location.reload();
+    }
+    return true;
+  }
+
   function refused(entry, result) {
     const data = result.data || {};
+    if (tableRemoved(result.status, data)) return;
     if (result.status === 409 && data.error === "confirm_end") {
       askToEnd(entry, data);
       return;
@@ -472,7 +487,7 @@ const Tablesmith = (() => {
   }
 
   function connect() {
-    if (taken) return;
+    if (taken || removed) return;
     clearTimeout(streamTimer);
     streamTimer = null;
     if (source) source.close();
@@ -529,6 +544,7 @@ const Tablesmith = (() => {
       } catch (e) {
         data = null;
       }
+      if (tableRemoved(response.status, data)) return;
       if (response.status === 403 && SEATED) { // the token holds no seat any more
         seatTaken({ at: new Date().toISOString() });
         return;
@@ -566,6 +582,8 @@ const Tablesmith = (() => {
         reached();
         render(result.data);
         flush();
+      } else {
+        tableRemoved(result.status, result.data);
       }
     } catch (e) {
       setOnline(false);

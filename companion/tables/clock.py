@@ -17,8 +17,8 @@ Events of kind ``clock`` (``seat``: who wrote it; ``payload["op"]``):
   players' call, the game does not end.
 
 Every other event is followed through the game protocol: the running side is
-:meth:`games.protocol.Game.to_act` (none before setup and once :meth:`~games.protocol.Game.outcome`
-says the game ended); a change of :meth:`~games.protocol.Game.turn` ends a turn. At the end of
+:meth:`games.protocol.Game.to_act` (none before setup, before the second phone took seat B (its
+``join`` event) and once :meth:`~games.protocol.Game.outcome` says the game ended); a change of :meth:`~games.protocol.Game.turn` ends a turn. At the end of
 a turn the chess clock adds the increment to the side that was running (Fischer increment:
 the player who ended the turn), and the per-turn timer starts again at its full time (each
 seat keeps its own timer within a turn, so a seat asked to act in the other's turn, a
@@ -129,6 +129,8 @@ class Clock:
             what an ``expired`` report is for.
         expired: the ``(period, side)`` keys logged as expired (per-turn timer: this turn's
             period; chess: the period 0 of the side, so once per side).
+        seated: seat B has joined (a ``join`` event): no time runs before, so a game set up
+            by the first phone alone does not spend the time of a player not at the table.
     """
 
     setting: ClockSetting | None = None
@@ -140,6 +142,7 @@ class Clock:
     turn: int | None = None
     period: int = 0
     expired: set[tuple[int, str]] = field(default_factory=set)
+    seated: bool = False
 
     def add(self, event: Event, game: Game[Any, Any, Any], state: Any) -> None:
         """Fold one event in, ``state`` being the game state after it (None before setup).
@@ -148,6 +151,8 @@ class Clock:
             KeyError: a ``clock`` event without ``op`` (the writes never log one).
         """
         now = event.created_at
+        if event.kind == "join":
+            self.seated = True
         if event.kind == "clock":
             op = event.payload["op"]
             self._settle(now)
@@ -174,7 +179,7 @@ class Clock:
         if self.setting is None:
             return
         ended = state is None or game.outcome(state) is not None
-        side = None if ended else game.to_act(state)
+        side = None if ended or not self.seated else game.to_act(state)
         turn = None if state is None else game.turn(state)
         if side == self.running and turn == self.turn:
             return

@@ -14,7 +14,9 @@ Decisions:
   need both phones to agree on who changed it last; two counters of the same name (one per
   seat) say the same without that.
 * **Names** are 1..:data:`NAME_CHARS` characters once trimmed, runs of white space read as one
-  space, no control characters; unique per seat ignoring case ("Victory points" and "victory
+  space, no control characters, no format characters but the joiners (a right-to-left
+  override would turn the other phone's log line around; a zero-width space alone shows
+  nothing), at least one visible character; unique per seat ignoring case ("Victory points" and "victory
   points" are one counter), so seat A and seat B may each keep a "Victory points".
 * **Values** are whole numbers in :data:`VALUE_MIN`..:data:`VALUE_MAX`; a change that would
   leave them is refused (never clamped, so every change can be undone exactly). At most
@@ -36,6 +38,7 @@ Decisions:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -58,6 +61,27 @@ OPS = ("add", "change", "remove")
 Op = Literal["add", "change", "remove"]
 _SPACE = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_JOINERS = frozenset("\u200c\u200d")
+"""Format characters a name may hold: the zero-width non-joiner and joiner (Persian words,
+emoji sequences); every other format character (bidi overrides and isolates, zero-width
+spaces, the byte order mark) is refused."""
+_INVISIBLE = ("M", "Z", "C")
+"""Unicode category initials of what alone shows nothing: marks, spaces, the joiners."""
+
+
+def _unshown(name: str) -> str | None:
+    """Why ``name`` (trimmed) would not show as what it says, or None: a format character
+    other than a joiner (a right-to-left override would turn the log line around), a lone
+    surrogate, or no visible character at all."""
+    for char in name:
+        category = unicodedata.category(char)
+        if category == "Cs":
+            return "must be text (a lone surrogate is not)"
+        if category == "Cf" and char not in _JOINERS:
+            return f"must not hold format characters (U+{ord(char):04X})"
+    if all(unicodedata.category(char)[0] in _INVISIBLE for char in name):
+        return "must hold a visible character"
+    return None
 
 
 class CounterError(ValueError):
@@ -102,7 +126,9 @@ def counter_name(value: Any) -> str:
 
     Raises:
         CounterError: not a string, no control characters allowed, empty once trimmed or
-            longer than :data:`NAME_CHARS` characters (field ``name``).
+            longer than :data:`NAME_CHARS` characters, a format character other than the
+            joiners U+200C/U+200D (bidi controls, zero-width spaces), a lone surrogate, or
+            nothing visible (only marks and joiners) (field ``name``).
     """
     if not isinstance(value, str):
         raise CounterError(
@@ -117,6 +143,9 @@ def counter_name(value: Any) -> str:
             f"name must be 1..{NAME_CHARS} characters once trimmed, got {len(name)} "
             f"({brief(name)})",
         )
+    unshown = _unshown(name)
+    if unshown is not None:
+        raise CounterError("name", f"name {unshown}, got {ascii(name)[:60]}")
     return name
 
 

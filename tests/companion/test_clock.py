@@ -74,6 +74,7 @@ class Log:
 def chess(seconds: float = 60, increment: float = 0) -> Log:
     log = Log()
     log.add(0, "clock", op="set", mode="chess", seconds=seconds, increment=increment)
+    log.add(0, "join", "B")
     log.state = Turn(1, "A")
     log.add(1, "setup")  # the clock starts with the game
     return log
@@ -119,9 +120,21 @@ def test_clock_chess_increment_goes_to_the_player_who_ended_the_turn() -> None:
     assert clock.view() is not None and clock.view()["increment"] == 5.0  # type: ignore[index]
 
 
+def test_clock_waits_for_the_second_phone_when_the_game_was_set_up_before_it_joined() -> None:
+    log = Log()
+    log.add(0, "clock", op="set", mode="chess", seconds=60)
+    log.state = Turn(1, "B")
+    log.add(1, "setup")  # the first phone set the game up alone; B is to start
+    assert log.clock.running is None and log.clock.left(T0 + 301) == {"A": 60.0, "B": 60.0}
+    log.add(301, "join", "B")  # five minutes later phone B takes its seat: now B's time runs
+    assert log.clock.running == "B" and log.clock.left(T0 + 311) == {"A": 60.0, "B": 50.0}
+    assert log.refold().left(T0 + 311) == {"A": 60.0, "B": 50.0}
+
+
 def test_clock_turn_timer_starts_again_each_turn() -> None:
     log = Log()
     log.add(0, "clock", op="set", mode="turn", seconds=30)
+    log.add(0, "join", "B")
     log.state = Turn(1, "A")
     log.add(2, "setup")
     assert log.clock.left(T0 + 12) == {"A": 20.0, "B": 30.0}

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -52,6 +53,33 @@ def test_names_are_trimmed_spaced_and_limited_to_1_to_40_characters() -> None:
         counter_name("VP\x00")
     with pytest.raises(CounterError, match=r"name must be text of 1\.\.40 characters, got 7"):
         counter_name(7)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b",  # zero-width space: a counter with no visible name
+        "\ufeff",  # byte order mark
+        "\u200d",  # a joiner alone
+        "\u202eevil",  # right-to-left override: the log line would read backwards
+        "VP\u2066",  # an unclosed bidi isolate
+        "VP\ud800",  # a lone surrogate (JSON lets one through; not text)
+        "\u0301",  # a combining mark alone
+    ],
+)
+def test_names_without_visible_text_or_with_bidi_controls_are_refused(name: str) -> None:
+    with pytest.raises(CounterError, match="name must") as error:
+        counter_name(name)
+    assert error.value.field == "name"
+
+
+def test_names_keep_emoji_sequences_accents_and_joiners_inside_words() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji made with joiners
+    assert counter_name(f"{family} points") == f"{family} points"
+    assert counter_name("Cafe\u0301 \u2764\ufe0f") == "Cafe\u0301 \u2764\ufe0f"
+    assert counter_name("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == (
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # Persian, with a ZWNJ
+    )
 
 
 @pytest.mark.parametrize(
@@ -388,3 +416,16 @@ def test_every_game_shows_the_counters_to_both_seats_and_watchers(
         headers=watch,
     )
     assert refused.status_code == 403 and refused.get_json()["error"] == "forbidden"
+
+
+def test_the_watch_page_explains_the_players_counters_not_your_own(client: FlaskClient) -> None:
+    from tests.companion.conftest import flask_post, seat_both
+
+    seats = seat_both(flask_post(client))
+    client.get("/lang/de?next=/")
+    watched = client.get(urlsplit(seats.watch_url).path).get_data(as_text=True)
+    assert "Die eigenen Zähler der Spieler" in watched
+    assert "nur du änderst deine" not in watched and 'id="counter-form"' not in watched
+    client.set_cookie("ts_seat_" + seats.table_id, seats.a)
+    seated = client.get(f"/t/{seats.table_id}", headers=seats.headers("A")).get_data(as_text=True)
+    assert "Deine eigenen Zähler" in seated

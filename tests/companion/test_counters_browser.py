@@ -136,3 +136,37 @@ def test_the_counters_panel_speaks_german(
     phone_a.click("#log summary")
     phone_a.wait_for_selector("#log-list li")
     assert "Neuer Zähler Siegpunkte: 0" in phone_a.inner_text("#log-list")
+
+
+FITS = """() => [...document.querySelectorAll('.own-counter')].map((row) => {
+  const box = row.getBoundingClientRect();
+  const name = row.querySelector('.own-counter-name');
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const buttons = [...row.querySelectorAll('button')];
+  return {
+    name: name.textContent,
+    lines: range.getClientRects().length,
+    out: buttons.filter((b) => b.getBoundingClientRect().right > box.right + 0.5
+      || b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent),
+  };
+})"""
+"""Per counter row: its name, how many lines the name takes, the buttons sticking out of the
+row or their own box."""
+
+
+@pytest.mark.slow
+def test_german_counter_rows_fit_a_390_px_phone_without_breaking_a_word(
+    browser: Any, live_server: tuple[str, Flask], tmp_path: Path
+) -> None:
+    base, _ = live_server
+    phone_a, _ = two_phones(browser, base, "toy-battle", locale="de-DE")
+    phone_a.wait_for_selector("#counters")
+    for name in ("Siegpunkte", "Lebenspunkte des Drachen", "Rohstoffe"):
+        add(phone_a, name)
+        reads(phone_a, "A", name, "0")
+    shot(phone_a, shots_folder(tmp_path), "counters-de-390")
+    rows = phone_a.evaluate(FITS)
+    assert [row["name"] for row in rows] == ["Siegpunkte", "Lebenspunkte des Drachen", "Rohstoffe"]
+    assert [row["out"] for row in rows] == [[], [], []]  # "Entfernen" inside its button
+    assert rows[0]["lines"] == 1 and rows[2]["lines"] == 1  # one word is never cut in two
