@@ -158,6 +158,15 @@ class StreamBudgets:
             here = any(self._streams.get(table.id, {}).values())
         return here or any(connected for connected, _ in table.presence.values())
 
+    def seated(self, table: Table) -> bool:
+        """True while a seat (not a watcher) has a live stream open on the table, here or
+        elsewhere (its presence): a player is at the table, so retention leaves it alone."""
+        with self._lock:
+            here = any(
+                slots for role, slots in self._streams.get(table.id, {}).items() if role in SEATS
+            )
+        return here or any(connected for connected, _ in table.presence.values())
+
     def forget(self, table_id: str) -> None:
         """Drop what is kept of a table let go of (:meth:`TableCache.evict_idle`): its empty
         stream lists and other processes' counts."""

@@ -11,7 +11,11 @@ creation):
   transaction per table, and from memory; what is left is its id and when and why it went, so
   a phone coming back is answered 410 ``removed`` ("this table was removed after 30 days
   without play"), for one more retention period, then 404. A finished game is no exception: it
-  is removed only once the retention period has passed since its last action. With several
+  is removed only once the retention period has passed since its last action. Decision: a
+  table on which a seat has a live stream open (a player's phone is on the table page, here or
+  in another process) is in use and is not removed until that stream closes, however short the
+  retention (``--retention 45s`` and a player thinking for a minute); a watcher's stream does
+  not keep a table. With several
   processes on one PostgreSQL database every process sweeps; a removal takes the table's row
   lock and checks again inside it, so the second process removes nothing and an action that
   came first keeps the table.
@@ -130,6 +134,8 @@ class Retention:
         """Remove one table (under its lock where it is loaded, so no write of this process
         is half-way through), then let go of it here."""
         table = self.cache.get(table_id, touch=False)
+        if table is not None and self.budgets.seated(table):
+            return False  # a player's phone is on it: never removed under the players' hands
         if table is None:
             done = self.store.remove_table(
                 table_id, before=before, retention=self.retention, now=now

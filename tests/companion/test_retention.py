@@ -402,11 +402,27 @@ def test_retention_a_write_on_a_copy_let_go_meanwhile_is_refused_not_lost(app: F
     assert act(client, seats, "A", {"type": "setup", "mode": "random"}).status_code == 200
 
 
-def test_retention_a_removed_tables_live_streams_end(app: Flask) -> None:
+def test_retention_keeps_a_table_while_a_players_phone_streams_it(app: Flask) -> None:
+    """A seat's live stream (a phone on the table page) keeps the table however long ago
+    its last action was; once the stream closes, the next sweep removes it."""
     client = app.test_client()
     service = service_of(app)
     seats = seat_both(flask_post(client))
-    stream = service.stream(service.authorise(seats.table_id, seats.a), since=0, heartbeat=0.2)
+    stream = service.stream(service.authorise(seats.table_id, seats.b), since=0, heartbeat=0.2)
+    assert next(iter(stream)).startswith("retry:")
+    assert service.retention.sweep(now=time.time() + 31 * DAY) == []
+    assert service.store.table(seats.table_id) is not None
+    stream.close()
+    assert service.retention.sweep(now=time.time() + 31 * DAY) == [seats.table_id]
+
+
+def test_retention_a_removed_tables_live_streams_end(app: Flask) -> None:
+    """A watcher's stream does not keep a table; when the table goes, the stream ends."""
+    client = app.test_client()
+    service = service_of(app)
+    seats = seat_both(flask_post(client))
+    watch = seats.watch_url.rsplit("/", 1)[1]
+    stream = service.stream(service.authorise(seats.table_id, watch), since=0, heartbeat=0.2)
     frames = iter(stream)
     assert next(frames).startswith("retry:")
     assert service.retention.sweep(now=time.time() + 31 * DAY) == [seats.table_id]

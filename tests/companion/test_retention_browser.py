@@ -1,6 +1,8 @@
-"""A table removed by the retention sweep while both phones are on it (Debian chromium via
-Playwright, two 390x844 phones): the phone whose live stream ends and the phone that tapped
-while offline when its connection is back both show "This table was removed", not "Something went wrong; please try again"."""
+"""A table removed by the retention sweep while neither phone was connected (Debian chromium
+via Playwright, two 390x844 phones): a phone whose page was left and comes back, and a phone
+that tapped while offline when its connection is back, both show "This table was removed",
+not "Something went wrong; please try again". (While a seat's phone streams the table, the
+sweep leaves it alone: ``test_retention_keeps_a_table_while_a_players_phone_streams_it``.)"""
 
 from __future__ import annotations
 
@@ -32,10 +34,18 @@ def test_phones_on_a_table_the_sweep_removed_say_so(
     phone_b.fill("#counter-name", "VP")
     phone_b.click("#counter-add")
     phone_b.wait_for_selector("#outbox:not([hidden])")
+    page_a = phone_a.url
+    phone_a.goto("about:blank")  # phone A's page is left (a closed tab, a phone asleep)
     service = app.extensions["tablesmith.tables"]
+    table = service.table(table_id)
+    service.budgets.end(table)  # B's stream is cut (its Wi-Fi is gone: it cannot come back)
+    deadline = time.monotonic() + 20
+    while service.budgets.seated(table) and time.monotonic() < deadline:
+        time.sleep(0.2)  # neither seat streams the table now
     assert service.retention.sweep(now=time.time() + 31 * DAY) == [table_id]
 
-    # phone A does nothing: its live stream ends, it asks why and shows the removal
+    # phone A comes back to the table's page and is told it was removed
+    phone_a.goto(page_a)
     phone_a.wait_for_function(f"({REMOVED}) === 'This table was removed'", timeout=10000)
     # phone B is back: its kept tap is refused (410) and it shows the removal too
     phone_b.context.set_offline(False)
