@@ -131,9 +131,10 @@ class Seats:
         return f"/api/t/{self.table_id}"
 
 
-def seat_both(post: Any, game: str = "asteroids") -> Seats:
-    """Create a ``game`` table and join it through ``post(path, json=..., headers=...)``."""
-    created = post("/api/tables", json={"game": game}).json()
+def seat_both(post: Any, game: str = "asteroids", **table: Any) -> Seats:
+    """Create a ``game`` table (``table``: more fields of ``POST /api/tables``, e.g. ``clock``)
+    and join it through ``post(path, json=..., headers=...)``."""
+    created = post("/api/tables", json={"game": game, **table}).json()
     join_path = "/api/join/" + created["join_url"].rsplit("/", 1)[1]
     joined = post(join_path, json={}).json()
     return Seats(

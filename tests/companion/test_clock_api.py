@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.companion.conftest import Seats, act, make_app
+from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
 
 WITHIN = 1.0
 """Seconds a remaining time may differ from the test's own measure."""
@@ -21,15 +21,7 @@ WITHIN = 1.0
 
 def table_with_clock(client: FlaskClient, clock: dict[str, Any] | None) -> Seats:
     """A set-up Asteroids table (seat A to act) with ``clock``, both seats taken."""
-    created = client.post("/api/tables", json={"game": "asteroids", "clock": clock}).get_json()
-    joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1]).get_json()
-    seats = Seats(
-        table_id=created["table_id"],
-        a=created["token"],
-        b=joined["token"],
-        watch_url=created["watch_url"],
-        join_url=created["join_url"],
-    )
+    seats = seat_both(flask_post(client), "asteroids", clock=clock)
     answer = act(client, seats, "A", {"type": "setup", "mode": "random"})
     assert answer.status_code == 200 and answer.get_json()["view"]["to_act"] == "A"
     return seats
