@@ -176,6 +176,18 @@ class EventedServer(uvicorn.Server):
             self.should_exit = True
         self.on_exit()
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's shutdown, then the connections still open are closed: a request that
+        outlived the graceful timeout has its task cancelled by uvicorn but its connection
+        left open, and its socket would be closed only by the garbage collector (a
+        ResourceWarning) after the event loop is gone."""
+        await super().shutdown(sockets)
+        for connection in list(self.server_state.connections):
+            transport = getattr(connection, "transport", None)
+            if transport is not None and not transport.is_closing():
+                transport.close()
+        await asyncio.sleep(0.05)  # let the transports finish closing on this loop
+
     @property
     def started_listening(self) -> bool:
         """True once the sockets accept connections."""
