@@ -77,22 +77,20 @@ def test_finder_form_and_runs_cover_exactly_the_dark_modules_of_every_size() -> 
     assert min(widths) == 21 and max(widths) > 100
 
 
-def test_the_numpy_and_the_plain_module_paths_draw_the_same_runs(monkeypatch) -> None:
-    """The slim install has no numpy: its path must draw exactly the modules numpy's does."""
-    import builtins
+def test_the_drawn_module_path_covers_exactly_the_dark_modules_outside_the_finders() -> None:
+    """The page's path (chunked rows, the row number filled in) draws every dark module
+    outside the three finder patterns once, offset by the quiet zone, at every size."""
+    import re
 
-    real_import = builtins.__import__
-    for length in (1, 54, 400, 1500):
+    q = qr.QUIET_ZONE_MODULES
+    for length in (1, 20, 54, 100, 400, 1500):
         data = "q" * length
-        fast = qr._module_path.__wrapped__(data)
-
-        def no_numpy(name, *args, **kwargs):
-            if name == "numpy":
-                raise ImportError("no numpy here")
-            return real_import(name, *args, **kwargs)
-
-        monkeypatch.setattr(builtins, "__import__", no_numpy)
-        plain = qr._module_path.__wrapped__(data)
-        monkeypatch.setattr(builtins, "__import__", real_import)
-        assert sorted(plain.split(" re ")) == sorted(fast.split(" re ")), length
-        assert plain.count(" re ") > 10
+        matrix = qr.qr_matrix(data)
+        drawn = []
+        for c, r, n in re.findall(r"(\d+) (\d+) (\d+) 1 re ", qr._module_path.__wrapped__(data)):
+            drawn += [(int(c) - q + k, int(r) - q) for k in range(int(n))]
+        expected = [
+            (c + k, r) for c, r, n in qr.dark_runs(matrix, without_finders=True) for k in range(n)
+        ]
+        assert sorted(drawn) == sorted(expected), length
+        assert len(drawn) == len(set(drawn)) > 50
