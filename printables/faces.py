@@ -29,6 +29,7 @@ inside ``SAFE_MARGIN``; the frame colour runs into the bleed. Fixed sizes are gi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -199,7 +200,12 @@ def _badge(
 @dataclass(frozen=True, kw_only=True)
 class _Design:
     """A card design drawn once as a form XObject: everything on a face except its name and
-    QR code, with where those two go (face mm) and the text problems found drawing it."""
+    QR code, with where those two go (face mm) and the text problems found drawing it.
+
+    What does not change from card to card is checked once here: the design's own overlaps
+    (``overlaps``) and the QR code's (``qr_found``: its safe margin, then its crossings with
+    the design's boxes); ``edges`` holds each box's (left, right, bottom, top), mm, for the
+    name's check per card."""
 
     form: str
     title: tuple[float, float, float]
@@ -207,6 +213,9 @@ class _Design:
     problems: tuple[tuple[str, str], ...]
     boxes: tuple[Box, ...] = ()
     overlaps: tuple[str, ...] = ()
+    qr_box: Box | None = None
+    qr_found: tuple[str, ...] = ()
+    edges: tuple[tuple[float, float, float, float, Box], ...] = ()
 
 
 _DESIGN_FIELDS = tuple(
@@ -270,29 +279,38 @@ def standard_face(p: Painter, face: FaceContent) -> None:
         bold=True,
         colour="#ffffff",
     )
-    if face.qr_url:
+    names = p.boxes[first:]
+    found = list(design.overlaps)
+    found += box_problems(names, p.trim.width, p.trim.height, SAFE_MARGIN)
+    if face.qr_url and design.qr_box is not None:
         draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
-        p.boxes.append(
-            Box(
-                what="QR code",
-                rect=Rect(x=design.qr_x, y=SAFE_MARGIN, width=qr_edge, height=qr_edge),
-            )
-        )
-    own = p.boxes[first:]
-    found = list(design.overlaps) + box_problems(own, p.trim.width, p.trim.height, SAFE_MARGIN)
-    found += _crossings(own, design.boxes)
-    size = f"{p.trim.width:g} x {p.trim.height:g} mm"
-    p.warnings.extend(f"card '{p.card_name}' ({size}): {line}" for line in found)
+        p.boxes.append(design.qr_box)
+        found += _crossings(names, _edges((design.qr_box,)))
+        found += _crossings(names, design.edges)
+        found += design.qr_found
+    else:
+        found += _crossings(names, design.edges)
+    if found:
+        size = f"{p.trim.width:g} x {p.trim.height:g} mm"
+        p.warnings.extend(f"card '{p.card_name}' ({size}): {line}" for line in found)
 
 
-def _crossings(own: list[Box], others: tuple[Box, ...]) -> list[str]:
-    """The overlaps of the boxes ``own`` (the name, the QR code) with a design's boxes."""
+def _edges(boxes: Iterable[Box]) -> tuple[tuple[float, float, float, float, Box], ...]:
+    """(left, right, bottom, top, box) of each box, face mm."""
+    return tuple((b.rect.x, b.rect.right, b.rect.y, b.rect.top, b) for b in boxes)
+
+
+def _crossings(
+    own: Iterable[Box], others: tuple[tuple[float, float, float, float, Box], ...]
+) -> list[str]:
+    """The overlaps of the boxes ``own`` (the name, the QR code) with the boxes of
+    ``others`` (as :func:`_edges` gives them), in the words of :func:`box_problems`."""
     found = []
     for box in own:
         a = box.rect
-        for other in others:
-            b = other.rect
-            if b.x >= a.right or a.x >= b.right or b.y >= a.top or a.y >= b.top:
+        left, right, bottom, top = a.x, a.right, a.y, a.top
+        for x0, x1, y0, y1, other in others:
+            if x0 >= right or left >= x1 or y0 >= top or bottom >= y1:
                 continue  # the common case, decided without a call
             found += box_problems([box, other], 1e9, 1e9, 0.0)
     return found
@@ -309,6 +327,14 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
     qr_x = _lower_half(local, face, band_bottom - 1.0, qr_edge)
     c.endForm()
     defined_forms(c).add(name)
+    edges = _edges(local.boxes)
+    qr_box = None
+    qr_found: list[str] = []
+    if qr_edge:
+        qr_box = Box(
+            what="QR code", rect=Rect(x=qr_x, y=SAFE_MARGIN, width=qr_edge, height=qr_edge)
+        )
+        qr_found = box_problems([qr_box], w, h, SAFE_MARGIN) + _crossings([qr_box], edges)
     return _Design(
         form=name,
         title=title,
@@ -316,6 +342,9 @@ def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> 
         problems=tuple((problem.field, problem.reason) for problem in local.problems),
         boxes=tuple(local.boxes),
         overlaps=tuple(box_problems(local.boxes, w, h, SAFE_MARGIN)),
+        qr_box=qr_box,
+        qr_found=tuple(qr_found),
+        edges=edges,
     )
 
 

@@ -140,7 +140,7 @@ class Painter:
             return 0.0
         used = stringWidth(text, font, size) / MM
         start = {"centre": x + (width - used) / 2, "right": x + width - used}.get(align, x)
-        self.text(text, start, y, size, field_name, bold=bold, colour=colour)
+        self.text(text, start, y, size, field_name, bold=bold, colour=colour, advance=used)
         return size
 
     def text(
@@ -153,9 +153,11 @@ class Painter:
         *,
         bold: bool = True,
         colour: str = INK,
+        advance: float | None = None,
     ) -> None:
         """Draw one run of ``text`` at ``size`` pt, its baseline starting at (x, y) mm, and
-        record its box (no fitting: for texts sized by the caller)."""
+        record its box (no fitting: for texts sized by the caller). ``advance``: the run's
+        width, mm, where the caller has measured it already."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         font = BOLD if bold else REGULAR
@@ -163,7 +165,7 @@ class Painter:
         c.setFillColor(colour_of(colour))
         c.setFont(font, size)
         c.drawString(*self.pt(x, y), text)
-        used = stringWidth(text, font, size) / MM
+        used = stringWidth(text, font, size) / MM if advance is None else advance
         self.boxes.append(text_box(field_name, text, size, x, y, used))
 
     def centred(
