@@ -282,14 +282,12 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     names = p.boxes[first:]
     found = list(design.overlaps)
     found += box_problems(names, p.trim.width, p.trim.height, SAFE_MARGIN)
-    if face.qr_url and design.qr_box is not None:
+    found += _crossings(names, design.edges)
+    if face.qr_url and design.qr_box is not None:  # a design has its QR box iff its face has a QR
         draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
         p.boxes.append(design.qr_box)
         found += _crossings(names, _edges((design.qr_box,)))
-        found += _crossings(names, design.edges)
         found += design.qr_found
-    else:
-        found += _crossings(names, design.edges)
     if found:
         size = f"{p.trim.width:g} x {p.trim.height:g} mm"
         p.warnings.extend(f"card '{p.card_name}' ({size}): {line}" for line in found)
