@@ -2,18 +2,21 @@
 
 Encoding: libqrencode (the C library behind ``qrencode``; Debian ``libqrencode4``) through
 ctypes where the system has it, far faster than a pure-Python encoder, which matters for a
-thousand cards (``benchmarks/cards_bench.py``); otherwise segno. Both choose the error-correction level the same
-way: the highest of L, M, Q, H that keeps the smallest symbol version, and evaluate all eight
-masks (ISO/IEC 18004, 7.8).
+thousand cards (``benchmarks/cards_bench.py``); otherwise segno. Both encode in byte mode at
+error-correction level M in the smallest version that holds the data, and evaluate all
+eight masks (ISO/IEC 18004, 7.8).
 
 Sizes: modules at least ``MIN_MODULE_MM`` (0.4 mm, reliably printed at 300 dpi and read by
 phones from 15-20 cm) with a quiet zone of ``QUIET_ZONE_MODULES`` (4, ISO/IEC 18004).
 
-Drawing: the dark modules are drawn as their row runs (cut into chunks of 8 modules,
-:func:`_module_path`) in one PDF path in module units under a scaling matrix; the operator
-text is cached per code,
-so copies of a card cost one string append. The three finder patterns, the same in every
-symbol of a size, are one shared form XObject.
+Drawing: the dark modules are drawn as their row runs (a recurring row's operators looked
+up, a new row's built from chunks of 8 modules, :func:`_module_path`) in one PDF path in
+module units under a scaling matrix; the operator text is cached per code, so copies of a
+card cost one string append. The three finder patterns, the same in every symbol of a size,
+are one shared form XObject. Decision: not an image mask of one sample per module, though
+it would be a tenth of the bytes: PDFium (Chrome's viewer, and its printing) smooths an
+upscaled image mask even without ``/I true``, so its module edges come out grey, and
+zbarimg read 3 of 9 codes of a sheet PDFium rendered at 150 dpi (all 9 as vectors).
 
 Speed: :class:`Prefetch` encodes a deck's codes ahead of the drawing in a background thread,
 in batches of one libqrencode call each (``QRcode_encodeInputStructured`` over inputs without
@@ -341,50 +344,64 @@ def _module_path(data: str) -> str:
     """``re`` operators (``column row width 1 re``, module units, quiet zone offset, row 0
     at the top) that cover exactly the dark modules of ``data`` outside its finder patterns.
 
-    Each row is cut into chunks of :data:`CHUNK_MODULES` modules, and a chunk's operators
-    come from :data:`_CHUNKS` (one entry per chunk position and pattern of dark modules,
-    so at most ``256`` per position, filled as they are met) with the row number put in
-    afterwards: a card's code costs about a tenth of the Python work of writing out its
-    runs one by one. Decision: a run that crosses a chunk boundary is drawn as two
-    rectangles that meet there (about a tenth more rectangles than :func:`dark_runs`); they
-    are filled as one path, so they show no seam.
+    A row's operators (the row number left as ``R``, put in afterwards) are looked up in
+    :data:`_ROWS` by the row's modules: the codes of one deck share the URL up to the card
+    id, so most of their rows recur. A new row is cut into chunks of :data:`CHUNK_MODULES` modules whose operators come from
+    :data:`_CHUNKS` (at most 256 patterns per chunk position, filled as they are met).
+    Decision: a run that crosses a chunk boundary is drawn as two rectangles that meet
+    there (about a tenth more rectangles than :func:`dark_runs`); they are filled as one
+    path, so they show no seam.
     """
     matrix = qr_matrix(data)
     width, f = len(matrix), FINDER_MODULES
     blank = bytes(f)
-    table = _CHUNKS
-    starts = range(0, width, CHUNK_MODULES)
+    rows = _ROWS
+    if len(rows) > ROWS_KEPT:
+        rows.clear()
     parts = []
     for row, line in enumerate(matrix):
         if row < f:
             line = blank + line[f : width - f] + blank
         elif row >= width - f:
             line = blank + line[f:]
-        ops = "".join([table[k, line[k : k + CHUNK_MODULES]] for k in starts])
+        ops = rows.get(line)
+        if ops is None:
+            ops = rows[line] = "".join(
+                [chunks[line[k : k + CHUNK_MODULES]] for k, chunks in _CHUNKS[: -(-width // 8)]]
+            )
         parts.append(ops.replace("R", str(row + QUIET_ZONE_MODULES)))
     return "".join(parts)
 
 
 CHUNK_MODULES = 8
 """Modules per chunk of a row in :func:`_module_path`."""
+ROWS_KEPT = 65536
+"""Rows whose operators :data:`_ROWS` keeps before it starts again (a few MB at most)."""
 
 
-class _ChunkOperators(dict[tuple[int, bytes], str]):
-    """``(first column, chunk bytes) -> 're' operators`` of the chunk's dark runs, the row
-    left as ``R``; an entry is made the first time it is asked for."""
+class _ChunkOperators(dict[bytes, str]):
+    """``chunk bytes -> 're' operators`` of the dark runs of a chunk whose first module is
+    in column ``column``, the row left as ``R``; an entry is made the first time it is
+    asked for."""
 
-    def __missing__(self, key: tuple[int, bytes]) -> str:
-        column, chunk = key
+    def __init__(self, column: int) -> None:
+        super().__init__()
+        self.column = column
+
+    def __missing__(self, chunk: bytes) -> str:
         ops = "".join(
-            f"{m.start() + column + QUIET_ZONE_MODULES} R {m.end() - m.start()} 1 re "
+            f"{m.start() + self.column + QUIET_ZONE_MODULES} R {m.end() - m.start()} 1 re "
             for m in _RUN.finditer(chunk)
         )
-        self[key] = ops
+        self[chunk] = ops
         return ops
 
 
-_CHUNKS = _ChunkOperators()
-"""The chunk operators met so far (bounded: 256 patterns per chunk position)."""
+_CHUNKS = [(k, _ChunkOperators(k)) for k in range(0, 177, CHUNK_MODULES)]
+"""(first column, its chunk operators) for every chunk position of the largest symbol
+(version 40, 177 modules)."""
+_ROWS: dict[bytes, str] = {}
+"""A row's modules (finders blanked) -> its operators, the row left as ``R``."""
 
 
 class Prefetch:
