@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -218,11 +219,11 @@ class _Design:
     edges: tuple[tuple[float, float, float, float, Box], ...] = ()
 
 
-_DESIGN_FIELDS = tuple(
-    f.name for f in fields(FaceContent) if f.name not in ("title", "qr_url", "art_key")
+_design_fields = attrgetter(
+    *(f.name for f in fields(FaceContent) if f.name not in ("title", "art_key"))
 )
-"""The fields of a face that make its design (:func:`standard_face`): all but the name,
-the QR code and the art key (which is part of the design only without an image)."""
+"""The fields of a face that make its design (:func:`standard_face`) as a tuple: all but the
+name and the art key (which is part of the design only without an image)."""
 
 
 def _designs(c: Canvas) -> dict[tuple[Any, ...], _Design]:
@@ -233,8 +234,12 @@ def _designs(c: Canvas) -> dict[tuple[Any, ...], _Design]:
     return designs
 
 
-def standard_face(p: Painter, face: FaceContent) -> None:
-    """Draw ``face`` on the painter's card (see the module docstring for the anatomy).
+def standard_face(
+    p: Painter, face: FaceContent, *, image: Path | None = None, qr_url: str | None = None
+) -> None:
+    """Draw ``face`` on the painter's card (see the module docstring for the anatomy), with
+    ``image`` (an image file) in its art window, or a generated pattern where it is None,
+    and the QR code of ``qr_url`` (none where it is None).
 
     Everything but the name and the QR code is one form XObject per card design (the face
     without its name and QR code, at this size and bleed; with an image the art is part of
@@ -244,21 +249,14 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     that uses it.
     """
     c = p.canvas
-    qr_edge = qr_size_mm(face.qr_url) if face.qr_url else 0.0
-    art_key = "" if face.image is not None else (face.art_key or face.title)
-    key = (
-        *(getattr(face, name) for name in _DESIGN_FIELDS),
-        art_key,
-        qr_edge,
-        p.trim.width,
-        p.trim.height,
-        p.bleed,
-    )
+    qr_edge = qr_size_mm(qr_url) if qr_url else 0.0
+    art_key = "" if image is not None else (face.art_key or face.title)
+    key = (_design_fields(face), image, art_key, qr_edge, p.trim.width, p.trim.height, p.bleed)
     designs = _designs(c)
     design = designs.get(key)
     if design is None:
-        design_face = replace(face, title="", qr_url=None, art_key=art_key)
-        design = _define_design(p, design_face, qr_edge, f"face{len(designs)}")
+        design_face = replace(face, title="", art_key=art_key)
+        design = _define_design(p, design_face, image, qr_edge, f"face{len(designs)}")
         designs[key] = design
     for field_name, reason in design.problems:
         p.problems.append(Overflow(card=p.card_name, field=field_name, reason=reason))
@@ -283,8 +281,8 @@ def standard_face(p: Painter, face: FaceContent) -> None:
     found = list(design.overlaps)
     found += box_problems(names, p.trim.width, p.trim.height, SAFE_MARGIN)
     found += _crossings(names, design.edges)
-    if face.qr_url and design.qr_box is not None:  # a design has its QR box iff its face has a QR
-        draw_qr(c, face.qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
+    if qr_url and design.qr_box is not None:  # a design has its QR box iff its face has a QR
+        draw_qr(c, qr_url, p.trim.x + design.qr_x, p.trim.y + SAFE_MARGIN, MIN_MODULE_MM)
         p.boxes.append(design.qr_box)
         found += _crossings(names, _edges((design.qr_box,)))
         found += design.qr_found
@@ -314,15 +312,18 @@ def _crossings(
     return found
 
 
-def _define_design(p: Painter, face: FaceContent, qr_edge: float, name: str) -> _Design:
-    """Draw the form XObject ``name`` of ``face`` (a face without name and QR code) at the
-    painter's card size and bleed; return where the name and QR code go."""
+def _define_design(
+    p: Painter, face: FaceContent, image: Path | None, qr_edge: float, name: str
+) -> _Design:
+    """Draw the form XObject ``name`` of ``face`` (a face without name and QR code; ``image``
+    in its art window, or its pattern where None) at the painter's card size and bleed;
+    return where the name and QR code go."""
     c = p.canvas
     w, h, b = p.trim.width, p.trim.height, p.bleed
     local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
     c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
     title, band_bottom = _design_upper(local, face)
-    qr_x = _lower_half(local, face, band_bottom - 1.0, qr_edge)
+    qr_x = _lower_half(local, face, image, band_bottom - 1.0, qr_edge)
     c.endForm()
     defined_forms(c).add(name)
     edges = _edges(local.boxes)
@@ -523,8 +524,11 @@ def _chips(p: Painter, row: tuple[Chip, ...], band: Rect, chip_h: float, chip_fo
         )
 
 
-def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> float:
-    """Art, stats and the bottom zone below ``top`` (mm): the bottom zone keeps one corner
+def _lower_half(
+    p: Painter, face: FaceContent, image: Path | None, top: float, qr_edge: float
+) -> float:
+    """Art (``image``, or the pattern where None), stats and the bottom zone below ``top``
+    (mm): the bottom zone keeps one corner
     free for a QR code of edge ``qr_edge`` mm (0: none), holds the defense corner or
     the mirrored badge in the other, and the rules text between them; the text box
     grows upwards (the art gives way) when the text needs it.
@@ -735,8 +739,8 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
             Overflow(card=p.card_name, field="stats" if face.stats else field_name, reason=reason)
         )
         return qr_x
-    if face.image is not None:
-        p.image(face.image, art)
+    if image is not None:
+        p.image(image, art)
     else:
         draw_pattern(
             c,
@@ -755,17 +759,14 @@ def _lower_half(p: Painter, face: FaceContent, top: float, qr_edge: float) -> fl
     return qr_x
 
 
-def face_content(
-    card: ValidatedCard, *, side: str = "front", image: Path | None, qr_url: str | None
-) -> FaceContent:
+def face_content(card: ValidatedCard, *, side: str = "front") -> FaceContent:
     """The :class:`FaceContent` of a card's ``side`` (``front``, or one of its class's
     ``SIDES``), built by its game's face builder (:attr:`games.cards.cardgame.CardGame.face`).
 
     Raises:
         TypeError: not a card class of a registered game.
     """
-    cards = card_game(card)
-    return replace(cards.face(card, side), image=image, qr_url=qr_url)
+    return card_game(card).face(card, side)
 
 
 def card_game(card: ValidatedCard) -> CardGame:

@@ -445,7 +445,10 @@ class _Job:
         )
         c.saveState()
         standard_face(
-            painter, face_content(card, side=side, image=self.image(card), qr_url=self.url(card))
+            painter,
+            face_content(card, side=side),
+            image=self.image(card),
+            qr_url=self.url(card),
         )
         c.restoreState()
 

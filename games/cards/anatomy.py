@@ -15,7 +15,6 @@ build stars and an optional value corner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,9 +100,11 @@ class FaceContent:
         mode_tab: a tab in the header's right end (``ALT MODE``), or empty.
         empty_text: what the text box says when the card has no rules text.
         art_bar: the colour of a bar along the art window's bottom edge, or empty.
-        image: an image file for the art window, or None for a generated pattern.
-        art_key: the card's id, which picks the pattern variant.
-        qr_url: the QR code's URL, or None.
+        art_key: the card's id, which picks the pattern variant of a card without an
+            image.
+
+    The card's image and its QR code's URL are the printer's, not the game's: they are
+    given to :func:`printables.faces.standard_face` beside the face.
     """
 
     frame: Frame
@@ -123,6 +124,4 @@ class FaceContent:
     mode_tab: str = ""
     empty_text: str = ""
     art_bar: str = ""
-    image: Path | None = None
     art_key: str = ""
-    qr_url: str | None = None

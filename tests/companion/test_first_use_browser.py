@@ -63,7 +63,7 @@ def test_the_toy_battle_card_page_shows_the_troop_like_its_tile_in_both_language
 def test_kwak_has_one_mark_on_the_card_the_aid_tiles_and_the_phone() -> None:
     kwak = next(c for c in decks.demo_decks()["toy-battle"].cards if c.name == "Kwak")
     assert JOKER_MARK == "J"  # "Joker - Kwak" in the published rules (the seed)
-    assert face_content(kwak, image=None, qr_url=None).badge.value == JOKER_MARK
+    assert face_content(kwak).badge.value == JOKER_MARK
     assert SHORT[0] == JOKER_MARK and SHORT[1:] == tuple("1234567")
     game = registry.get("toy-battle")
     setup = game.parse_setup(game.example_setups()[0])
