@@ -12,7 +12,13 @@ same art image and its own QR code, duplex long-edge (a back page per front page
 reports the PDF size and how many image and form XObjects the file holds: the shared art
 and each back design must be embedded once.
 
-Run: ``python benchmarks/cards_bench.py`` (after ``pip install -e .``); ``--rounds 3``.
+``--whole``: the same comparison as whole processes, timed from the start of the process to its
+exit (imports, reading the deck file and writing the PDF included): ``tablesmith cards`` on a
+1,000-card deck file (the PocketModel demo deck's cards round-robin, each with its own name,
+the same art image, one copy) against ``python`` running the anchor.
+
+Run: ``python benchmarks/cards_bench.py`` (after ``pip install -e .``); ``--rounds 3``;
+``--whole``.
 """
 
 from __future__ import annotations
@@ -100,6 +106,70 @@ def _child(command: list[str]) -> tuple[float, str]:
     return float(match.group(1)), done.stdout
 
 
+def write_deck_file(folder: Path) -> Path:
+    """A 1,000-card PocketModel deck file in ``folder`` (with ``art.png`` beside it): the demo
+    deck's header and its cards round-robin, each named apart, one copy, the same image."""
+    import yaml
+    from PIL import Image
+
+    from printables.deckfile import read_limited
+
+    demo = ROOT / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
+    header = yaml.safe_load(read_limited(demo, 1 << 20))
+    pool = header.pop("cards")
+    header["cards"] = [
+        {**pool[i % len(pool)], "name": f"{pool[i % len(pool)]['name']} {i}", "copies": 1}
+        | {"image": "art.png"}
+        for i in range(TARGET)
+    ]
+    Image.new("RGB", (600, 400), (40, 90, 160)).save(folder / "art.png")
+    path = folder / "bench.yaml"
+    path.write_text(yaml.safe_dump(header, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _whole(command: list[str], cwd: Path) -> float:
+    """Seconds from starting ``command`` (in ``cwd``) to its exit.
+
+    Raises:
+        SystemExit: the command failed (with its output).
+    """
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command} failed:\n{done.stdout}{done.stderr}")
+    return seconds
+
+
+def run_whole(rounds: int) -> None:
+    """``--whole``: both sides as whole processes, alternately, ``rounds`` times each."""
+    ours: list[float] = []
+    floor: list[float] = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        deck = write_deck_file(folder)
+        cards = [sys.executable, "-c", "import tablesmith; tablesmith.main()", "cards"]
+        for round_number in range(1, rounds + 1):
+            floor.append(_whole([sys.executable, str(ANCHOR)], folder))
+            ours.append(_whole([*cards, str(deck), "-o", "bench.pdf"], folder))
+            print(
+                f"round {round_number}: reportlab floor {floor[-1]:.2f} s, "
+                f"tablesmith cards {ours[-1]:.2f} s (whole processes)"
+            )
+        size = (folder / "bench.pdf").stat().st_size
+    best_ours, best_floor = min(ours), min(floor)
+    print(f"tablesmith cards: {TARGET} cards from a deck file, {size / 1e6:.2f} MB")
+    print(
+        f"best: reportlab floor {best_floor:.2f} s, tablesmith cards {best_ours:.2f} s, "
+        f"ratio {best_ours / best_floor:.2f} (goal <= 1.2)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="runs of each side (best counts)")
@@ -110,12 +180,21 @@ def main() -> None:
         help="comma-separated demo decks to draw from (default: all; 'pocketmodel,toy-battle,"
         "transformers' is the pool of earlier versions, for a before/after comparison)",
     )
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="time whole processes: `tablesmith cards` on a 1,000-card deck file against the "
+        "anchor script",
+    )
     args = parser.parse_args()
     if args.child:
         run_tablesmith([d for d in args.demos.split(",") if d] or None)
         return
     if not ANCHOR.is_file():
         raise SystemExit(f"anchor not found: {ANCHOR}")
+    if args.whole:
+        run_whole(args.rounds)
+        return
     ours: list[float] = []
     floor: list[float] = []
     report = ""

@@ -324,13 +324,15 @@ def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str
 
 
 def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
-    """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs."""
+    """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs,
+    its pages compressed on a worker thread (:class:`printables.pdfcanvas.BackgroundCanvas`)."""
     from reportlab import rl_config
-    from reportlab.pdfgen import canvas
+
+    from printables.pdfcanvas import BackgroundCanvas
 
     register_fonts()
     rl_config.useA85 = 0  # binary compressed streams: smaller and faster than ASCII85
-    c = canvas.Canvas(
+    c = BackgroundCanvas(
         str(path), invariant=True, pageCompression=1, initialFontName=REGULAR, initialFontSize=8
     )
     c.setTitle(title)
