@@ -96,10 +96,20 @@ def box_problems(boxes: list[Box], width: float, height: float, safe: float) -> 
         if out > TOLERANCE:
             problems.append(f"{box.what} reaches {out:.1f} mm into the {safe:g} mm safe margin")
     for a, b in itertools.combinations(boxes, 2):
-        if _holds(a, b) or _holds(b, a):
-            continue
-        dx = min(a.rect.right, b.rect.right) - max(a.rect.x, b.rect.x)
-        dy = min(a.rect.top, b.rect.top) - max(a.rect.y, b.rect.y)
-        if dx > TOLERANCE and dy > TOLERANCE:
-            problems.append(f"{a.what} overlaps {b.what} ({dx:.1f} x {dy:.1f} mm)")
+        found = overlap(a, b)
+        if found:
+            problems.append(found)
     return problems
+
+
+def overlap(a: Box, b: Box) -> str | None:
+    """The line :func:`box_problems` gives for boxes ``a`` and ``b`` overlapping by more than
+    ``TOLERANCE`` in both directions (``"<a> overlaps <b> (dx x dy mm)"``), or None: they do
+    not, or one is a container holding the other."""
+    if _holds(a, b) or _holds(b, a):
+        return None
+    dx = min(a.rect.right, b.rect.right) - max(a.rect.x, b.rect.x)
+    dy = min(a.rect.top, b.rect.top) - max(a.rect.y, b.rect.y)
+    if dx > TOLERANCE and dy > TOLERANCE:
+        return f"{a.what} overlaps {b.what} ({dx:.1f} x {dy:.1f} mm)"
+    return None

@@ -40,7 +40,7 @@ from games.cards.cardgame import CardGame
 from games.cards.fields import ValidatedCard
 from games.registry import CARD_GAMES
 from printables.facebox import CAP as CAP_EM
-from printables.facebox import Box, box_problems, text_extent
+from printables.facebox import Box, box_problems, overlap, text_extent
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of, defined_forms
 from printables.layout import Rect
@@ -308,7 +308,9 @@ def _crossings(
         for x0, x1, y0, y1, other in others:
             if x0 >= right or left >= x1 or y0 >= top or bottom >= y1:
                 continue  # the common case, decided without a call
-            found += box_problems([box, other], 1e9, 1e9, 0.0)
+            line = overlap(box, other)
+            if line:
+                found.append(line)
     return found
 
 

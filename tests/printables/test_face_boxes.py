@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.cards.deck import parse_deck_text
+from games.cards.deck import card_url, parse_deck_text
 from games.pocketmodel.state import GREEN_ICONS, SILVER_ICONS
 from printables.deckfile import read_deck
 from printables.duplex import Duplex
@@ -281,3 +281,35 @@ def hostile_decks(draw):
 def test_hostile_decks_overlap_nowhere_or_name_the_card(tmp_path: Path, page_content, case) -> None:
     deck, size = case
     check(deck, tmp_path, size, page_content)
+
+
+def test_the_qr_codes_own_problems_are_reported_for_every_card_of_its_design(
+    tmp_path: Path,
+) -> None:
+    """The QR code's safe-margin and overlap checks run once per design, and their findings
+    are reported for each card drawn with it: on a 20 x 30 mm card the 14.8 mm QR code
+    (37 modules of 0.4 mm) cannot keep out of the 3 mm safe margin."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printables.faces import face_content, standard_face
+    from printables.fonts import register_fonts
+    from printables.painter import Painter
+
+    register_fonts()
+    card = read_deck("demo:pocketmodel").deck.cards[0]
+    url = card_url("http://tablesmith.local:8765", "pocketmodel", "demo-fleet", card.id)
+    canvas = Canvas(str(tmp_path / "small.pdf"))
+    warnings: list[str] = []
+    for name in ("first copy", "second copy"):
+        painter = Painter(
+            canvas=canvas,
+            trim=Rect(x=10, y=10, width=20, height=30),
+            bleed=0.0,
+            card_name=name,
+            problems=[],
+            warnings=warnings,
+        )
+        standard_face(painter, face_content(card), qr_url=url)
+    qr = [line for line in warnings if "QR code reaches" in line]
+    assert [line.split("'")[1] for line in qr] == ["first copy", "second copy"]
+    assert all("into the 3 mm safe margin" in line for line in qr)
