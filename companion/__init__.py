@@ -40,6 +40,7 @@ from companion.store.factory import open_store
 from companion.tables.retention import DEFAULT_IDLE, DEFAULT_RETENTION, Retention
 from companion.tables.seats import SEAT_GONE_SECONDS
 from companion.tables.service import EXTENSION, TableService
+from games import registry
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,
@@ -99,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             30 days) and ``IDLE_SECONDS`` (a table unused this long leaves memory, 0 never;
             default 5 minutes), :mod:`companion.tables.retention`.
     """
+    registry.load_engines()  # now, not inside a player's first request
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if test_config:

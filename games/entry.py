@@ -1,12 +1,16 @@
 """A game's registry entry: everything the platform, the card printer and the phone need.
 
-Each ``games/<game>/game.py`` exports one :class:`GameEntry` (``ENTRY``);
-:mod:`games.registry` lists them. Pure: no I/O.
+:mod:`games.registry` lists one :class:`GameEntry` per game. The entry holds the game's card
+schema (light: the deck reader and the card printer need nothing else) and loads the rules
+engine, ``games/<package>/game.py``'s ``GAME``, on first use: ``tablesmith cards`` never
+imports an engine. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from importlib import import_module
 from typing import Any
 
 from games.cards.cardgame import CardGame
@@ -19,18 +23,27 @@ class GameEntry:
 
     Attributes:
         package: the game's Python package under ``games/`` (``toybattle``).
-        game: the rules behind the protocol; its ``name`` is the slug of URLs, table records
-            and deck files (``toy-battle``), its ``example_setups()`` the setups the phone
-            offers and the tests play.
+        slug: the game's name in URLs, table records, deck files' ``game:`` and file names
+            (``toy-battle``); the engine's ``name`` is the same (checked when it loads).
         cards: card kinds, deck limits, face builder and demo decks, or None for a game
             without cards (Asteroids).
     """
 
     package: str
-    game: Game[Any, Any, Any]
+    slug: str
     cards: CardGame | None = None
 
-    @property
-    def slug(self) -> str:
-        """The game's slug (URLs, table records, deck files' ``game:``, file names)."""
-        return self.game.name
+    @cached_property
+    def game(self) -> Game[Any, Any, Any]:
+        """The rules behind the protocol (``games.<package>.game.GAME``), imported on first
+        use; its ``example_setups()`` are the setups the phone offers and the tests play.
+
+        Raises:
+            RuntimeError: the engine's ``name`` is not ``slug`` (a registry mistake).
+        """
+        game: Game[Any, Any, Any] = import_module(f"games.{self.package}.game").GAME
+        if game.name != self.slug:
+            raise RuntimeError(
+                f"games.{self.package}.game names itself {game.name!r}, not {self.slug!r}"
+            )
+        return game

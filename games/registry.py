@@ -2,28 +2,51 @@
 
 The companion looks games up here by name (the slug used in URLs, table records and deck
 files) and never imports a game module itself; the deck reader and the card printer find a
-game's cards here (:data:`CARD_GAMES`). Adding a game: implement :class:`games.protocol.Game`
-in ``games/<game>/game.py``, export its ``ENTRY`` there, and add it to :data:`ENTRIES` below.
+game's cards here (:data:`CARD_GAMES`). Only the card schemas are imported with the
+registry; an engine is imported when its game is first looked up in :data:`GAMES`. Adding a
+game: implement :class:`games.protocol.Game` as ``GAME`` in ``games/<game>/game.py`` and add
+its :class:`~games.entry.GameEntry` to :data:`ENTRIES` below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from games.asteroids.game import ENTRY as ASTEROIDS
 from games.cards.cardgame import CardGame
 from games.entry import GameEntry
-from games.pocketmodel.game import ENTRY as POCKETMODEL
+from games.pocketmodel.cards import CARDS as POCKETMODEL
 from games.protocol import Game
-from games.toybattle.game import ENTRY as TOYBATTLE
-from games.transformers.game import ENTRY as TRANSFORMERS
+from games.toybattle.cards import CARDS as TOYBATTLE
+from games.transformers.cards import CARDS as TRANSFORMERS
 
-ENTRIES: tuple[GameEntry, ...] = (ASTEROIDS, POCKETMODEL, TRANSFORMERS, TOYBATTLE)
+ENTRIES: tuple[GameEntry, ...] = (
+    GameEntry(package="asteroids", slug="asteroids"),
+    GameEntry(package="pocketmodel", slug=POCKETMODEL.slug, cards=POCKETMODEL),
+    GameEntry(package="transformers", slug=TRANSFORMERS.slug, cards=TRANSFORMERS),
+    GameEntry(package="toybattle", slug=TOYBATTLE.slug, cards=TOYBATTLE),
+)
 """Every game, in menu order."""
 
-GAMES: Mapping[str, Game[Any, Any, Any]] = MappingProxyType({e.slug: e.game for e in ENTRIES})
+_BY_SLUG: Mapping[str, GameEntry] = MappingProxyType({e.slug: e for e in ENTRIES})
+
+
+class _Games(Mapping[str, Game[Any, Any, Any]]):
+    """Game name -> the game, in menu order; a game's engine is imported on first look-up
+    (:attr:`games.entry.GameEntry.game`)."""
+
+    def __getitem__(self, name: str) -> Game[Any, Any, Any]:
+        return _BY_SLUG[name].game
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_BY_SLUG)
+
+    def __len__(self) -> int:
+        return len(_BY_SLUG)
+
+
+GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
 """Game name -> the game, in menu order."""
 
 CARD_GAMES: Mapping[str, CardGame] = MappingProxyType(
@@ -40,6 +63,17 @@ DEMO_DECKS: Mapping[str, tuple[str, str]] = MappingProxyType(
 )
 """Demo deck name (``demo:NAME``) -> (package, resource path): the shipped demo decks, package
 data of their game (read with :func:`importlib.resources.files`)."""
+
+
+def load_engines() -> None:
+    """Import every game's engine now (the companion does at start-up, so that no player's
+    request waits for an import).
+
+    Raises:
+        RuntimeError: an engine's ``name`` is not its entry's slug.
+    """
+    for entry in ENTRIES:
+        entry.game  # noqa: B018 - the property imports the engine
 
 
 class UnknownGame(KeyError):

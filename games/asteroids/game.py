@@ -25,7 +25,6 @@ from games.asteroids import rules
 from games.asteroids import state as table
 from games.asteroids.messages import MESSAGES
 from games.asteroids.spec import ASTEROIDS, Variant
-from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -231,6 +230,3 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
 
 GAME = AsteroidsGame()
 """The registered instance."""
-
-ENTRY = GameEntry(package="asteroids", game=GAME)
-"""asteroids's registry entry (:mod:`games.registry`)."""

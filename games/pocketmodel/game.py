@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.entry import GameEntry
 from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import (
     Action,
@@ -264,6 +263,3 @@ class PocketModelGame(Game[State, Action, Setup]):
 
 GAME = PocketModelGame()
 """The registered instance."""
-
-ENTRY = GameEntry(package="pocketmodel", game=GAME, cards=CARDS)
-"""pocketmodel's registry entry (:mod:`games.registry`)."""

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -207,6 +206,3 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
 
 GAME = ToyBattleGame()
 """The registered instance."""
-
-ENTRY = GameEntry(package="toybattle", game=GAME, cards=CARDS)
-"""toybattle's registry entry (:mod:`games.registry`)."""

@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.entry import GameEntry
 from games.protocol import (
     DiceRequest,
     Faces,
@@ -248,6 +247,3 @@ class TransformersGame(Game[State, Action, Setup]):
 
 GAME = TransformersGame()
 """The registered instance."""
-
-ENTRY = GameEntry(package="transformers", game=GAME, cards=CARDS)
-"""transformers's registry entry (:mod:`games.registry`)."""
