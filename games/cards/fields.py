@@ -90,6 +90,11 @@ def text_problem(text: str, *, multiline: bool) -> str | None:
     unassigned and surrogate code points would print as nothing or as a blank box, so they
     are refused with their code point and position (1-based character index).
     """
+    if text.isprintable():  # the common case in C: visible characters and plain spaces
+        return None
+    if multiline and text.replace("\n", "").isprintable():
+        lines = text.count("\n") + 1
+        return f"{lines} lines (at most {LINE_BREAK_LIMIT})" if lines > LINE_BREAK_LIMIT else None
     for index, ch in enumerate(text, start=1):
         if ch == "\n":
             if multiline:
@@ -231,7 +236,9 @@ class FieldSpec:
                     message=f"field '{self.name}': {problem} is not allowed; allowed "
                     f"{self.allowed()}",
                 )
-            items = [item for item in _LIST_SPLIT.split(text) if item]
+            items = (
+                [item for item in _LIST_SPLIT.split(text) if item] if self.kind is Kind.LIST else []
+            )
         if not text:
             if self.required:
                 raise self._fail(raw if raw is not None else "")

@@ -434,3 +434,18 @@ def test_duplicate_id_names_the_line_of_the_second_card_after_a_bad_card() -> No
         parse_deck_text(text, source="x.yaml")
     where = {p.field: w for w, p in info.value.problems}
     assert where == {"troop": "line 4 (card 2)", "id": "line 5 (card 3)"}
+
+
+def test_text_problem_accepts_visible_text_and_spaces_and_names_the_rest() -> None:
+    from games.cards.fields import LINE_BREAK_LIMIT, text_problem
+
+    six = "\n".join(["line"] * LINE_BREAK_LIMIT)
+    assert text_problem("Comet Lancer ★ 3", multiline=False) is None
+    assert text_problem("no\u00a0break space", multiline=False) is None  # Zs is a space
+    assert text_problem(six, multiline=True) is None
+    assert text_problem(six + "\nseventh", multiline=True) == "7 lines (at most 6)"
+    assert text_problem("two\nlines", multiline=False) == (
+        "a line break at character 4 (this field is one line)"
+    )
+    assert text_problem("a\u2028b", multiline=True) == "line separator U+2028 at character 2"
+    assert text_problem("tab\x07bell", multiline=True) == "control character U+0007 at character 4"
