@@ -16,6 +16,7 @@ compression off, or ASCII85 on), the page is left to ReportLab.
 
 from __future__ import annotations
 
+import os
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
@@ -28,8 +29,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 @cache
 def _worker() -> ThreadPoolExecutor:
-    """The one compression thread of the process (made on first use)."""
+    """The one compression thread of the process (made on first use). A forked child has
+    none of its parent's threads, so it makes its own (the fork hook below forgets the
+    parent's executor, whose queue no thread would ever empty)."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pdf-compress")
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_worker.cache_clear)
 
 
 class _CompressedStream(PDFStream):  # type: ignore[misc] # ReportLab has no type hints

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import zlib
 from pathlib import Path
 
@@ -44,3 +46,20 @@ def test_a_page_reportlab_would_not_compress_is_left_to_it(tmp_path: Path) -> No
     raw = (tmp_path / "raw.pdf").read_bytes()
     assert b"(plain text stays plain) Tj" in raw
     assert b"/FlateDecode" not in raw
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+def test_a_process_forked_after_a_render_renders_too(tmp_path: Path) -> None:
+    """A child forked after the parent used the compression thread has no such thread: it
+    must make its own, not wait for ever on the parent's queue."""
+    _render("toy-battle", tmp_path / "parent.pdf")
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if its render completes within the alarm
+        signal.alarm(30)
+        try:
+            _render("pocketmodel", tmp_path / "child.pdf")
+        finally:
+            os._exit(0 if (tmp_path / "child.pdf").is_file() else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert pypdf.PdfReader(tmp_path / "child.pdf").pages
