@@ -7,6 +7,15 @@ Flask requests. uvicorn runs on Linux, macOS and Windows: with uvloop where it i
 httptools (wheels for all three). ``tablesmith serve --server waitress`` keeps the previous
 thread-per-stream server for a machine where uvicorn cannot run.
 
+Measured and not taken: granian 2.8.9 (a Rust HTTP server) running the same
+:class:`CompanionASGI` through its ASGI interface (one runtime thread, the app's 16 worker
+threads, ``benchmarks/companion_load.py``, alternating with uvicorn on one 2-core machine,
+2026-12-03). At 500 tables x 2 phones it used 1.25 ms of CPU per action against uvicorn's 1.09;
+at 1,000 tables 1.10-1.15 ms against 0.79-0.83, and it fell behind (686-713 actions/s of 1,000,
+action p99 over 100 s, against 973-979 actions/s and 190-340 ms). Its ASGI bridge costs more
+per request than uvicorn's httptools protocol; its fast path (RSGI) is an interface of its own
+that the live streams and the header deadlines below would have to be rewritten for.
+
 Protection against clients that hold connections without finishing anything:
 
 * request headers must be complete within :data:`HEADER_SECONDS` of the connection or of the
