@@ -91,8 +91,3 @@ def get(name: str) -> Game[Any, Any, Any]:
         shown = repr(name)[:40]
         raise UnknownGame(f"game must be one of {list(GAMES)}, got {shown}")
     return game
-
-
-def for_deck(deck_game: str) -> Game[Any, Any, Any] | None:
-    """The game played with decks of ``deck_game`` (the ``game:`` of a deck file), or None."""
-    return next((g for g in GAMES.values() if g.deck_game == deck_game), None)

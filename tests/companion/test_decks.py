@@ -88,8 +88,8 @@ def test_each_card_game_ships_two_opposing_demo_decks_legal_for_play(
 ) -> None:
     assert {seat: decks.default_demo(deck_game, seat) for seat in "AB"} == sides
     assert decks.default_demo(deck_game, "watch") is None
-    game = registry.for_deck(deck_game)
-    assert game is not None
+    game = registry.GAMES[deck_game]
+    assert game.deck_game == deck_game
     first, second = (decks.demo_decks()[sides[seat]] for seat in "AB")
     assert first.slug != second.slug and first.title != second.title
     names = [{c.name for c in deck.cards} for deck in (first, second)]

@@ -21,7 +21,14 @@ def test_every_entry_loads_the_engine_that_names_itself_by_the_slug() -> None:
         assert registry.GAMES[entry.slug] is entry.game
         assert entry.game.name == entry.slug
         assert type(entry.game).__module__ == f"games.{entry.package}.game"
-    assert registry.for_deck("pocketmodel") is registry.GAMES["pocketmodel"]
+    # the deck a player brings to the table (companion/api.py): the card games' own deck
+    # files; Toy Battle prints troop sheets but plays without a deck, Asteroids has no cards
+    assert {e.slug: e.game.deck_game for e in registry.ENTRIES} == {
+        "asteroids": None,
+        "pocketmodel": "pocketmodel",
+        "transformers": "transformers",
+        "toy-battle": None,
+    }
 
 
 def test_an_entry_whose_engine_names_itself_otherwise_is_refused() -> None:
