@@ -8,6 +8,7 @@ one line on stderr naming the option, with exit code 2 and no traceback.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -270,16 +271,31 @@ class CommandError(click.ClickException):
 MAX_PROBLEMS_SHOWN = 3
 """A multi-problem error line shows this many problems, then ``and N more``."""
 
+_LINE_NUMBER = re.compile(r": line (\d+)\b")
 
-def _one_line(exc: BaseException) -> str:
-    lines = [line for line in str(exc).splitlines() if line.strip()]
+
+def _by_line(problem: str) -> int:
+    """Sort key: the file line a problem names (``deck.csv: line 7: ...``); 0 for a problem of
+    the whole file, so that it comes first."""
+    found = _LINE_NUMBER.search(problem)
+    return int(found.group(1)) if found else 0
+
+
+def _one_line(exc: BaseException, *, every: bool = False) -> str:
+    """The error of ``exc`` (one problem per line of its text) as one line, problems in file
+    order: ``N problems: first; second; third; and N-3 more (--all-problems lists every
+    one)``. With ``every``: ``N problems, in file order:``, then every problem on a line of its
+    own."""
+    lines = sorted((line for line in str(exc).splitlines() if line.strip()), key=_by_line)
     if len(lines) <= 1:
         return lines[0] if lines else type(exc).__name__
+    if every:
+        return "\n".join([f"{len(lines)} problems, in file order:", *(f"  {x}" for x in lines)])
     more = len(lines) - MAX_PROBLEMS_SHOWN
     return (
         f"{len(lines)} problems: "
         + "; ".join(lines[:MAX_PROBLEMS_SHOWN])
-        + (f"; and {more} more" if more > 0 else "")
+        + (f"; and {more} more (--all-problems lists every one)" if more > 0 else "")
     )
 
 
@@ -427,6 +443,12 @@ class _Writing:
 )
 @click.option("--calibration", is_flag=True, help="Write the duplex calibration sheet.")
 @click.option("--list-demos", is_flag=True, help="List the shipped demo decks and stop.")
+@click.option(
+    "--all-problems",
+    is_flag=True,
+    help="When the deck has several problems, list every one on a line of its own after the "
+    "error line (which shows the first three).",
+)
 def cards(
     deckfile: str | None,
     out: Path | None,
@@ -451,6 +473,7 @@ def cards(
     cutter: str,
     calibration: bool,
     list_demos: bool,
+    all_problems: bool,
 ) -> None:
     """Print-and-play card sheets (PDF) from DECKFILE (.yaml/.csv) or demo:NAME.
 
@@ -619,10 +642,13 @@ def cards(
         raise CommandError(exc.options_hint()) from None
     except RenderError as exc:
         raise CommandError(
-            _one_line(ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)))
+            _one_line(
+                ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)),
+                every=all_problems,
+            )
         ) from None
     except ValueError as exc:
-        raise CommandError(_one_line(exc)) from None
+        raise CommandError(_one_line(exc, every=all_problems)) from None
     except OSError as exc:
         where = f"{shown(Path(exc.filename))}: " if exc.filename else ""
         raise CommandError(f"{where}{os_reason(exc)}") from None
@@ -730,7 +756,8 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
     type=click.Choice(["uvicorn", "waitress"]),
     default="uvicorn",
     show_default=True,
-    help="uvicorn: live streams on an event loop (thousands of phones; Linux, macOS, Windows). "
+    help="uvicorn: live streams on an event loop (thousands of phones; tested on Linux, written "
+    "for macOS and Windows too). "
     "waitress: one thread per live stream (a few hundred phones), for where uvicorn cannot run.",
 )
 @click.option(

@@ -344,7 +344,29 @@ def test_many_problems_show_the_first_three_and_a_count(run, tmp_path: Path) -> 
     (tmp_path / "m.csv").write_text("game,kind,name,troop,colour\n" + rows, encoding="utf-8")
     line = _one_error_line(run("m.csv", "--out", "m.pdf"))
     assert line.startswith("Error: 7 problems: m.csv: line 2: field 'troop'")
-    assert line.count("m.csv: ") == 3 and line.endswith("; and 4 more")
+    assert line.count("m.csv: ") == 3 and line.endswith(
+        "; and 4 more (--all-problems lists every one)"
+    )
+
+
+def test_all_problems_lists_every_problem_in_file_order(run, tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text(
+        "game: toy-battle\ncards:\n"
+        "  - {kind: troop, name: A, troop: Zap, colour: blue}\n"
+        "  - {kind: troop, name: B, troop: Star, colour: green}\n"
+        "  - {kind: troop, name: C, troop: Zap, colour: blue, name: D}\n"
+        "  - {kind: troop, name: E, troop: Zap, colour: red}\n",
+        encoding="utf-8",
+    )
+    result = run("m.yaml", "--out", "m.pdf", "--all-problems")
+    assert result.exit_code == 2
+    summary, *listed = result.output.splitlines()
+    assert summary == f"Error: {len(listed)} problems, in file order:"
+    lines = [int(item.split(": line ")[1].split(":")[0].split(" ")[0]) for item in listed]
+    assert lines == sorted(lines) and len(listed) > 3
+    assert all(item.startswith("  m.yaml: line ") for item in listed)
+    assert any("line 5" in item and "given twice" in item for item in listed)
+    assert not (tmp_path / "m.pdf").exists()
 
 
 def test_a_card_too_big_for_the_paper_suggests_what_fits(run) -> None:
@@ -534,6 +556,6 @@ def test_cutter_without_ezdxf_names_the_extra_in_one_line(
     line = _one_error_line(run("demo:toy-battle", "--out", "c.pdf", "--cutter", "silhouette"))
     assert line == (
         "Error: --cutter writes DXF cut lines with ezdxf, which is not installed: "
-        "pip install 'tablesmith[cutter]'"
+        "pip install 'tablesmith[cutter]'  (from a checkout: pip install '.[cutter]')"
     )
     assert not (tmp_path / "c.pdf").exists()
