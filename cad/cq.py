@@ -50,8 +50,15 @@ def part(
     Raises:
         ValueError: unknown ``name`` (the allowed names are listed).
         cad.settings.SettingsError: a parameter out of range (the option is named).
+        ImportError: CadQuery is not installed (the message names the ``remix`` extra).
     """
-    import cadquery
+    try:
+        import cadquery
+    except ImportError as exc:
+        raise ImportError(
+            "cad.cq needs CadQuery, which is not installed: pip install 'tablesmith[remix]'"
+            "  (from a checkout: pip install '.[remix]')"
+        ) from exc
 
     from cad import parts
 

@@ -31,6 +31,7 @@ def open_store(
         except ImportError as exc:
             raise StoreError(
                 "PostgreSQL needs psycopg, which is not installed: pip install 'tablesmith[store]'"
+                "  (from a checkout: pip install '.[store]')"
             ) from exc
         return PgEventStore(text, durability, busy_seconds)
     return EventStore(database, durability, busy_seconds)

@@ -68,3 +68,9 @@ def test_build_does_not_import_cadquery(tmp_path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "False"
     assert (tmp_path / "kit" / "step" / "ship.step").is_file()
+
+
+def test_part_without_cadquery_names_the_extra_to_install(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "cadquery", None)  # as if it were not installed
+    with pytest.raises(ImportError, match=r"pip install 'tablesmith\[remix\]'"):
+        part("ship")
