@@ -110,12 +110,22 @@ const Tablesmith = (() => {
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function toast(text, ms = 3500) {
+  function toast(text, ms = 3500, kind = "") {
     const box = $("toast");
     box.textContent = text;
     box.hidden = false;
+    toast.kind = kind;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => (box.hidden = true), ms);
+  }
+
+  // A refusal's toast goes as soon as a later write is applied (a deck brought after all, a
+  // move made right): it would otherwise say "Not applied" over what was applied.
+  function clearRefusalToast() {
+    if (toast.kind !== "refused") return;
+    clearTimeout(toast.timer);
+    $("toast").hidden = true;
+    toast.kind = "";
   }
 
   // A refusal as translated text; the server's own words stay in the console (and, for a
@@ -299,6 +309,7 @@ const Tablesmith = (() => {
     setBusy(outbox.length > 0);
     lastDone = { key: entry.key, at: performance.now() };
     if (result.status === 200) {
+      clearRefusalToast();
       notice({ kind: "sent" });
       if (result.data && result.data.view) render(result.data.view);
       if (entry.path === "dice") loadDice();
@@ -335,7 +346,7 @@ const Tablesmith = (() => {
       return;
     }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
-    toast(fmt(T.refused, { reason }), 7000);
+    toast(fmt(T.refused, { reason }), 7000, "refused");
     notice({ kind: "refused", reason, detail: translatedRefusal(data) ? "" : data.message || "" });
     if (data.view) render(data.view);
   }

@@ -30,12 +30,14 @@ def test_the_readme_deck_is_played_anyway_and_both_phones_say_it_is_casual(
     phone_a.set_input_files("#deck-file", str(deck))
     phone_a.click("#deck-bring")
     phone_a.wait_for_selector("#deck-casual:not([hidden])")
+    assert phone_a.inner_text("#toast").startswith("Nicht ausgeführt")  # the refusal, 7 s
     assert phone_a.inner_text("#deck-problems") == WHY
     assert phone_a.inner_text("#deck-casual") == "Trotzdem spielen (ein freies Deck)"
     phone_a.click("#deck-casual")
     for phone in (phone_a, phone_b):
         phone.wait_for_selector("#casual-A")
         assert phone.inner_text("#casual-A") == f"Freies Deck: {WHY}"
+    assert phone_a.locator("#toast").is_hidden()  # the deck was brought: no "not applied" left
     phone_b.click("#deck-bring")  # B's default demo fleet: legal, not casual
     for phone in (phone_a, phone_b):
         phone.wait_for_selector("#zone-home_B #unit-B1")
