@@ -147,7 +147,13 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     fleet = sum(u.stars * u.copies for u in units)
     problems.extend(star_limit_problems(fleet, limit=FLEET_MAX_STARS, what="fleet", rule="PM-5"))
     problems.extend(
-        deck_size_problems(deck, min_cards=DECK_MIN_CARDS, max_copies=DECK_MAX_COPIES, rule="PM-5")
+        deck_size_problems(
+            deck,
+            min_cards=DECK_MIN_CARDS,
+            max_copies=DECK_MAX_COPIES,
+            rule="PM-5",
+            what="combat and objective cards (units are the fleet)",
+        )
     )
     return problems
 

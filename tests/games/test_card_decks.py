@@ -161,6 +161,11 @@ def test_pm5_fleet_and_deck_limits() -> None:
     assert ("stars", 35) in found  # fleet of 35 stars > 30
     assert ("copies", 28) in found  # 28 cards < 30
     assert ("copies", 4) in found  # 4 copies > 3
+    # the 7 unit copies are the fleet, not the deck: the message says which cards count
+    short = next(p for p in bad.legality_problems() if p.found == 28)
+    assert short.allowed == (
+        "a deck of at least 30 combat and objective cards (units are the fleet) (PM-5)"
+    )
 
 
 def test_tf3_team_stars_and_character_copies() -> None:
