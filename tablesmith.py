@@ -50,14 +50,15 @@ def _fail(message: str) -> None:
     type=float,
     default=-0.1,
     show_default=True,
-    help="Per-side X-Y compensation in mm baked into the parts (outer contours shrink, holes grow).",
+    help="Per-side X-Y compensation in mm baked into the parts (outer contours shrink, holes "
+    "grow), -0.5..0.",
 )
 @click.option(
     "--layer-height",
     type=float,
     default=0.2,
     show_default=True,
-    help="Layer height in mm; piece heights and engravings are whole layers.",
+    help="Layer height in mm, 0.08..0.32; piece heights and engravings are whole layers.",
 )
 @click.option(
     "--engraving-layers",
@@ -99,7 +100,7 @@ def _fail(message: str) -> None:
     type=float,
     default=6.0,
     show_default=True,
-    help="Gap in mm between parts on a plate.",
+    help="Gap in mm between parts on a plate, 2..30.",
 )
 @click.option(
     "--bed-border",
@@ -414,7 +415,8 @@ class _Writing:
 @click.option(
     "--save-profile",
     metavar="NAME",
-    help="Save duplex/offset/rotation as a printer profile (without DECKFILE: save and stop).",
+    help="Save duplex/offset/rotation/print scale as a printer profile (without DECKFILE: save "
+    "and stop).",
 )
 @click.option("--qr/--no-qr", default=True, help="QR codes linking each card to the companion.")
 @click.option(
