@@ -8,7 +8,9 @@ run into the same parent folder.
 
 What is refused (``OutputError``, option ``--out``): a path that is a file; the current folder
 or one of its parents; an existing folder that is not empty and is not a previous kit (it has
-no ``manifest.json`` naming ``marker``). We replace our own output, never a user's folder.
+no ``manifest.json`` naming ``marker``); a previous kit that holds anything its manifest does
+not name (G-code a slicer saved beside the plates, the user's notes): the swap would delete
+it. We replace our own output, never a user's file.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from cad.settings import OptionError
 
@@ -59,24 +62,75 @@ def check_target(out: Path, marker: str) -> Path:
     existing = next(p for p in target.parents if p.exists())
     if not existing.is_dir():
         raise OutputError(f"cannot write to {target}: {existing} is a file, not a folder")
-    if target.is_dir() and any(target.iterdir()) and not _is_kit(target, marker):
-        raise OutputError(
-            f"{target} is not empty and holds no {marker} kit; choose a new or empty folder "
-            "(it would be replaced as a whole)"
-        )
+    if target.is_dir() and any(target.iterdir()):
+        manifest = _kit_manifest(target, marker)
+        if manifest is None:
+            raise OutputError(
+                f"{target} is not empty and holds no {marker} kit; choose a new or empty folder "
+                "(it would be replaced as a whole)"
+            )
+        foreign = foreign_files(target, manifest)
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (
+                f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+            )
+            raise OutputError(
+                f"{target} holds a kit and files the kit did not write ({shown}); move them "
+                "out or choose another folder (the folder is replaced as a whole)"
+            )
     return target
 
 
-def _is_kit(folder: Path, marker: str) -> bool:
+KIT_FILES = ("manifest.json", "PRINT-NOTES.md")
+"""The files of every kit besides those its manifest lists."""
+
+
+def foreign_files(folder: Path, manifest: dict[str, Any]) -> list[str]:
+    """What ``folder`` holds that the kit described by ``manifest`` did not write, as sorted
+    paths relative to ``folder`` (``plates/plate-1-board.gcode``; a folder of its own once,
+    ``notes/``).
+
+    The kit's files are :data:`KIT_FILES` and every path the manifest names: each part's STL,
+    STEP, multi-material STLs and preview, each plate's 3MF and preview. Symbolic links are
+    not followed.
+    """
+    ours: list[Any] = list(KIT_FILES)
+    for part in manifest.get("parts") or ():
+        if isinstance(part, dict):
+            ours += [part.get(key) for key in ("file", "step", "preview")]
+            ours += part.get("multi_material_files") or ()
+    for plate in manifest.get("plates") or ():
+        if isinstance(plate, dict):
+            ours += [plate.get(key) for key in ("file", "preview")]
+    names = {name for name in ours if isinstance(name, str)}
+    folders = {Path(name).parent.as_posix() for name in names} - {"."}
+    found = []
+    for root, dirs, files in os.walk(folder):  # links are listed, not followed
+        here = Path(root).relative_to(folder)
+        for name in sorted(dirs):
+            relative = (here / name).as_posix()
+            if relative not in folders:
+                found.append(relative + "/")
+                dirs.remove(name)  # reported whole
+        found.extend(
+            relative for name in files if (relative := (here / name).as_posix()) not in names
+        )
+    return sorted(found)
+
+
+def _kit_manifest(folder: Path, marker: str) -> dict[str, Any] | None:
+    """The manifest of the ``marker`` kit in ``folder``, or None where there is none."""
     try:
         data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return (
+        return None
+    if (
         isinstance(data, dict)
         and data.get("generator") == "tablesmith"
         and data.get("kit") == marker
-    )
+    ):
+        return data
+    return None
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cad.outdir import OutputError, check_target, replacing
+from cad.outdir import OutputError, check_target, foreign_files, replacing
 
 
 def _kit(folder: Path) -> None:
@@ -49,6 +49,59 @@ def test_foreign_folders_files_and_the_current_folder_are_refused(
             check_target(path, "asteroids")
         assert info.value.option == "--out"
     assert (tmp_path / "docs" / "thesis.txt").read_text(encoding="utf-8") == "precious"
+
+
+def _listed_kit(folder: Path) -> None:
+    """A previous kit whose manifest lists one part and one plate, with their files."""
+    folder.mkdir(parents=True)
+    manifest = {
+        "generator": "tablesmith",
+        "kit": "asteroids",
+        "parts": [{"file": "stl/ship.stl", "step": "step/ship.step", "preview": None}],
+        "plates": [{"file": "plates/plate-1.3mf", "preview": "preview/plate-1.png"}],
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for name in ("PRINT-NOTES.md", "stl/ship.stl", "step/ship.step", "plates/plate-1.3mf"):
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text("kit", encoding="utf-8")
+    (folder / "preview").mkdir()
+    (folder / "preview" / "plate-1.png").write_text("kit", encoding="utf-8")
+
+
+def test_a_kit_holding_files_it_did_not_write_is_refused_and_they_survive(
+    tmp_path: Path,
+) -> None:
+    kit = tmp_path / "kit"
+    _listed_kit(kit)
+    check_target(kit, "asteroids")  # only its own files: replaced
+    (kit / "plates" / "plate-1.gcode").write_text("G1 X0", encoding="utf-8")  # sliced beside it
+    (kit / "notes").mkdir()
+    (kit / "notes" / "n.txt").write_text("mine", encoding="utf-8")
+    (kit / "stl" / "remix.stl").write_text("mine", encoding="utf-8")
+    assert foreign_files(kit, json.loads((kit / "manifest.json").read_text())) == [
+        "notes/",
+        "plates/plate-1.gcode",
+        "stl/remix.stl",
+    ]
+    with pytest.raises(OutputError, match=r"files the kit did not write \(notes/, plates/plate-1"):
+        check_target(kit, "asteroids")
+    assert (kit / "plates" / "plate-1.gcode").read_text(encoding="utf-8") == "G1 X0"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "config",
+    [
+        dict(scale=1.0, printer="a1"),
+        dict(scale=0.8, printer="mini"),
+        dict(scale=1.0, printer="a1", multi_material=True),
+    ],
+    ids=["1.0", "0.8-split", "multi-material"],
+)
+def test_a_built_kit_holds_only_what_its_manifest_names(build_kit_once, config) -> None:
+    out, manifest = build_kit_once(**config)
+    assert foreign_files(out, manifest) == []
+    assert len(list(out.rglob("*.stl"))) >= 4 and len(list(out.rglob("*.3mf"))) >= 4
 
 
 def test_success_swaps_in_the_new_kit_with_normal_permissions(tmp_path: Path) -> None:
