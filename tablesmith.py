@@ -168,6 +168,7 @@ def build(
             "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
         )
     from cad.kit import build_kit, default_cache_dir
+    from cad.outdir import write_failure
     from cad.settings import OptionError, PrintSettings, parse_bed, parse_box, parse_colour
     from cad.summary import kit_summary
 
@@ -179,6 +180,7 @@ def build(
             else f"allowed: asteroids, got {game!r}"
         )
         _fail(f"GAME: {hint}")
+    target = out if out is not None else Path("build") / game
     try:
         settings = PrintSettings(
             scale=scale,
@@ -196,7 +198,6 @@ def build(
             slicer=slicer,
             multi_material=multi_material,
         )
-        target = out if out is not None else Path("build") / game
         manifest = build_kit(
             settings,
             target,
@@ -206,6 +207,9 @@ def build(
         )
     except OptionError as exc:
         _fail(str(exc))
+        return
+    except OSError as exc:  # the disk filled up, the folder went away: nothing was replaced
+        _fail(f"--out: cannot write the kit to {target}: {write_failure(exc, target)}")
         return
     for line in kit_summary(manifest, target, time.perf_counter() - started, settings):
         click.echo(line)

@@ -16,6 +16,7 @@ it. We replace our own output, never a user's file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -131,6 +132,25 @@ def _kit_manifest(folder: Path, marker: str) -> dict[str, Any] | None:
     ):
         return data
     return None
+
+
+def write_failure(error: OSError, target: Path) -> str:
+    """Why writing the kit into ``target`` failed, in words for the user: ``no space left on
+    the disk`` when that is the cause (the kernel's STL writer reports no reason, and a cached
+    kit's copy reports one per file), else the system's reason, without the staging folder's
+    name (which means nothing to the user)."""
+    text = (
+        str(error.args[0][0][2]) if isinstance(error, shutil.Error) and error.args else str(error)
+    )
+    existing = next((p for p in (target, *target.parents) if p.exists()), target.anchor)
+    try:
+        full = shutil.disk_usage(existing).free < 16 * 1024 * 1024
+    except OSError:
+        full = False
+    if error.errno == errno.ENOSPC or "[Errno 28]" in text or full:
+        return "no space left on the disk"
+    reason = error.strerror or text
+    return re.sub(r"\S*\.partial-[^/\s]*/", "", reason).strip()[:160]
 
 
 @contextlib.contextmanager

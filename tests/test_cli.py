@@ -173,3 +173,42 @@ def test_interrupt_leaves_the_old_kit_and_no_leftovers(
     assert "Traceback" not in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
     assert sorted(p.name for p in old.iterdir()) == ["manifest.json"]
+
+
+@kit_extra
+def test_a_file_the_kit_cannot_write_is_one_line_naming_it_without_the_staging_folder(
+    tmp_path: Path,
+) -> None:
+    code = (
+        "import sys, tablesmith\n"
+        "from cad import occ\n"
+        "def failing(shape, path, *rest):\n"
+        "    raise OSError(f'could not write STL {path}')\n"  # what the kernel's writer says
+        "occ.write_stl = failing\n"
+        "sys.argv = ['tablesmith', 'build', '--no-cache', '--no-preview', '--out', sys.argv[1]]\n"
+        "tablesmith.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "kit")], capture_output=True, text=True
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"tablesmith: error: --out: cannot write the kit to {tmp_path / 'kit'}: "
+        "could not write STL stl/board.stl"
+    )
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no kit, no staging folder
+
+
+def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
+    import errno
+    import shutil
+
+    from cad.outdir import write_failure
+
+    full = OSError(errno.ENOSPC, "No space left on device", str(tmp_path / ".k.partial-1-x/a"))
+    assert write_failure(full, tmp_path / "k") == "no space left on the disk"
+    copy = shutil.Error([("/c/a.stl", "/o/a.stl", "[Errno 28] No space left on device: '/o'")])
+    assert write_failure(copy, tmp_path / "k") == "no space left on the disk"
+    gone = OSError(errno.ENOENT, "No such file or directory")
+    assert write_failure(gone, tmp_path / "k") == "No such file or directory"
