@@ -167,6 +167,7 @@ def build(
             f"build needs the print-kit extra ({', '.join(missing)} missing): "
             "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
         )
+    from cad.jobs import HelperDied
     from cad.kit import build_kit, default_cache_dir
     from cad.outdir import write_failure
     from cad.settings import OptionError, PrintSettings, parse_bed, parse_box, parse_colour
@@ -206,6 +207,9 @@ def build(
             progress=(lambda _m: None) if quiet else (lambda m: click.echo(m, err=True)),
         )
     except OptionError as exc:
+        _fail(str(exc))
+        return
+    except HelperDied as exc:
         _fail(str(exc))
         return
     except OSError as exc:  # the disk filled up, the folder went away: nothing was replaced

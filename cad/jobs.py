@@ -254,11 +254,20 @@ def _start_helper() -> None:
     from cad import preview, threemf  # noqa: F401
 
 
+class HelperDied(RuntimeError):
+    """The helper process ended while it had jobs (killed, e.g. by the system for lack of
+    memory): the jobs it held are lost, so the kit cannot be completed."""
+
+
 class Helpers:
     """A queue of jobs worked by one helper process and, once it is free, the main process.
 
     Use as a context manager, or call ``stop``; leaving it by an exception stops the helper at
     once. Stop it before removing a folder it may still write into.
+
+    ``multiprocessing.Pool`` replaces a worker that dies and never finishes the job the dead
+    one held, so a killed helper would leave the kit waiting for ever: the helper is watched,
+    and its end while jobs are out raises :class:`HelperDied`.
 
     Args:
         progress: called with a message when a job starts (may be replaced later).
@@ -266,10 +275,12 @@ class Helpers:
 
     def __init__(self, progress: Callable[[str], None]) -> None:
         self.progress = progress
+        before = set(multiprocessing.active_children())
         with interrupts_held():  # the helper's start-up data goes down its pipe whole
             self._pool: Pool | None = multiprocessing.get_context("spawn").Pool(
                 1, initializer=_start_helper
             )
+        self._workers = [p for p in multiprocessing.active_children() if p not in before]
         self._waiting: deque[tuple[str, str, Callable[[Any], Any], Any]] = deque()
         self._running: list[tuple[str, AsyncResult[Any]]] = []
         self.results: dict[str, Any] = {}
@@ -301,9 +312,11 @@ class Helpers:
         """Collect finished jobs and keep up to ``ahead`` jobs with the helper.
 
         Raises:
+            HelperDied: the helper process ended.
             Exception: whatever a finished job raised.
         """
         assert self._pool is not None, "Helpers used outside its with-block"
+        self._check_alive()
         for key, result in list(self._running):
             if result.ready():
                 self._running.remove((key, result))
@@ -313,10 +326,22 @@ class Helpers:
             self.progress(message)
             self._running.append((key, self._pool.apply_async(function, (job,))))
 
+    def _check_alive(self) -> None:
+        """Raise :class:`HelperDied` if the helper process has ended."""
+        for worker in self._workers:
+            code = worker.exitcode
+            if code is not None:
+                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+                raise HelperDied(
+                    f"the kit's helper process (pid {worker.pid}) ended in the middle of the "
+                    f"kit ({how}; perhaps the system ran out of memory); nothing was replaced"
+                )
+
     def finish(self) -> dict[str, Any]:
         """Work through the queue with the helper and this process; return every result.
 
         Raises:
+            HelperDied: the helper process ended.
             Exception: whatever a job raised (in either process).
         """
         while self._waiting or self._running:

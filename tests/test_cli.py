@@ -212,3 +212,50 @@ def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
     assert write_failure(copy, tmp_path / "k") == "no space left on the disk"
     gone = OSError(errno.ENOENT, "No such file or directory")
     assert write_failure(gone, tmp_path / "k") == "No such file or directory"
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (Linux /proc)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            child = int(stat.parent.name)
+            children += [child, *_descendants(child)]
+    return children
+
+
+@kit_extra
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_killed_helper_process_ends_the_build_in_one_line_instead_of_a_hang(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "kit"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tablesmith", "build", "--out", str(out), "--no-cache"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stderr is not None
+    seen = []
+    while not seen or (seen[-1] and "checking stl/board.stl" not in seen[-1]):
+        seen.append(process.stderr.readline())  # the helper has its first job
+    started = _descendants(process.pid)  # the helper and multiprocessing's resource tracker
+    helpers = [pid for pid in started if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(helpers) == 1, seen
+    subprocess.run(["kill", "-9", str(helpers[0])], check=True)
+    _, rest = process.communicate(timeout=120)  # before the fix: waited for ever
+    assert process.returncode == 2, rest
+    last = rest.strip().splitlines()[-1]
+    assert last.startswith(f"tablesmith: error: the kit's helper process (pid {helpers[0]}) ended")
+    assert "killed by signal 9" in last and "Traceback" not in rest
+    assert list(tmp_path.iterdir()) == []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in started):
+        time.sleep(0.1)  # a replacement helper or the tracker would be reparented, not gone
+    assert [pid for pid in started if Path(f"/proc/{pid}").exists()] == []
