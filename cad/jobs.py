@@ -19,14 +19,17 @@ kernel threads).
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -225,14 +228,29 @@ def run_plate(job: PlateJob) -> str:
 @contextmanager
 def interrupts_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM back for the block; one that came meanwhile is delivered right
-    after it, where Python raises it normally (a no-op where the system has no signal masks).
+    after it, where Python raises it normally.
 
     For steps an interrupt must not cut in half: loading the CAD kernel (an interrupt in OCP's
-    initialisation can crash the interpreter) and starting the helper process (an interrupt
-    while the pickled start-up data is written to its pipe left it printing "EOFError: Ran out
-    of input" after the run had said it was interrupted).
+    initialisation can crash the interpreter, or fail the import with a traceback) and
+    starting the helper process (an interrupt while the pickled start-up data is written to
+    its pipe left it printing "EOFError: Ran out of input" after the run had said it was
+    interrupted).
+
+    Two locks, because either alone leaks: the signal mask (where the system has one) blocks
+    the signals in this thread only, and threads started earlier (numpy's, multiprocessing's)
+    still take a signal sent to the process, whose Python handler then runs in the main
+    thread in the middle of the block; so in the main thread the handlers are also replaced,
+    for the block, by ones that only note the signal. Elsewhere (another thread, where Python
+    allows no handler) only the mask applies.
     """
-    held = {signal.SIGINT, signal.SIGTERM}
+    held = (signal.SIGINT, signal.SIGTERM)
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for held_signal in held:
+            previous[held_signal] = signal.signal(
+                held_signal, lambda number, _frame: caught.append(number)
+            )
     blocked = (
         signal.pthread_sigmask(signal.SIG_BLOCK, held)
         if hasattr(signal, "pthread_sigmask")
@@ -242,7 +260,11 @@ def interrupts_held() -> Iterator[None]:
         yield
     finally:
         if blocked is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a blocked one is noted now
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            signal.raise_signal(caught[0])  # the program's own handler, outside the block
 
 
 def _start_helper() -> None:
@@ -259,15 +281,39 @@ class HelperDied(RuntimeError):
     memory): the jobs it held are lost, so the kit cannot be completed."""
 
 
+def _serve(connection: Connection) -> None:
+    """The helper process: run the jobs that come down ``connection`` until it closes (or a
+    None comes), sending back ``(key, True, result)`` or ``(key, False, exception)``."""
+    _start_helper()
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:  # the main process is gone
+            return
+        if message is None:
+            return
+        key, function, job = message
+        try:
+            answer: tuple[str, bool, Any] = (key, True, function(job))
+        except Exception as exc:  # noqa: BLE001 - raised again in the main process
+            answer = (key, False, exc)
+        try:
+            connection.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError):  # an exception pickle refuses
+            connection.send((key, False, RuntimeError(f"{type(answer[2]).__name__}: {answer[2]}")))
+
+
 class Helpers:
     """A queue of jobs worked by one helper process and, once it is free, the main process.
 
     Use as a context manager, or call ``stop``; leaving it by an exception stops the helper at
     once. Stop it before removing a folder it may still write into.
 
-    ``multiprocessing.Pool`` replaces a worker that dies and never finishes the job the dead
-    one held, so a killed helper would leave the kit waiting for ever: the helper is watched,
-    and its end while jobs are out raises :class:`HelperDied`.
+    The helper is one ``spawn`` process fed through a pipe, not a ``multiprocessing.Pool``: a
+    pool replaces a worker that dies and never finishes the job the dead one held, and its
+    ``terminate`` waits for ever on a queue lock a killed worker held, so a helper killed by
+    the system (out of memory) or by hand left the kit waiting for ever. Here its end while
+    it holds jobs raises :class:`HelperDied`, and stopping it never waits on it.
 
     Args:
         progress: called with a message when a job starts (may be replaced later).
@@ -275,14 +321,16 @@ class Helpers:
 
     def __init__(self, progress: Callable[[str], None]) -> None:
         self.progress = progress
-        before = set(multiprocessing.active_children())
+        context = multiprocessing.get_context("spawn")
+        self._connection, theirs = context.Pipe()
+        self._process: BaseProcess | None = context.Process(
+            target=_serve, args=(theirs,), daemon=True, name="tablesmith-kit-helper"
+        )
         with interrupts_held():  # the helper's start-up data goes down its pipe whole
-            self._pool: Pool | None = multiprocessing.get_context("spawn").Pool(
-                1, initializer=_start_helper
-            )
-        self._workers = [p for p in multiprocessing.active_children() if p not in before]
+            self._process.start()
+        theirs.close()
         self._waiting: deque[tuple[str, str, Callable[[Any], Any], Any]] = deque()
-        self._running: list[tuple[str, AsyncResult[Any]]] = []
+        self._running: list[str] = []  # keys of the jobs with the helper, in order
         self.results: dict[str, Any] = {}
 
     def __enter__(self) -> Helpers:
@@ -293,14 +341,20 @@ class Helpers:
 
     def stop(self, *, wait: bool) -> None:
         """End the helper process: after its jobs (``wait``) or at once. Idempotent."""
-        if self._pool is None:
+        process, self._process = self._process, None
+        if process is None:
             return
-        if wait:
-            self._pool.close()
+        if wait and process.is_alive():
+            with suppress(OSError):
+                self._connection.send(None)
+            process.join()
         else:
-            self._pool.terminate()
-        self._pool.join()
-        self._pool = None
+            process.terminate()  # SIGTERM: held back while the helper loads the kernel
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        self._connection.close()
 
     def add(self, key: str, message: str, function: Callable[[Any], Any], job: Any) -> None:
         """Queue ``function(job)`` (announced by ``message``); its result becomes
@@ -315,27 +369,39 @@ class Helpers:
             HelperDied: the helper process ended.
             Exception: whatever a finished job raised.
         """
-        assert self._pool is not None, "Helpers used outside its with-block"
-        self._check_alive()
-        for key, result in list(self._running):
-            if result.ready():
-                self._running.remove((key, result))
-                self.results[key] = result.get()
+        assert self._process is not None, "Helpers used outside its with-block"
+        while self._running and self._connection.poll():
+            self._receive()
+        if self._running and not self._process.is_alive():
+            self._died()
         while self._waiting and len(self._running) < ahead:
             key, message, function, job = self._waiting.popleft()
             self.progress(message)
-            self._running.append((key, self._pool.apply_async(function, (job,))))
+            try:
+                self._connection.send((key, function, job))
+            except OSError:  # the pipe broke: the helper is gone
+                self._died()
+            self._running.append(key)
 
-    def _check_alive(self) -> None:
-        """Raise :class:`HelperDied` if the helper process has ended."""
-        for worker in self._workers:
-            code = worker.exitcode
-            if code is not None:
-                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
-                raise HelperDied(
-                    f"the kit's helper process (pid {worker.pid}) ended in the middle of the "
-                    f"kit ({how}; perhaps the system ran out of memory); nothing was replaced"
-                )
+    def _receive(self) -> None:
+        try:
+            key, ok, value = self._connection.recv()
+        except (EOFError, OSError):
+            self._died()
+        self._running.remove(key)
+        if not ok:
+            raise value
+        self.results[key] = value
+
+    def _died(self) -> NoReturn:
+        assert self._process is not None
+        self._process.join(1)
+        code = self._process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        raise HelperDied(
+            f"the kit's helper process (pid {self._process.pid}) ended in the middle of the kit "
+            f"({how}; perhaps the system ran out of memory); nothing was replaced"
+        )
 
     def finish(self) -> dict[str, Any]:
         """Work through the queue with the helper and this process; return every result.
@@ -344,6 +410,7 @@ class Helpers:
             HelperDied: the helper process ended.
             Exception: whatever a job raised (in either process).
         """
+        assert self._process is not None, "Helpers used outside its with-block"
         while self._waiting or self._running:
             self.pump(ahead=1)
             if self._waiting:  # the helper takes jobs from the front, this process from the back
@@ -351,5 +418,5 @@ class Helpers:
                 self.progress(message)
                 self.results[key] = function(job)
             elif self._running:
-                self._running[0][1].wait(0.02)
+                wait([self._connection, self._process.sentinel], timeout=0.5)
         return self.results
