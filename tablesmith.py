@@ -367,19 +367,28 @@ def _size_message(option: str, text: str, exc: Exception) -> str:
 
 
 class _Writing:
-    """Report an output that cannot be written as ``<option>: <why>`` (a context manager)."""
+    """Report an output that cannot be written as ``<option>: <why>`` (a context manager).
 
-    def __init__(self, option: str) -> None:
+    With ``target``, a system error that names no file (a full disk while the PDF is written)
+    is reported as ``<option>: cannot write <target>: <why>``.
+    """
+
+    def __init__(self, option: str, target: Path | None = None) -> None:
         self.option = option
+        self.target = target
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
-        from printables.outputs import OutputError
+        from printables.outputs import OutputError, os_reason, shown
 
         if isinstance(exc, OutputError):
             raise CommandError(f"{self.option}: {exc}") from None
+        if isinstance(exc, OSError) and not exc.filename and self.target is not None:
+            raise CommandError(
+                f"{self.option}: cannot write {shown(self.target)}: {os_reason(exc)}"
+            ) from None
 
 
 @cli.command(context_settings={"show_default": True})
@@ -616,7 +625,7 @@ def cards(
                     "and card edges there may be missing",
                     err=True,
                 )
-            with _Writing("--out"):
+            with _Writing("--out", target):
                 result = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir)
             files = result.files
             for line in result.warnings:

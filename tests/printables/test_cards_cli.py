@@ -559,3 +559,16 @@ def test_cutter_without_ezdxf_names_the_extra_in_one_line(
         "pip install 'tablesmith[cutter]'  (from a checkout: pip install '.[cutter]')"
     )
     assert not (tmp_path / "c.pdf").exists()
+
+
+def test_a_full_disk_names_the_pdf_it_could_not_write(run, tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    import printables.render
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")  # as zlib's write fails
+
+    monkeypatch.setattr(printables.render, "render_deck", full)
+    line = _one_error_line(run("demo:toy-battle", "--out", "sheets.pdf"))
+    assert line == "Error: --out: cannot write sheets.pdf: No space left on device"
