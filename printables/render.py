@@ -154,12 +154,26 @@ class RenderOptions:
         return self.card_size or CardSize(width=w, height=h, name="tcg")
 
 
+MAX_QR_BASE = 100
+"""Longest companion base URL (characters). Every card's QR code holds the base and the card's
+path, so it grows with the base; at about 150 characters the codes crowd the stats and text
+out of a TCG card (measured on the demo decks), at 100 every demo card still fits."""
+
+
 def check_qr_base(base: str) -> None:
-    """Check a companion base URL: ``http`` or ``https``, a host, no spaces, no query.
+    """Check a companion base URL: ``http`` or ``https``, a host, no spaces, no query, at most
+    :data:`MAX_QR_BASE` characters.
 
     Raises:
         SettingError: setting ``qr_base``, with the value found.
     """
+    if len(base) > MAX_QR_BASE:
+        raise SettingError(
+            setting="qr_base",
+            allowed=f"a URL of at most {MAX_QR_BASE} characters (the QR codes grow with it)",
+            found=len(base),
+            unit="characters",
+        )
     allowed = "an http:// or https:// URL with a host, e.g. http://192.168.1.20:8765"
     try:
         parts = urlsplit(base)

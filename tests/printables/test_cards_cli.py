@@ -572,3 +572,15 @@ def test_a_full_disk_names_the_pdf_it_could_not_write(run, tmp_path: Path, monke
     monkeypatch.setattr(printables.render, "render_deck", full)
     line = _one_error_line(run("demo:toy-battle", "--out", "sheets.pdf"))
     assert line == "Error: --out: cannot write sheets.pdf: No space left on device"
+
+
+def test_a_qr_base_too_long_for_the_cards_is_refused_naming_the_option(run) -> None:
+    from printables.render import MAX_QR_BASE
+
+    fits = "http://h.example/" + "a" * (MAX_QR_BASE - 17)
+    assert run("demo:pocketmodel", "--out", "ok.pdf", "--qr-base", fits).exit_code == 0
+    line = _one_error_line(run("demo:pocketmodel", "--out", "x.pdf", "--qr-base", fits + "a"))
+    assert line == (
+        f"Error: --qr-base must be a URL of at most {MAX_QR_BASE} characters (the QR codes "
+        f"grow with it), got {MAX_QR_BASE + 1} characters"
+    )
