@@ -41,6 +41,11 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _bytes(size: int) -> str:
+    """A file size for a message, exact and readable: ``1,048,600 bytes (1.0 MiB)``."""
+    return f"{size:,} bytes ({size / 2**20:.1f} MiB)"
+
+
 def read_limited(path: Path, limit: int) -> bytes:
     """The bytes of the regular file ``path``, refused before reading when it is no regular
     file or larger than ``limit`` bytes.
@@ -61,7 +66,7 @@ def read_limited(path: Path, limit: int) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise ValueError(f"it is {_file_kind(info.st_mode)}, not a file")
     if info.st_size > limit:
-        raise ValueError(f"it is {info.st_size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB")
+        raise ValueError(f"it is {_bytes(info.st_size)}; the limit is {_bytes(limit)}")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     handle = os.open(path, flags)
     try:

@@ -235,7 +235,7 @@ def test_a_file_over_the_size_limit_is_refused_before_parsing(
     monkeypatch.setattr("printables.deckfile.parse_deck_text", never)
     code, output = run_cards(tmp_path, str(path))
     line = assert_clean(code, output, tmp_path / "out.pdf")
-    assert "it is 11.2 MB; the limit is 1.04858 MB" in line
+    assert "it is 11,200,024 bytes (10.7 MiB); the limit is 1,048,576 bytes (1.0 MiB)" in line
 
 
 @pytest.mark.parametrize("suffix", [".yaml", ".csv"])
