@@ -206,6 +206,8 @@ class FieldSpec:
         return f"{need} of at most {self.max_length} characters" if self.max_length else need
 
     def _fail(self, found: object) -> FieldError:
+        if isinstance(found, tuple) and all(isinstance(item, str) for item in found):
+            found = " ".join(found)  # a parsed list, shown as a deck file writes it
         return FieldError(field=self.name, allowed=self.allowed(), found=found)
 
     def parse(self, raw: object) -> Any:

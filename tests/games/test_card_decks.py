@@ -454,3 +454,11 @@ def test_text_problem_accepts_visible_text_and_spaces_and_names_the_rest() -> No
     )
     assert text_problem("a\u2028b", multiline=True) == "line separator U+2028 at character 2"
     assert text_problem("tab\x07bell", multiline=True) == "control character U+0007 at character 4"
+
+
+def test_a_list_field_with_too_many_items_shows_them_as_the_file_wrote_them() -> None:
+    text = "game: transformers\ncards:\n  - {kind: upgrade, name: A, text: t, icons: orange orange orange}\n"
+    with pytest.raises(
+        DeckError, match=r"field 'icons': allowed 0\.\.2 of .*; found 'orange orange orange'$"
+    ):
+        parse_deck_text(text, source="t.yaml")
