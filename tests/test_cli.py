@@ -134,6 +134,27 @@ def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> Non
     assert "the set fits the 200x200x70 mm storage box" in result.stdout
 
 
+def _build_until(out: Path, words: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start a cold ``tablesmith build --out out`` and read its progress lines until one holds
+    ``words``; returns the running process and the lines read."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tablesmith", "build", "--out", str(out), "--no-cache"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    seen = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        seen.append(line)
+        if words in line or not line:
+            break
+    assert words in seen[-1], seen
+    return process, seen
+
+
 @kit_extra
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -153,21 +174,7 @@ def test_interrupt_leaves_the_old_kit_and_no_leftovers(
     old = tmp_path / "kit"
     old.mkdir()
     (old / "manifest.json").write_text(json.dumps({"generator": "tablesmith", "kit": "asteroids"}))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tablesmith", "build", "--out", str(old), "--no-cache"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    seen = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait for the moment in the progress lines
-        line = process.stderr.readline()
-        seen.append(line)
-        if moment in line or not line:
-            break
-    assert moment in seen[-1], seen
+    process, seen = _build_until(old, moment)
     time.sleep(delay)
     process.send_signal(signum)
     _, rest = process.communicate(timeout=120)
@@ -240,17 +247,7 @@ def _descendants(pid: int) -> list[int]:
 def test_a_killed_helper_process_ends_the_build_in_one_line_instead_of_a_hang(
     tmp_path: Path,
 ) -> None:
-    out = tmp_path / "kit"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tablesmith", "build", "--out", str(out), "--no-cache"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    assert process.stderr is not None
-    seen = []
-    while not seen or (seen[-1] and "checking stl/board.stl" not in seen[-1]):
-        seen.append(process.stderr.readline())  # the helper has its first job
+    process, seen = _build_until(tmp_path / "kit", "checking stl/board.stl")  # helper's job
     started = _descendants(process.pid)  # the helper and multiprocessing's resource tracker
     helpers = [pid for pid in started if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(helpers) == 1, seen
