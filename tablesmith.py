@@ -8,7 +8,6 @@ one line on stderr naming the option, with exit code 2 and no traceback.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sys
 import time
@@ -16,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+from printables.cliwords import CARD_OPTIONS, one_line, short, size_message
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -277,37 +278,6 @@ class CommandError(click.ClickException):
     exit_code = 2
 
 
-MAX_PROBLEMS_SHOWN = 3
-"""A multi-problem error line shows this many problems, then ``and N more``."""
-
-_LINE_NUMBER = re.compile(r": line (\d+)\b")
-
-
-def _by_line(problem: str) -> int:
-    """Sort key: the file line a problem names (``deck.csv: line 7: ...``); 0 for a problem of
-    the whole file, so that it comes first."""
-    found = _LINE_NUMBER.search(problem)
-    return int(found.group(1)) if found else 0
-
-
-def _one_line(exc: BaseException, *, every: bool = False) -> str:
-    """The error of ``exc`` (one problem per line of its text) as one line, problems in file
-    order: ``N problems: first; second; third; and N-3 more (--all-problems lists every
-    one)``. With ``every``: ``N problems, in file order:``, then every problem on a line of its
-    own."""
-    lines = sorted((line for line in str(exc).splitlines() if line.strip()), key=_by_line)
-    if len(lines) <= 1:
-        return lines[0] if lines else type(exc).__name__
-    if every:
-        return "\n".join([f"{len(lines)} problems, in file order:", *(f"  {x}" for x in lines)])
-    more = len(lines) - MAX_PROBLEMS_SHOWN
-    return (
-        f"{len(lines)} problems: "
-        + "; ".join(lines[:MAX_PROBLEMS_SHOWN])
-        + (f"; and {more} more (--all-problems lists every one)" if more > 0 else "")
-    )
-
-
 def _pair(text: str, option: str, example: str) -> tuple[float, float]:
     """Parse an ``A,B`` option value into two finite numbers (``--back-offset 0.5,-1.2``)."""
     import math
@@ -317,7 +287,7 @@ def _pair(text: str, option: str, example: str) -> tuple[float, float]:
     except ValueError:
         first = second = float("nan")
     if not (math.isfinite(first) and math.isfinite(second)):
-        raise CommandError(f"{option} must be {example}, got {_short(text)}") from None
+        raise CommandError(f"{option} must be {example}, got {short(text)}") from None
     return first, second
 
 
@@ -335,35 +305,6 @@ def _scale(text: str) -> Any:
         raise CommandError(
             f"--print-scale {axis} must be {exc.allowed}, got {exc.found_text}"
         ) from None
-
-
-def _short(text: str) -> str:
-    """``repr(text)`` cut to about 60 characters."""
-    return repr(text if len(text) <= 58 else text[:57] + "…")
-
-
-_CARD_OPTIONS = {
-    "paper": "--paper",
-    "bleed": "--bleed",
-    "gutter": "--gutter",
-    "page_margin": "--page-margin",
-    "dx": "--back-offset DX",
-    "dy": "--back-offset DY",
-    "rotation_deg": "--back-rotation",
-    "qr_base": "--qr-base",
-    "dpi": "--png-dpi",
-    "duplex": "--duplex",
-}
-"""``cards``: library setting name -> the option the user typed."""
-
-
-def _size_message(option: str, text: str, exc: Exception) -> str:
-    """``--card-size must be ...`` for a card size that is no size or out of range."""
-    from printables.layout import SettingError
-
-    if isinstance(exc, SettingError) and exc.setting == "card size":
-        return f"{option} must be {exc.allowed}, got {exc.found_text}"
-    return f"{option} {_short(text)}: {exc}"
 
 
 class _Writing:
@@ -536,8 +477,7 @@ def cards(
         )
         if duplex is not None and duplex.strip().lower() not in {d.value for d in Duplex}:
             raise CommandError(
-                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, "
-                f"got {_short(duplex)}"
+                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, got {short(duplex)}"
             )
         mode = Duplex(duplex.strip().lower()) if duplex else profile.duplex
         adjust = BackAdjust(
@@ -560,7 +500,7 @@ def cards(
             try:
                 sizes[option] = parse_card_size(text) if text else None
             except SettingError as exc:
-                raise CommandError(_size_message(option, text or "", exc)) from None
+                raise CommandError(size_message(option, text or "", exc)) from None
         if not calibration and deckfile is not None:
             options = RenderOptions(
                 paper=paper,
@@ -653,7 +593,7 @@ def cards(
     except CommandError:
         raise
     except SettingError as exc:
-        flag = _CARD_OPTIONS.get(exc.setting)
+        flag = CARD_OPTIONS.get(exc.setting)
         raise CommandError(
             f"{flag} must be {exc.allowed}, got {exc.found_text}" if flag else str(exc)
         ) from None
@@ -661,13 +601,13 @@ def cards(
         raise CommandError(exc.options_hint()) from None
     except RenderError as exc:
         raise CommandError(
-            _one_line(
+            one_line(
                 ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)),
                 every=all_problems,
             )
         ) from None
     except ValueError as exc:
-        raise CommandError(_one_line(exc, every=all_problems)) from None
+        raise CommandError(one_line(exc, every=all_problems)) from None
     except OSError as exc:
         where = f"{shown(Path(exc.filename))}: " if exc.filename else ""
         raise CommandError(f"{where}{os_reason(exc)}") from None
