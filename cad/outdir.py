@@ -143,12 +143,12 @@ def write_failure(error: OSError, target: Path) -> str:
         str(error.args[0][0][2]) if isinstance(error, shutil.Error) and error.args else str(error)
     )
     existing = next((p for p in (target, *target.parents) if p.exists()), target.anchor)
-    try:
+    try:  # only asked of an error that gives no reason (the kernel's STL writer)
         full = shutil.disk_usage(existing).free < 16 * 1024 * 1024
     except OSError:
         full = False
-    if error.errno == errno.ENOSPC or "[Errno 28]" in text or full:
-        return "no space left on the disk"
+    if error.errno == errno.ENOSPC or "[Errno 28]" in text or (error.errno is None and full):
+        return "no space left on the disk"  # a reasonless error on a full disk: its cause
     reason = error.strerror or text
     return re.sub(r"\S*\.partial-[^/\s]*/", "", reason).strip()[:160]
 

@@ -213,7 +213,7 @@ def test_a_file_the_kit_cannot_write_is_one_line_naming_it_without_the_staging_f
     assert list(tmp_path.iterdir()) == []  # no kit, no staging folder
 
 
-def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
+def test_a_full_disk_is_named_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
     import shutil
 
@@ -225,6 +225,14 @@ def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
     assert write_failure(copy, tmp_path / "k") == "no space left on the disk"
     gone = OSError(errno.ENOENT, "No such file or directory")
     assert write_failure(gone, tmp_path / "k") == "No such file or directory"
+    nearly_full = type("Usage", (), {"free": 1024})()
+    monkeypatch.setattr(shutil, "disk_usage", lambda _path: nearly_full)
+    denied = OSError(errno.EACCES, "Permission denied")  # on a nearly full disk: still denied
+    assert write_failure(denied, tmp_path / "k") == "Permission denied"
+    reasonless = OSError(f"could not write STL {tmp_path}/.k.partial-1-x/stl/ship.stl")
+    assert write_failure(reasonless, tmp_path / "k") == "no space left on the disk"
+    monkeypatch.undo()
+    assert write_failure(reasonless, tmp_path / "k") == "could not write STL stl/ship.stl"
 
 
 def _descendants(pid: int) -> list[int]:
