@@ -3,15 +3,17 @@
 ReportLab's built-in Helvetica has no Polish, Cyrillic or symbol glyphs and is not embedded,
 so every card text uses DejaVu Sans, embedded as a subset (ARCHITECTURE.md, *Paper*).
 
-Decision: the font is looked up, in order, in ``$TABLESMITH_FONT_DIR``, Debian's
-``fonts-dejavu-core`` directory, and the copy that matplotlib (a Tablesmith dependency) ships
-in ``mpl-data/fonts/ttf``; nothing is downloaded. If none has it, :class:`FontError` says how
-to install it.
+Decision: the two faces ship inside the package (``printables/dejavu/``: DejaVu Sans 2.37, the
+files of Debian's ``fonts-dejavu-core``, with their licence), so a card sheet is the same bytes
+on every machine and a slim install on Windows or macOS needs no system font. Earlier the font
+was looked up in Debian's folder and in matplotlib's copy, which only the test extra installs:
+a fresh ``pip install .`` without ``fonts-dejavu-core`` could print no card.
+``$TABLESMITH_FONT_DIR`` still comes first, for a designer who wants other files of the same
+names; nothing is downloaded.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from functools import cache
 from pathlib import Path
@@ -27,15 +29,17 @@ class FontError(ValueError):
     """The font files cannot be found, or a text uses a glyph the font lacks."""
 
 
+PACKAGED = Path(__file__).resolve().parent / "dejavu"
+"""The folder of the fonts shipped with the package (DejaVu Sans 2.37 and its licence)."""
+
+
 def font_dirs() -> list[Path]:
-    """Directories searched for DejaVu Sans, in order."""
+    """Directories searched for DejaVu Sans, in order: ``$TABLESMITH_FONT_DIR``, then
+    :data:`PACKAGED`."""
     dirs = []
     if os.environ.get("TABLESMITH_FONT_DIR"):
         dirs.append(Path(os.environ["TABLESMITH_FONT_DIR"]))
-    dirs += [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu")]
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.origin:
-        dirs.append(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf")
+    dirs.append(PACKAGED)
     return dirs
 
 
@@ -43,15 +47,15 @@ def font_path(file_name: str) -> Path:
     """The first existing ``file_name`` in :func:`font_dirs`.
 
     Raises:
-        FontError: not found anywhere (the message lists the places and the Debian package).
+        FontError: not found anywhere (the message lists the places searched).
     """
     for directory in font_dirs():
         candidate = directory / file_name
         if candidate.is_file():
             return candidate
     raise FontError(
-        f"font {file_name} not found in {', '.join(map(str, font_dirs()))}; install the Debian "
-        "package fonts-dejavu-core or set TABLESMITH_FONT_DIR to a folder with DejaVu Sans"
+        f"font {file_name} not found in {', '.join(map(str, font_dirs()))}; the package's own "
+        "copy is missing (reinstall Tablesmith) or TABLESMITH_FONT_DIR names a folder without it"
     )
 
 
