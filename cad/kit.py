@@ -5,13 +5,15 @@ Units: mm, mm^3, g. Output folder layout (all names fixed, see README):
     manifest.json          parts, plates, fits, storage box, settings (machine-readable)
     PRINT-NOTES.md         the same in plain words: colours, filament changes, supports
     stl/<part>.stl         one binary STL per distinct part
-    step/<part>.step       the same part as an exact solid (mm, named) to remix in CAD
+    step/<part>.step       the same part as an exact solid (mm, named) to remix in CAD; with
+                           --multi-material also step/<part>-body.step and -symbols.step
     plates/<plate>.3mf     print plates for the chosen bed, with colour-change metadata
     preview/<name>.png     a picture of every part and plate
 
-Nothing is written into the output folder until the whole kit is complete: the kit is built in
-a hidden sibling folder and then moved into place, so an interrupted run never leaves a kit
-that looks complete. Rebuilds with unchanged settings come from a cache keyed by the settings,
+The same settings give the same bytes in every file (STEP headers carry a fixed time stamp,
+3MF zips fixed dates; a test builds twice and compares). Nothing is written into the output
+folder until the whole kit is complete: the kit is built in a hidden sibling folder and then
+moved into place, so an interrupted run never leaves a kit that looks complete. Rebuilds with unchanged settings come from a cache keyed by the settings,
 the design and a hash of the generator's source code.
 """
 
@@ -339,6 +341,7 @@ def _generate(
                     mesh.TESSELLATION_TOLERANCE,
                     mesh.ANGULAR_TOLERANCE_RAD,
                 )
+                occ.write_step(piece, root / "step" / f"{name}-{suffix}.step", f"{name}-{suffix}")
         colour = part.colours[0][0]
         top = settings.symbol_colour if part.change_z else None
         helpers.add(
@@ -486,6 +489,12 @@ def _generate(
                 "multi_material_files": [
                     f"stl/{part.name}-body.stl",
                     f"stl/{part.name}-symbols.stl",
+                ]
+                if settings.multi_material and part.change_z
+                else None,
+                "multi_material_step": [
+                    f"step/{part.name}-body.step",
+                    f"step/{part.name}-symbols.step",
                 ]
                 if settings.multi_material and part.change_z
                 else None,

@@ -125,7 +125,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "of every fragment and ship is a part of its own on filament 2. Load the body colour "
         "as filament 1 and the symbol colour as filament 2; the printer switches by itself "
         "at that layer (PrusaSlicer writes a tool change T1 there, no M600). The STLs of both "
-        "parts are in `stl/` beside the whole piece.",
+        "parts are in `stl/` beside the whole piece, their exact solids in `step/`.",
         "",
         "## Remixing",
         "`step/` has every part as an exact solid (STEP, mm, named after the part) for "

@@ -16,9 +16,12 @@ with one shell, meshes use an absolute deflection.
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from OCP.APIHeaderSection import APIHeaderSection_MakeHeader
 from OCP.Bnd import Bnd_Box
 from OCP.BRepAlgoAPI import (
     BRepAlgoAPI_BooleanOperation,
@@ -51,6 +54,7 @@ from OCP.IFSelect import IFSelect_RetDone
 from OCP.Interface import Interface_Static
 from OCP.Message import Message, Message_Gravity
 from OCP.StepBasic import StepBasic_Product
+from OCP.StepRepr import StepRepr_NextAssemblyUsageOccurrence
 from OCP.STEPControl import STEPControl_AsIs, STEPControl_Writer
 from OCP.StlAPI import StlAPI_Writer
 from OCP.TCollection import TCollection_HAsciiString
@@ -306,6 +310,19 @@ def write_stl(shape: TopoDS_Shape, path: Path, tolerance: float, angular_toleran
         raise OSError(f"could not write STL {path}")
 
 
+STEP_TIME_STAMP = "2000-01-01T00:00:00"
+"""The time stamp in every STEP file's header where ``SOURCE_DATE_EPOCH`` is not set."""
+
+
+def step_time_stamp() -> str:
+    """The STEP header's time stamp: ``SOURCE_DATE_EPOCH`` (seconds since 1970, UTC) as ISO
+    8601, or :data:`STEP_TIME_STAMP` where it is unset or not a whole number."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(epoch)))
+    return STEP_TIME_STAMP
+
+
 def write_step(shape: TopoDS_Shape, path: Path, name: str) -> None:
     """Write ``shape`` as a STEP file (AP214) in millimetres, its product named ``name``.
 
@@ -314,6 +331,12 @@ def write_step(shape: TopoDS_Shape, path: Path, name: str) -> None:
     product "Open CASCADE STEP translator <version> <n>", so the product entity is renamed in
     the transferred model before writing. Its transfer statistics go to the default
     messenger's printers, which are kept to failures.
+
+    The same shape gives the same bytes (issue 30): the header's ``FILE_NAME`` carries the
+    part's file name and :data:`STEP_TIME_STAMP` instead of the time of writing (ISO 10303-21
+    requires a time stamp but gives it no meaning for the data; ``SOURCE_DATE_EPOCH`` sets
+    it, as for other reproducible builds), the originating system is Tablesmith, and the
+    assembly occurrences of a compound are numbered from 1 in each file.
 
     Args:
         shape: the solid.
@@ -331,11 +354,23 @@ def write_step(shape: TopoDS_Shape, path: Path, name: str) -> None:
     if writer.Transfer(shape, STEPControl_AsIs) != IFSelect_RetDone:
         raise OSError(f"could not convert {name} to STEP")
     model = writer.Model()
+    header = APIHeaderSection_MakeHeader(model)
+    header.SetName(TCollection_HAsciiString(path.name))
+    header.SetTimeStamp(TCollection_HAsciiString(step_time_stamp()))
+    header.SetOriginatingSystem(TCollection_HAsciiString("Tablesmith"))
+    header.SetAuthorValue(1, TCollection_HAsciiString(""))  # not 'Author', a placeholder
+    header.SetOrganizationValue(1, TCollection_HAsciiString(""))
+    occurrences = 0
     for index in range(1, model.NbEntities() + 1):
         entity = model.Value(index)
         if isinstance(entity, StepBasic_Product):
             entity.SetName(TCollection_HAsciiString(name))
             entity.SetId(TCollection_HAsciiString(name))
+        elif isinstance(entity, StepRepr_NextAssemblyUsageOccurrence):
+            # a compound (a symbol layer of two pieces) is an assembly whose occurrences the
+            # writer numbers with a counter of the whole process: number them per file
+            occurrences += 1
+            entity.SetId(TCollection_HAsciiString(str(occurrences)))
     if writer.Write(str(path)) != IFSelect_RetDone or not path.exists():
         raise OSError(f"could not write STEP {path}")
 

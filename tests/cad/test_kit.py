@@ -272,3 +272,27 @@ def test_every_plate_carries_its_print_settings_and_the_manifest_the_walls(kit) 
     if box["fits"]:
         assert box["margins_mm"][2] == pytest.approx(box["box_mm"][2] - box["height_mm"], abs=0.1)
         assert all(m >= 0 for m in box["margins_mm"])
+
+
+def test_the_same_settings_give_the_same_bytes_in_every_file(tmp_path: Path) -> None:
+    """Issue 30: two uncached builds a second apart write identical files, STEP included (its
+    header once carried the time of writing), with the multi-material parts' STEP files."""
+    settings = PrintSettings(scale=0.8, bed=parse_bed("mini"), multi_material=True)
+    for name in ("a", "b"):
+        build_kit(settings, tmp_path / name, cache_dir=None, previews=True)
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*"))
+    files = [f for f in files if (tmp_path / "a" / f).is_file()]
+    assert files == sorted(
+        p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file()
+    )
+    suffixes = {f.suffix for f in files}
+    assert {".step", ".stl", ".3mf", ".png", ".json", ".md"} <= suffixes
+    different = [
+        f for f in files if (tmp_path / "a" / f).read_bytes() != (tmp_path / "b" / f).read_bytes()
+    ]
+    assert not different, f"differ between two builds: {different}"
+    steps = {f.name for f in files if f.suffix == ".step"}
+    for part in ("ship", "fragment-HA", "fragment-HH"):
+        assert {f"{part}-body.step", f"{part}-symbols.step"} <= steps
+    header = (tmp_path / "a" / "step" / "ship-body.step").read_text(errors="replace")[:400]
+    assert "FILE_NAME('ship-body.step','2000-01-01T00:00:00'" in header

@@ -74,3 +74,32 @@ def test_part_without_cadquery_names_the_extra_to_install(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "cadquery", None)  # as if it were not installed
     with pytest.raises(ImportError, match=r"pip install 'tablesmith\[remix\]'"):
         part("ship")
+
+
+def test_multi_material_parts_have_steps_that_add_up_to_the_piece(tmp_path) -> None:
+    """Issue 30: --multi-material writes the body and the symbol layer as STEP too; together
+    they are the whole piece, split at the colour change."""
+    from cad.kit import build_kit
+    from cad.settings import PrintSettings, parse_bed
+
+    out = tmp_path / "kit"
+    settings = PrintSettings(scale=0.8, bed=parse_bed("mini"), multi_material=True)
+    manifest = build_kit(settings, out, cache_dir=None, previews=False)
+    checked = 0
+    for entry in manifest["parts"]:
+        if not entry["multi_material_step"]:
+            continue
+        whole = cadquery.importers.importStep(str(out / entry["step"])).val()
+        body, symbols = (
+            cadquery.importers.importStep(str(out / name)).val()
+            for name in entry["multi_material_step"]
+        )
+        assert body.isValid() and symbols.isValid()
+        assert (
+            f"PRODUCT('{entry['name']}-body'" in (out / entry["multi_material_step"][0]).read_text()
+        )
+        assert body.Volume() + symbols.Volume() == pytest.approx(whole.Volume(), rel=1e-6)
+        assert symbols.BoundingBox().zmin == pytest.approx(body.BoundingBox().zmax, abs=1e-6)
+        assert 0 < symbols.Volume() < 0.2 * whole.Volume()
+        checked += 1
+    assert checked == 3  # both fragments and the ship
