@@ -145,6 +145,9 @@ class PrintDimensions:
         layer_height: mm.
         engraving_depth: whole layers (mm).
         stack_clearance: designed Z gap above a boss (mm, whole layers).
+        joint_relief: 45-degree chamfer (mm) of the board halves' bottom edges along the
+            joint (cut, tabs, sockets; issue 30): the elephant-foot chamfer, capped so the
+            socket tip and the tab neck keep ``min_wall`` in the middle of the first layer.
         split_tab_shoulder: the design's, scaled, or higher where the socket tip of half B
             would be under ``min_wall`` after compensation (see ``socket_tip``).
         min_wall: the design's minimum wall (mm, absolute).
@@ -178,6 +181,7 @@ class PrintDimensions:
     asteroid_stroke: float
     ship_symbol_size: float
     elephant_foot_chamfer: float
+    joint_relief: float
     engraving_depth: float
     split_tab_head_diameter: float
     split_tab_neck_width: float
@@ -319,11 +323,15 @@ class PrintDimensions:
             del core["neck of a board-half tab"]
         top_cut = max(0.0, self.top_chamfer - self.layer_height / 2)
         foot_cut = max(0.0, self.elephant_foot_chamfer - self.layer_height / 2)
+        joint_cut = max(0.0, self.joint_relief - self.layer_height / 2)
         walls = dict(core)
         for name in _TOP_WALLS:
             walls[f"{name}, in the top layer"] = core[name] - top_cut
         for name in _BOTTOM_WALLS:
             walls[f"{name}, in the first layer"] = core[name] - foot_cut
+        if split:  # relieved on both sides along the joint
+            for name in _JOINT_WALLS:
+                walls[f"{name}, in the first layer"] = core[name] - 2 * joint_cut
         return walls
 
 
@@ -368,6 +376,9 @@ _TOP_WALLS = (
 
 _BOTTOM_WALLS = ("ship wall beside its recess",)
 """Core walls that start at a bottom edge with the elephant-foot chamfer."""
+
+_JOINT_WALLS = ("neck of a board-half tab", "socket tip of a board-half tab")
+"""Walls of the split board with the joint's first-layer relief on both sides."""
 
 
 def _ship_symbol_size(
@@ -437,6 +448,7 @@ def print_dimensions(
         asteroid_stroke=d.asteroid_stroke * s,
         ship_symbol_size=_ship_symbol_size(d, s, z(d.boss_height), settings.xy_compensation),
         elephant_foot_chamfer=d.elephant_foot_chamfer,
+        joint_relief=d.elephant_foot_chamfer,
         engraving_depth=settings.engraving_depth,
         split_tab_head_diameter=d.split_tab_head_diameter * s,
         split_tab_neck_width=d.split_tab_neck_width * s,
@@ -475,10 +487,13 @@ def print_dimensions(
     # chamfers never take a wall under the minimum: cap them where the walls are thin
     spare_top = min(walls[name] for name in _TOP_WALLS) - d.min_wall
     spare_bottom = min(walls[name] for name in _BOTTOM_WALLS) - d.min_wall
+    # the joint's relief takes from both sides of the socket tip and of the tab neck
+    spare_joint = (min(dims.socket_tip(), walls["neck of a board-half tab"]) - d.min_wall) / 2
     dims = replace(
         dims,
         top_chamfer=round(min(dims.top_chamfer, spare_top + layer / 2), 6),
         elephant_foot_chamfer=round(min(dims.elephant_foot_chamfer, spare_bottom + layer / 2), 6),
+        joint_relief=round(max(0.0, min(dims.joint_relief, spare_joint + layer / 2)), 6),
     )
     if dims.ship_symbol_size < 2.0:
         raise SettingsError(

@@ -44,6 +44,9 @@ def print_notes(manifest: dict[str, Any]) -> str:
         f"- Layer height **{s['layer_height']:g} mm**, first layer {s['layer_height']:g} mm too: "
         "every piece height and the colour changes are whole layers of exactly this height.",
         *_compensation_lines(s),
+        "- Elephant-foot compensation is **in the geometry** too: every bottom edge that meets "
+        "another part (fragments, ships, the joint of the board halves) has a 45-degree relief "
+        'of its own, so the plates set the slicer\'s "Elephant foot compensation" to 0.',
         "- **No supports.** The ships' undersides are 45-degree cones with a short bridge "
         "(under 11 mm) on top; everything else is flat on the bed.",
         '- Print by layer (not "complete individual objects"), on the bed '

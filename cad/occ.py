@@ -53,9 +53,10 @@ from OCP.GProp import GProp_GProps
 from OCP.IFSelect import IFSelect_RetDone
 from OCP.Interface import Interface_Static
 from OCP.Message import Message, Message_Gravity
+from OCP.ShapeUpgrade import ShapeUpgrade_UnifySameDomain
 from OCP.StepBasic import StepBasic_Product
-from OCP.StepRepr import StepRepr_NextAssemblyUsageOccurrence
 from OCP.STEPControl import STEPControl_AsIs, STEPControl_Writer
+from OCP.StepRepr import StepRepr_NextAssemblyUsageOccurrence
 from OCP.StlAPI import StlAPI_Writer
 from OCP.TCollection import TCollection_HAsciiString
 from OCP.TopAbs import (
@@ -154,6 +155,23 @@ def moved(shape: TopoDS_Shape, x: float = 0.0, y: float = 0.0, z: float = 0.0) -
     trsf = gp_Trsf()
     trsf.SetTranslation(gp_Vec(x, y, z))
     return BRepBuilderAPI_Transform(shape, trsf, False).Shape()
+
+
+def chamfer_bottom(shape: TopoDS_Shape, size: float) -> TopoDS_Shape:
+    """A 45-degree chamfer of ``size`` mm on every edge lying at the lowest Z (no top chamfer).
+
+    Raises:
+        GeometryError: the chamfer failed.
+    """
+    return chamfer_bottom_and_top(shape, size, 0.0)
+
+
+def unify_faces(shape: TopoDS_Shape) -> TopoDS_Shape:
+    """``shape`` with the faces that lie on one surface merged (and their edges), as a boolean
+    union leaves them split where its arguments met (ShapeUpgrade_UnifySameDomain)."""
+    unify = ShapeUpgrade_UnifySameDomain(shape, True, True, False)
+    unify.Build()
+    return unify.Shape()
 
 
 def chamfer_bottom_and_top(shape: TopoDS_Shape, bottom: float, top: float) -> TopoDS_Shape:

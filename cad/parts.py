@@ -114,8 +114,15 @@ def board_halves(
     pressed down into half B's sockets; the heads then lock the halves in both directions.
     A head's underside is two straight lock faces (``split_tab_shoulder``, at
     ``split_lock_angle``), so half B's socket tip between the cut and the head is
-    ``dims.socket_tip()`` wide, never under ``min_wall``. The joint contour is compensated like every other contour: 0.2 mm of play per side at the
-    default -0.1 mm (``cad.fits.joint_travel`` measures how far the halves can move).
+    ``dims.socket_tip()`` wide, never under ``min_wall``. The joint contour is compensated
+    like every other contour: 0.2 mm of play per side at the default -0.1 mm
+    (``cad.fits.joint_travel`` measures how far the halves can move).
+
+    Every bottom edge along the joint (the cut, the tabs and their sockets) carries a 45-degree
+    first-layer relief of ``dims.joint_relief`` (issue 30): the plates print with the slicer's
+    elephant-foot compensation off, so without it the squashed first layer of both halves
+    meets inside the 0.2 mm of play and binds. Each half is the board in common with its own
+    region, and the region's bottom edges are chamfered before the common.
 
     Args:
         dims: print dimensions.
@@ -128,17 +135,23 @@ def board_halves(
         PartError: a half is not one solid.
     """
     whole = board(dims) if whole is None else whole
-    keep_a = _half_a_region(dims, dims.xy_compensation)
-    remove_b = _half_a_region(dims, -dims.xy_compensation)
+    relief = dims.joint_relief
+    keep_a = _half_a_region(dims, dims.xy_compensation, z0=0.0)
+    big = dims.board_length + dims.board_depth
+    above = dims.board_thickness + 0.5
+    keep_b = occ.cut(
+        occ.box(-big, -big, 0.0, big, big, above), _half_a_region(dims, -dims.xy_compensation)
+    )
     return (
-        checked(occ.common(whole, keep_a), "board half A"),
-        checked(occ.cut(whole, remove_b), "board half B"),
+        checked(occ.common(whole, occ.chamfer_bottom(keep_a, relief)), "board half A"),
+        checked(occ.common(whole, occ.chamfer_bottom(keep_b, relief)), "board half B"),
     )
 
 
-def _half_a_region(dims: PrintDimensions, offset: float) -> TopoDS_Shape:
+def _half_a_region(dims: PrintDimensions, offset: float, z0: float = -1.0) -> TopoDS_Shape:
     """The region of half A (everything on A's side of the cut, plus the tabs) grown by
-    ``offset`` mm per side, as a solid taller than the board.
+    ``offset`` mm per side, as a solid from ``z0`` to above the board (faces that lie in one
+    plane merged, so that its bottom edges are the contour alone).
 
     A tab is its neck and its head: the head circle above two straight lock faces that rise
     outward from ``split_tab_shoulder`` above the cut at the neck, at ``split_lock_angle``
@@ -146,7 +159,7 @@ def _half_a_region(dims: PrintDimensions, offset: float) -> TopoDS_Shape:
     circle's radius, the box sides, the lock faces along their normal.
     """
     big = dims.board_length + dims.board_depth
-    z0, z1 = -1.0, dims.board_thickness + 1.0
+    z1 = dims.board_thickness + 1.0
     cut_y = dims.split_cut_y
     head = dims.split_tab_head_diameter
     head_y = cut_y + dims.split_tab_length - head / 2
@@ -177,7 +190,7 @@ def _half_a_region(dims: PrintDimensions, offset: float) -> TopoDS_Shape:
             z1,
         )
         parts.append(occ.common(occ.cylinder(head + 2 * offset, x, head_y, z0, z1), above_lock))
-    return checked(occ.fuse(parts[0], *parts[1:]), "half A region")
+    return checked(occ.unify_faces(occ.fuse(parts[0], *parts[1:])), "half A region")
 
 
 def fragment(dims: PrintDimensions, kind: FragmentKind) -> TopoDS_Shape:
