@@ -1,5 +1,5 @@
-"""A casual deck on two real phones (Debian chromium via Playwright, 390 x 844): the README's
-example deck is refused with the rule and the numbers, "Play anyway" brings it, and both
+"""A casual deck on two real phones (Debian chromium via Playwright, 390 x 844): the cards
+guide's example deck is refused with the rule and the numbers, "Play anyway" brings it, and both
 phones show for the whole game that it is casual and why (in English and German)."""
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ import pytest
 from flask import Flask
 
 from tests.companion.phones import two_phones
-from tests.companion.test_casual_decks import readme_deck
+from tests.companion.test_casual_decks import example_deck
 
 WHY = "deck has 3 cards, at least 30 (PM-5)"
 
 
 @pytest.mark.slow
-def test_the_readme_deck_is_played_anyway_and_both_phones_say_it_is_casual(
+def test_the_example_deck_is_played_anyway_and_both_phones_say_it_is_casual(
     browser: Any, live_server: tuple[str, Flask], tmp_path: Path
 ) -> None:
     base, app = live_server
     deck = tmp_path / "my-deck.yaml"
-    deck.write_text(readme_deck(), encoding="utf-8")
+    deck.write_text(example_deck(), encoding="utf-8")
     phone_a, phone_b = two_phones(browser, base, "pocketmodel", locale="de-DE")
     phone_a.click("#pm-open")
     phone_a.wait_for_selector("#pm-fleets:not([hidden]) #deck-bring")

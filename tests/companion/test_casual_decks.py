@@ -1,6 +1,6 @@
 """Casual decks: a deck that breaks the building rules is refused with the rule and the
 numbers (422 ``deck_rules``) and can then be brought anyway (``"casual": true``); the table
-records on both sides which rules it breaks. The README's own example deck plays this way."""
+records on both sides which rules it breaks. The cards guide's own example deck plays this way."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ from tests.games.transformers_helpers import DEMO_YAML
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def readme_deck() -> str:
-    """The example deck of the README's *Writing your own deck* (its first YAML block)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def example_deck() -> str:
+    """The example deck of the cards guide's *Writing your own deck* (docs/print-cards.md, its
+    first YAML block)."""
+    text = (ROOT / "docs" / "print-cards.md").read_text(encoding="utf-8")
     found = re.search(r"```yaml\n(game: pocketmodel\n.*?)```", text, re.S)
-    assert found, "the README has no PocketModel example deck"
+    assert found, "docs/print-cards.md has no PocketModel example deck"
     return found.group(1)
 
 
@@ -38,11 +39,11 @@ def bring(client: FlaskClient, seats: Any, seat: str, text: str, **extra: Any) -
     return client.post(seats.api + "/deck", json=body, headers=seats.headers(seat))
 
 
-def test_the_readme_example_deck_plays_as_a_casual_fleet(
+def test_the_guide_example_deck_plays_as_a_casual_fleet(
     client: FlaskClient,
     pm: Any,  # noqa: F811
 ) -> None:
-    refused = bring(client, pm, "A", readme_deck())
+    refused = bring(client, pm, "A", example_deck())
     assert refused.status_code == 422
     assert refused.get_json() | {"view": None} == {
         "error": "deck_rules",
@@ -52,7 +53,7 @@ def test_the_readme_example_deck_plays_as_a_casual_fleet(
         "values": {"least": 30, "size": 3},
         "view": None,
     }
-    view = bring(client, pm, "A", readme_deck(), casual=True).get_json()["view"]
+    view = bring(client, pm, "A", example_deck(), casual=True).get_json()["view"]
     mine = view["state"]["players"]["A"]
     assert mine["casual"] == ["deck has 3 cards, at least 30 (PM-5)"]
     assert [u["name"] for u in view["state"]["units"]] == ["Comet Lancer"]
@@ -89,7 +90,7 @@ def test_a_legal_deck_is_never_recorded_as_casual_and_casual_needs_a_boolean(
     client: FlaskClient,
     pm: Any,  # noqa: F811
 ) -> None:
-    bad = bring(client, pm, "A", readme_deck(), casual="yes")
+    bad = bring(client, pm, "A", example_deck(), casual="yes")
     assert bad.status_code == 400 and "casual" in bad.get_json()["message"]
     revision = client.get(pm.api + "/state", headers=pm.headers("A")).get_json()["revision"]
     body = {"client_action_id": "demo", "expected_revision": revision, "demo": "pocketmodel"}

@@ -1,27 +1,27 @@
-"""The README's game-store setup, run as written: Debian's nginx with the README's config in
-front of two ``tablesmith serve`` processes started with the README's command line on one
-PostgreSQL and one Redis; two phones stream and act through nginx, one process is killed with
-SIGKILL, and nothing is lost.
+"""The game-store guide (docs/gamestore.md), run as written: Debian's nginx with the guide's
+config in front of two ``tablesmith serve`` processes started with the guide's command line on
+one PostgreSQL and one Redis; two phones stream and act through nginx, one process is killed
+with SIGKILL, and nothing is lost.
 
-The nginx config and the serve command are read from the README's section *Running it for a
-game store* (so the README and this test cannot drift) and changed only where a test on one
-machine must differ from a store:
+The nginx config and the serve command are read from the guide's page *Running it for a game
+store* (so the guide and this test cannot drift) and changed only where a test on one machine
+must differ from a store:
 
 * the upstream ``server`` lines become the two serve processes on loopback ports;
 * TLS: the ``listen 443 ssl`` line becomes ``listen 127.0.0.1:<free port>`` and the
   ``ssl_certificate`` and ``ssl_certificate_key`` lines are left out: a store keeps them
-  there, in the ``server`` block, where the README has them (a second test checks that
+  there, in the ``server`` block, where the guide has them (a second test checks that
   ``nginx -t`` accepts the block with them, on a self-signed certificate);
 * the test adds ``add_header X-Tablesmith-Upstream $upstream_addr`` so that it can tell which
-  process serves a stream, and wraps the README's ``http``-level block in a main config of its
+  process serves a stream, and wraps the guide's ``http``-level block in a main config of its
   own (``events``, pid file, error and access logs, temp paths, all under ``tmp_path``), run
   as ``nginx -p <tmp_path> -c ... -e ... -g 'daemon off;'``;
 * the serve processes get ``--port`` (free loopback ports), ``--base-url`` (nginx's address),
-  ``--db`` (a role and database made as the README's step 1 says, on the session's own
-  PostgreSQL) and ``--pubsub`` (the session's own Redis) in place of the README's examples,
+  ``--db`` (a role and database made as the guide's step 1 says, on the session's own
+  PostgreSQL) and ``--pubsub`` (the session's own Redis) in place of the guide's examples,
   plus ``--host 127.0.0.1 --no-qr`` (off the LAN, quiet).
 
-A third test checks the README's word on the join limits behind the proxy: counted per
+A third test checks the guide's word on the join limits behind the proxy: counted per
 phone address (``X-Forwarded-For``, trusted from 127.0.0.1 only), by each process on its own.
 
 Skips, saying which Debian package is missing, where nginx, PostgreSQL or Redis are absent.
@@ -63,7 +63,8 @@ from tests.companion.servers import (
     wait_until,
 )
 
-SECTION = "### Running it for a game store"
+GUIDE = ROOT / "docs" / "gamestore.md"
+"""The page *Running it for a game store*: its code blocks are what this test runs."""
 UPSTREAM_HEADER = "X-Tablesmith-Upstream"
 
 
@@ -72,26 +73,23 @@ def nginx_program() -> str | None:
     return shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
 
 
-def readme_blocks() -> list[str]:
-    """The fenced code blocks of the README's section *Running it for a game store*."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    end = text.find("\n#", start + len(SECTION))
-    section = text[start : end if end > 0 else len(text)]
-    blocks = re.findall(r"^( *)```\n(.*?)^\1```$", section, re.M | re.S)
+def guide_blocks() -> list[str]:
+    """The fenced code blocks of the page *Running it for a game store* (any language tag)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    blocks = re.findall(r"^( *)```[\w-]*\n(.*?)^\1```$", text, re.M | re.S)
     return [textwrap.dedent(body) for _indent, body in blocks]
 
 
-def readme_block(starting: str) -> str:
+def guide_block(starting: str) -> str:
     """The section's one code block that starts with ``starting``."""
-    found = [block for block in readme_blocks() if block.startswith(starting)]
-    assert len(found) == 1, f"the README's {SECTION!r} has no one block starting {starting!r}"
+    found = [block for block in guide_blocks() if block.startswith(starting)]
+    assert len(found) == 1, f"{GUIDE.name} has no one block starting {starting!r}"
     return found[0]
 
 
 def serve_options(port: int, base_url: str, db: str, pubsub: str) -> list[str]:
-    """The README's ``tablesmith serve`` command line with this machine's values."""
-    words = shlex.split(readme_block("tablesmith serve").replace("\\\n", " "))
+    """The guide's ``tablesmith serve`` command line with this machine's values."""
+    words = shlex.split(guide_block("tablesmith serve").replace("\\\n", " "))
     assert words[:2] == ["tablesmith", "serve"]
     values = {"--port": str(port), "--base-url": base_url, "--db": db, "--pubsub": pubsub}
     options: list[str] = []
@@ -101,20 +99,20 @@ def serve_options(port: int, base_url: str, db: str, pubsub: str) -> list[str]:
             replaced.add(options[-1])
             word = values[options[-1]]
         options.append(word)
-    assert replaced == set(values), f"the README's serve command lacks {set(values) - replaced}"
+    assert replaced == set(values), f"the guide's serve command lacks {set(values) - replaced}"
     return [*options, "--host", "127.0.0.1", "--no-qr"]
 
 
 def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None = None) -> str:
-    """The README's nginx block (``upstream`` and ``server``) for loopback: without TLS, or
-    with ``tls`` (certificate, key) in place of the README's certificate and key paths.
+    """The guide's nginx block (``upstream`` and ``server``) for loopback: without TLS, or
+    with ``tls`` (certificate, key) in place of the guide's certificate and key paths.
 
     Raises AssertionError when the block lacks the ``upstream`` servers, the ``listen`` line,
     the ``proxy_pass`` line or (with ``tls``) the two ``ssl_`` lines this test replaces."""
     out: list[str] = []
     context: list[str] = []
     seen = set()
-    for line in readme_block("upstream ").splitlines():
+    for line in guide_block("upstream ").splitlines():
         code = line.split("#", 1)[0].strip()
         words = code.rstrip(";{").split()
         directive = words[0] if words else ""
@@ -129,9 +127,9 @@ def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None 
             seen.add("upstream")
             continue
         elif context == ["server"] and directive == "listen":
-            assert "ssl" in words, f"the README's listen line is not TLS: {line.strip()}"
+            assert "ssl" in words, f"the guide's listen line is not TLS: {line.strip()}"
             listen = f"127.0.0.1:{port} ssl" if tls else f"127.0.0.1:{port}"
-            out.append(f"{indent}listen {listen};  # the README's: {line.strip()}")
+            out.append(f"{indent}listen {listen};  # the guide's: {line.strip()}")
             seen.add("listen")
             continue
         elif directive in ("ssl_certificate", "ssl_certificate_key"):
@@ -146,13 +144,13 @@ def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None 
             continue
         out.append(line)
     needed = {"upstream", "listen", "proxy_pass", "ssl_certificate", "ssl_certificate_key"}
-    assert seen == needed, f"the README's nginx block lacks {needed - seen}"
-    assert not context, "the README's nginx block has unbalanced braces"
+    assert seen == needed, f"the guide's nginx block lacks {needed - seen}"
+    assert not context, "the guide's nginx block has unbalanced braces"
     return "\n".join(out)
 
 
 def main_config(prefix: Path, block: str) -> str:
-    """nginx's main config around the README's block: everything nginx writes under
+    """nginx's main config around the guide's block: everything nginx writes under
     ``prefix``; as root the workers stay root (``tmp_path`` is private to its owner)."""
     temp = "\n".join(
         f"    {kind}_temp_path {prefix / kind};"
@@ -170,7 +168,7 @@ def main_config(prefix: Path, block: str) -> str:
 
 
 def nginx_command(prefix: Path, block: str) -> list[str]:
-    """Debian's nginx with the README's ``block`` and its own prefix under ``prefix``, once
+    """Debian's nginx with the guide's ``block`` and its own prefix under ``prefix``, once
     ``nginx -t`` accepts the config (AssertionError with nginx's message otherwise)."""
     program = nginx_program()
     assert program is not None
@@ -208,8 +206,8 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
     return proxy
 
 
-def test_the_readme_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) -> None:
-    """The README's block as a store runs it, TLS included (a self-signed certificate of
+def test_the_guide_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) -> None:
+    """The guide's block as a store runs it, TLS included (a self-signed certificate of
     this test's own in place of the store's): ``nginx -t`` accepts it."""
     if nginx_program() is None:
         pytest.skip("nginx not found: Debian package nginx")
@@ -229,10 +227,10 @@ def test_the_readme_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) 
     nginx_command(tmp_path / "nginx", block)
 
 
-def readme_database(postgres_url: str) -> str:
-    """A role and its database made as the README's step 1 makes them (``createuser``, then
+def guide_database(postgres_url: str) -> str:
+    """A role and its database made as the guide's step 1 makes them (``createuser``, then
     ``createdb --owner``: a login role that is no superuser, owning the database) on the
-    session's PostgreSQL: the ``--db`` URL for them (trust authentication: the README's
+    session's PostgreSQL: the ``--db`` URL for them (trust authentication: the guide's
     password prompt is left out, the URL still carries one)."""
     binaries = postgres_bin()
     assert binaries is not None  # the postgres_url fixture skipped otherwise
@@ -251,11 +249,11 @@ def readme_database(postgres_url: str) -> str:
 def game_store(
     postgres_url: str, redis_url: str, tmp_path: Path
 ) -> Iterator[tuple[Serve, dict[str, Serve]]]:
-    """nginx with the README's config in front of two serve processes with the README's
+    """nginx with the guide's config in front of two serve processes with the guide's
     command line: the proxy and the processes by upstream address."""
     if nginx_program() is None:
         pytest.skip("nginx not found: Debian package nginx")
-    database = readme_database(postgres_url)
+    database = guide_database(postgres_url)
     ports = [free_port() for _ in range(3)]
     base = f"http://127.0.0.1:{ports[0]}"
     upstreams: dict[str, Serve] = {}
@@ -344,7 +342,7 @@ class Phone:
 
 
 @pytest.mark.slow
-def test_the_readme_store_setup_loses_nothing_when_a_process_is_killed(
+def test_the_guide_store_setup_loses_nothing_when_a_process_is_killed(
     game_store: tuple[Serve, dict[str, Serve]],
 ) -> None:
     proxy, upstreams = game_store
@@ -408,7 +406,7 @@ def test_the_readme_store_setup_loses_nothing_when_a_process_is_killed(
             "a stream after the kill was not served by the other process"
         )
     print(
-        f"\nthe README's store setup, {first} killed: "
+        f"\nthe guide's store setup, {first} killed: "
         + "; ".join(
             f"seat {p.seat}: {len(p.acknowledged)} rolls acknowledged ({before[p.seat]} "
             f"before the kill, {sum(s is None for s in p.acknowledged.values())} as "

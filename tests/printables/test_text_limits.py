@@ -1,7 +1,7 @@
-"""The text limits in the README (*Limits*) agree with what the text fitting can set: on each
-card size, a name and a rules text of the documented lengths fit every card kind (and are
-printed whole, read back from the PDF), and a text up to the field's own limit either fits
-whole or is reported with the card and the field - never clipped."""
+"""The text limits of the cards guide (docs/print-cards.md, *Limits*) agree with what the text
+fitting can set: on each card size, a name and a rules text of the documented lengths fit every
+card kind (and are printed whole, read back from the PDF), and a text up to the field's own
+limit either fits whole or is reported with the card and the field - never clipped."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ DOCUMENTED = {
     "tarot": (26, 800, {}),
     "tf-character": (35, 1000, {}),
 }
-"""Keep in step with the README's *Limits* table (checked below)."""
+"""Keep in step with the *Limits* table of docs/print-cards.md (checked below)."""
 
 
 def words(length: int) -> str:
@@ -147,11 +147,12 @@ def test_a_mini_card_cannot_hold_a_stats_row_and_says_so(tmp_path: Path) -> None
         assert "stats" in {p.field for p in problem.problems}, kind
 
 
-def test_the_readme_limits_table_matches() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_guide_limits_table_matches() -> None:
+    guide = (ROOT / "docs" / "print-cards.md").read_text(encoding="utf-8")
+    limits = guide.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
     for size, (name_length, text_length, exceptions) in DOCUMENTED.items():
-        row = re.search(rf"^\| `{re.escape(size)}`[^|]*\|([^|]*)\|([^|]*)\|", readme, re.M)
-        assert row, f"README Limits: no row for {size}"
+        row = re.search(rf"^\| `{re.escape(size)}`[^|]*\|([^|]*)\|([^|]*)\|", limits, re.M)
+        assert row, f"docs/print-cards.md, Limits: no row for {size}"
         assert re.search(rf"\b{name_length}\b", row.group(1)), row.group(0)
         assert re.search(rf"\b{text_length}\b", row.group(2)), row.group(0)
         for kind, length in exceptions.items():
