@@ -1,6 +1,6 @@
 """One build of the Asteroids print kit: parts -> files -> manifest, cached, written atomically.
 
-Units: mm, mm^3, g. Output folder layout (all names fixed, see README):
+Units: mm, mm^3, g. Output folder layout (all names fixed, see docs/print-kit.md):
 
     manifest.json          parts, plates, fits, storage box, settings (machine-readable)
     PRINT-NOTES.md         the same in plain words: colours, filament changes, supports

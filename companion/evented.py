@@ -71,8 +71,8 @@ def tune_gc() -> None:
     every object of every table and stream, which shows as a long tail of slow answers. Here
     what exists at start is frozen (:func:`gc.freeze`: never scanned again) and collections run
     less often (:data:`GC_THRESHOLDS`), at the same memory; ``benchmarks/companion_load.py``
-    measures the effect (numbers in the README). Called by ``tablesmith serve`` only (not by
-    tests that run a server inside their own process).
+    measures the effect (numbers in docs/companion.md, *Speed*). Called by ``tablesmith serve``
+    only (not by tests that run a server inside their own process).
     """
     gc.collect()
     gc.freeze()
