@@ -162,11 +162,22 @@ def build(
 ) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
     started = time.perf_counter()
+    from games.registry import CARD_GAMES
+
+    # the game first: a card game needs no kit install to be told it has no pieces
+    if game != "asteroids":
+        hint = (
+            f"{game} has no printed pieces; print its cards with `tablesmith cards demo:{game}` "
+            "or your own deck file"
+            if game in CARD_GAMES
+            else f"allowed: asteroids, got {game!r}"
+        )
+        _fail(f"GAME: {hint}")
     missing = _missing_kit_libraries()
     if missing:
         _fail(
             f"build needs the print-kit extra ({', '.join(missing)} missing): "
-            "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
+            "pip install 'tablesmith[kit]'  (from a checkout: pip install -r requirements/kit.txt)"
         )
     from cad.jobs import HelperDied
     from cad.kit import build_kit, default_cache_dir
@@ -174,14 +185,6 @@ def build(
     from cad.settings import OptionError, PrintSettings, parse_bed, parse_box, parse_colour
     from cad.summary import kit_summary
 
-    if game != "asteroids":
-        hint = (
-            f"{game} has no printed pieces; print its cards with `tablesmith cards demo:{game}` "
-            "or your own deck file"
-            if game in ("pocketmodel", "transformers", "toy-battle")
-            else f"allowed: asteroids, got {game!r}"
-        )
-        _fail(f"GAME: {hint}")
     target = out if out is not None else Path("build") / game
     try:
         settings = PrintSettings(

@@ -57,7 +57,7 @@ def part(
     except ImportError as exc:
         raise ImportError(
             "cad.cq needs CadQuery, which is not installed: pip install 'tablesmith[remix]'"
-            "  (from a checkout: pip install '.[remix]')"
+            "  (from a checkout: pip install -r requirements/remix.txt)"
         ) from exc
 
     from cad import parts

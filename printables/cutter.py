@@ -172,5 +172,5 @@ def require_dxf() -> None:
     if importlib.util.find_spec("ezdxf") is None:
         raise MissingExtraError(
             "--cutter writes DXF cut lines with ezdxf, which is not installed: "
-            f"pip install 'tablesmith[{DXF_EXTRA}]'  (from a checkout: pip install '.[{DXF_EXTRA}]')"
+            f"pip install 'tablesmith[{DXF_EXTRA}]'  (from a checkout: pip install -r requirements/{DXF_EXTRA}.txt)"
         )

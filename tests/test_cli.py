@@ -39,9 +39,22 @@ def test_build_without_the_kit_extra_says_in_one_line_what_to_install(tmp_path: 
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "tablesmith: error: build needs the print-kit extra (cadquery-ocp, lib3mf missing): "
-        "pip install 'tablesmith[kit]'  (from a checkout: pip install '.[kit]')"
+        "pip install 'tablesmith[kit]'  (from a checkout: pip install -r requirements/kit.txt)"
     ]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_build_of_a_card_game_says_so_even_without_the_kit_extra(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['OCP'] = None; sys.modules['lib3mf'] = None; "
+        "import tablesmith; sys.argv = ['tablesmith', 'build', 'pocketmodel']; tablesmith.main()"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "tablesmith: error: GAME: pocketmodel has no printed pieces; print its cards with "
+        "`tablesmith cards demo:pocketmodel` or your own deck file"
+    ]
 
 
 def test_help_lists_the_build_command_and_its_options() -> None:

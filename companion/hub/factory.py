@@ -26,7 +26,7 @@ def make_hub(url: str | None) -> Hub:
         except ImportError as exc:
             raise ValueError(
                 "--pubsub redis:// needs the redis package, which is not installed: "
-                "pip install 'tablesmith[store]'  (from a checkout: pip install '.[store]')"
+                "pip install 'tablesmith[store]'  (from a checkout: pip install -r requirements/store.txt)"
             ) from exc
         return RedisHub(url)
     raise ValueError(

@@ -31,7 +31,7 @@ def open_store(
         except ImportError as exc:
             raise StoreError(
                 "PostgreSQL needs psycopg, which is not installed: pip install 'tablesmith[store]'"
-                "  (from a checkout: pip install '.[store]')"
+                "  (from a checkout: pip install -r requirements/store.txt)"
             ) from exc
         return PgEventStore(text, durability, busy_seconds)
     return EventStore(database, durability, busy_seconds)

@@ -556,7 +556,7 @@ def test_cutter_without_ezdxf_names_the_extra_in_one_line(
     line = _one_error_line(run("demo:toy-battle", "--out", "c.pdf", "--cutter", "silhouette"))
     assert line == (
         "Error: --cutter writes DXF cut lines with ezdxf, which is not installed: "
-        "pip install 'tablesmith[cutter]'  (from a checkout: pip install '.[cutter]')"
+        "pip install 'tablesmith[cutter]'  (from a checkout: pip install -r requirements/cutter.txt)"
     )
     assert not (tmp_path / "c.pdf").exists()
 
