@@ -31,6 +31,26 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _build_options(command: Any) -> Any:
+    """Attach the kit's settings (:data:`cad.options.BUILD_OPTIONS`, the one definition the
+    print shop's form uses too) to ``command`` as click options, in that order."""
+    from cad.options import BUILD_OPTIONS
+
+    for option in reversed(BUILD_OPTIONS):
+        kinds: dict[str, dict[str, Any]] = {
+            "float": {"type": float, "show_default": True},
+            "int": {"type": int, "show_default": True},
+            "text": {"show_default": True},
+            "colour": {"show_default": True},
+            "choice": {"type": click.Choice(option.choices)},
+            "flag": {"is_flag": True},
+        }
+        kind = kinds[option.kind]
+        default = {} if option.kind == "choice" else {"default": option.default}
+        command = click.option(option.flag, help=option.help, **default, **kind)(command)
+    return command
+
+
 @cli.command()
 @click.argument("game", default="asteroids", metavar="[GAME]")
 @click.option(
@@ -39,93 +59,7 @@ def _fail(message: str) -> None:
     default=None,
     help="Output folder [default: ./build/GAME]. Replaced as a whole when the new kit is complete.",
 )
-@click.option(
-    "--scale",
-    type=float,
-    default=1.0,
-    show_default=True,
-    help="Scale of the whole set, 0.5..1.5; 0.8 fits an empty 1 kg filament box.",
-)
-@click.option(
-    "--xy-compensation",
-    type=float,
-    default=-0.1,
-    show_default=True,
-    help="Per-side X-Y compensation in mm baked into the parts (outer contours shrink, holes "
-    "grow), -0.5..0.",
-)
-@click.option(
-    "--layer-height",
-    type=float,
-    default=0.2,
-    show_default=True,
-    help="Layer height in mm, 0.08..0.32; piece heights and engravings are whole layers.",
-)
-@click.option(
-    "--engraving-layers",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Depth of the engraved symbols in layers (1..3).",
-)
-@click.option(
-    "--printer",
-    default="a1",
-    show_default=True,
-    help="Bed preset (mini 180x180, mk4 250x210, ender3 220x220, a1 256x256) or WxD[xH] in mm.",
-)
-@click.option(
-    "--colour-a",
-    default="blue",
-    show_default=True,
-    help="Ship colour of player A (name or #RRGGBB).",
-)
-@click.option("--colour-b", default="red", show_default=True, help="Ship colour of player B.")
-@click.option(
-    "--symbol-colour",
-    default="white",
-    show_default=True,
-    help="Filament for the last layer of fragments and ships (shows the engraved symbols).",
-)
-@click.option(
-    "--board-colour", default="grey", show_default=True, help="Colour of board and fragments."
-)
-@click.option(
-    "--box",
-    default="200x200x70",
-    show_default=True,
-    help="Inner size XxYxZ in mm of the storage box the set is checked against.",
-)
-@click.option(
-    "--plate-spacing",
-    type=float,
-    default=6.0,
-    show_default=True,
-    help="Gap in mm between parts on a plate, 2..30.",
-)
-@click.option(
-    "--bed-border",
-    type=float,
-    default=5.0,
-    show_default=True,
-    help="Free mm along every bed edge for the slicer's skirt or a brim (0..30).",
-)
-@click.option(
-    "--slicer",
-    type=click.Choice(["prusa", "orca", "bambu"]),
-    default=None,
-    help="The slicer the 3MF plates are projects for (settings, colours, colour change). "
-    "Default per --printer: a1 bambu (Bambu Studio), mk4 prusa (PrusaSlicer), mini prusa "
-    "(PrusaSlicer; an A1 mini takes bambu), ender3 and custom beds orca (OrcaSlicer). A prusa "
-    "plate also opens whole in OrcaSlicer; a bambu plate in OrcaSlicer, and in PrusaSlicer "
-    "except with --multi-material.",
-)
-@click.option(
-    "--multi-material",
-    is_flag=True,
-    help="Print the symbol layer of fragments and ships as a part of its own on filament 2 "
-    "(AMS, MMU or tool changer: no filament change by hand).",
-)
+@_build_options
 @click.option(
     "--preview/--no-preview",
     default=True,
@@ -142,23 +76,10 @@ def _fail(message: str) -> None:
 def build(
     game: str,
     out: Path | None,
-    scale: float,
-    xy_compensation: float,
-    layer_height: float,
-    engraving_layers: int,
-    printer: str,
-    colour_a: str,
-    colour_b: str,
-    symbol_colour: str,
-    board_colour: str,
-    box: str,
-    plate_spacing: float,
-    bed_border: float,
-    slicer: str | None,
-    multi_material: bool,
     preview: bool,
     cache: bool,
     quiet: bool,
+    **values: Any,
 ) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
     started = time.perf_counter()
@@ -181,28 +102,14 @@ def build(
         )
     from cad.jobs import HelperDied
     from cad.kit import build_kit, default_cache_dir
+    from cad.options import settings_from
     from cad.outdir import write_failure
-    from cad.settings import OptionError, PrintSettings, parse_bed, parse_box, parse_colour
+    from cad.settings import OptionError
     from cad.summary import kit_summary
 
     target = out if out is not None else Path("build") / game
     try:
-        settings = PrintSettings(
-            scale=scale,
-            xy_compensation=xy_compensation,
-            layer_height=layer_height,
-            engraving_layers=engraving_layers,
-            bed=parse_bed(printer),
-            colour_a=parse_colour(colour_a, "--colour-a"),
-            colour_b=parse_colour(colour_b, "--colour-b"),
-            symbol_colour=parse_colour(symbol_colour, "--symbol-colour"),
-            board_colour=parse_colour(board_colour, "--board-colour"),
-            box=parse_box(box),
-            plate_spacing=plate_spacing,
-            bed_border=bed_border,
-            slicer=slicer,
-            multi_material=multi_material,
-        )
+        settings = settings_from(values)
         manifest = build_kit(
             settings,
             target,
