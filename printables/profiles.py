@@ -8,6 +8,7 @@ name: ``{"duplex": "long-edge", "dx": 0.8, "dy": -0.4, "rotation_deg": 0.1, "sca
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -18,6 +19,9 @@ from printables.duplex import BackAdjust, Duplex, PrintScale
 from printables.layout import LayoutError
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+KEYS = ("duplex", "dx", "dy", "rotation_deg", "scale_x", "scale_y")
+"""The keys of one profile entry; any other key is refused (a typo would otherwise be read as
+no correction at all)."""
 
 
 class ProfileError(ValueError):
@@ -70,7 +74,9 @@ def load_profile(name: str) -> PrinterProfile:
     """The saved profile ``name``.
 
     Raises:
-        ProfileError: unknown name or a broken entry (the message names the file).
+        ProfileError: unknown name, an unknown key in the entry (named with the nearest
+            known one, :func:`unknown_key_message`) or a broken value; the message names the
+            file.
     """
     _check_name(name)
     path = profiles_path()
@@ -79,6 +85,10 @@ def load_profile(name: str) -> PrinterProfile:
         known = ", ".join(sorted(entries)) or "none saved yet"
         raise ProfileError(f"printer profile {name!r} not found in {path} (known: {known})")
     entry = entries[name]
+    if isinstance(entry, dict):
+        for key in entry:
+            if key not in KEYS:
+                raise ProfileError(unknown_key_message(path, name, str(key)))
     try:
         if not isinstance(entry, dict):
             raise TypeError(f"expected an object, found {entry!r}")
@@ -93,6 +103,15 @@ def load_profile(name: str) -> PrinterProfile:
         )
     except (TypeError, ValueError, LayoutError) as exc:
         raise ProfileError(f"{path}: profile {name!r} is invalid: {exc}") from None
+
+
+def unknown_key_message(path: Path, name: str, key: str) -> str:
+    """``<file>: profile 'office': unknown key 'dX' (did you mean 'dx'? known: ...)``: the
+    nearest known key by :func:`difflib.get_close_matches` (case-insensitive), if any."""
+    lowered = {known.lower(): known for known in KEYS}
+    close = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=0.5)
+    hint = f"did you mean {lowered[close[0]]!r}? " if close else ""
+    return f"{path}: profile {name!r}: unknown key {key!r} ({hint}known keys: {', '.join(KEYS)})"
 
 
 def save_profile(name: str, profile: PrinterProfile) -> Path:
