@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from games.cards.deck import Card, Deck, card_url
+from games.cards.deck import Card, Deck, ascii_base, card_url
 from printables.backs import draw_generated_back
 from printables.cropmarks import draw_marks_on_art
 from printables.cutter import svg_text, write_dxf
@@ -162,18 +162,12 @@ out of a TCG card (measured on the demo decks), at 100 every demo card still fit
 
 def check_qr_base(base: str) -> None:
     """Check a companion base URL: ``http`` or ``https``, a host, no spaces, no query, at most
-    :data:`MAX_QR_BASE` characters.
+    :data:`MAX_QR_BASE` characters as printed (:func:`games.cards.deck.ascii_base`: a
+    non-ASCII host is IDNA-encoded into the QR codes).
 
     Raises:
         SettingError: setting ``qr_base``, with the value found.
     """
-    if len(base) > MAX_QR_BASE:
-        raise SettingError(
-            setting="qr_base",
-            allowed=f"a URL of at most {MAX_QR_BASE} characters (the QR codes grow with it)",
-            found=len(base),
-            unit="characters",
-        )
     allowed = "an http:// or https:// URL with a host, e.g. http://192.168.1.20:8765"
     try:
         parts = urlsplit(base)
@@ -186,8 +180,23 @@ def check_qr_base(base: str) -> None:
         )
     except ValueError:
         valid = False
-    if not valid:
+    if not valid and len(base) <= MAX_QR_BASE:
         raise SettingError(setting="qr_base", allowed=allowed, found=base)
+    try:
+        printed = ascii_base(base) if valid else base
+    except UnicodeError:
+        raise SettingError(
+            setting="qr_base",
+            allowed="a host name of labels of 1..63 characters (IDNA)",
+            found=base,
+        ) from None
+    if len(printed) > MAX_QR_BASE:
+        raise SettingError(
+            setting="qr_base",
+            allowed=f"a URL of at most {MAX_QR_BASE} characters (the QR codes grow with it)",
+            found=len(printed),
+            unit="characters",
+        )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,8 +28,9 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from games.cards.cardgame import CardGame
 from games.cards.fields import (
@@ -166,8 +167,40 @@ def card_path(game: str, deck: str, card: str) -> str:
 
 
 def card_url(base: str, game: str, deck: str, card: str) -> str:
-    """``base`` (trailing ``/`` removed) + :func:`card_path`."""
-    return base.rstrip("/") + card_path(game, deck, card)
+    """:func:`ascii_base` of ``base`` (trailing ``/`` removed) + :func:`card_path`.
+
+    Raises:
+        UnicodeError: a host name that IDNA cannot encode (see :func:`ascii_base`).
+    """
+    return ascii_base(base).rstrip("/") + card_path(game, deck, card)
+
+
+_URL_SAFE = "/:@!$&'()*+,;=-._~%"
+"""Characters left as they are when a base URL's path or user part is percent-encoded."""
+
+
+@lru_cache(maxsize=64)
+def ascii_base(base: str) -> str:
+    """``base`` in ASCII, as a QR code reader expects a URL: an internationalised host name
+    IDNA-encoded (``http://bücher.example`` -> ``http://xn--bcher-kva.example``; RFC 3490,
+    Python's ``idna`` codec), any other non-ASCII character (path, user) percent-encoded as
+    UTF-8 (RFC 3986, 2.5). A QR code holds bytes with no declared encoding, and readers take
+    raw UTF-8 for Latin-1 (``bÃ¼cher``). ASCII input is returned unchanged.
+
+    Raises:
+        UnicodeError: a host label IDNA cannot encode (empty or longer than 63 characters).
+    """
+    if base.isascii():
+        return base
+    parts = urlsplit(base)
+    user, at, hostport = parts.netloc.rpartition("@")
+    host, colon, port = hostport.rpartition(":") if "]" not in hostport else (hostport, "", "")
+    if not colon or not port.isdigit():
+        host, colon, port = hostport, "", ""
+    netloc = quote(user, safe=_URL_SAFE) + at + host.encode("idna").decode("ascii") + colon + port
+    return urlunsplit(
+        (parts.scheme, netloc, quote(parts.path, safe=_URL_SAFE), parts.query, parts.fragment)
+    )
 
 
 def _parse_cards(
