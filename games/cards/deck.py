@@ -13,8 +13,10 @@ Deck file formats (docs/cards.md):
   ``007`` stays ``"007"``, ``no`` stays ``"no"``) and converted by the field specs. A key
   given twice in one mapping is an error, and so are aliases (``*name``): a card is repeated
   with ``copies``, and refusing aliases keeps a small file from expanding into a huge one.
-* CSV: UTF-8 with or without a byte-order mark, ``,`` or ``;`` as delimiter (decided by the
-  header line: whichever occurs more often; a tie means ``,``), a header row of field names,
+* CSV: UTF-8 with or without a byte-order mark (``printables.deckfile`` also reads
+  Windows-1252, with a warning), ``,`` or ``;`` as delimiter (decided by the header line:
+  whichever occurs more often; a tie means ``,``; or named by an Excel ``sep=;`` first
+  line, which is then skipped), a header row of field names,
   one card per record; quoted fields may contain real line breaks. A ``game`` column is
   required (same value in every row); an optional ``deck`` column sets the deck slug. Each
   column name may appear once. A quote that is never closed is an error: the reader runs in
@@ -38,7 +40,9 @@ from games.cards.fields import (
     FieldSpec,
     Kind,
     ValidatedCard,
+    did_you_mean,
     parse_fields,
+    short_repr,
     slugify,
 )
 from games.cards.yamltext import Mapping as YamlMapping
@@ -65,6 +69,7 @@ _BACK_FIELDS = (
     FieldSpec(name="text", max_length=40),
     FieldSpec(name="colour", max_length=7),
 )
+_HEADER_KEYS = ("game", "deck", "title", "back", "cards")
 _BACK_ALLOWED = {"colour": "#RRGGBB", "image": "a .png/.jpg file name (text)"}
 
 
@@ -379,11 +384,17 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
             ),
         )
     for key in data:
-        if key not in ("game", "deck", "title", "back", "cards"):
+        if key not in _HEADER_KEYS:
             problems.append(
                 (
                     f"line {data.key_lines[key]}" if isinstance(data, YamlMapping) else "header",
-                    FieldError(field=key, allowed="game, deck, title, back, cards", found=key),
+                    FieldError(
+                        field=key,
+                        allowed="game, deck, title, back, cards",
+                        found=key,
+                        message=f"field '{key}': allowed game, deck, title, back, cards; found "
+                        f"{short_repr(key)}" + did_you_mean(str(key), _HEADER_KEYS),
+                    ),
                 )
             )
     cards = data.get("cards")
@@ -476,11 +487,28 @@ def _swallowed_rows(cell: str, delimiter: str, columns: int) -> bool:
     return any(line.count(delimiter) >= columns - 1 for line in cell.splitlines()[1:])
 
 
+_SEP_LINE = re.compile(r"^sep=(.)[ \t]*\r?$", re.IGNORECASE)
+"""Excel's delimiter line (``sep=;``), written before the header by some exports and tools."""
+
+
+def csv_dialect(text: str) -> tuple[str, str, int]:
+    """``(text, delimiter, skipped)``: ``text`` without its byte-order mark and without a
+    first line ``sep=X`` (Excel's way to name the delimiter; then ``X`` is the delimiter and
+    ``skipped`` is 1), else the delimiter :func:`sniff_delimiter` finds on the header line."""
+    text = text.removeprefix("\ufeff")
+    first, _, rest = text.partition("\n")
+    declared = _SEP_LINE.match(first)
+    if declared and declared.group(1) in ",;\t|":
+        return rest, declared.group(1), 1
+    return text, sniff_delimiter(first), 0
+
+
 def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
     """Parse a CSV deck file's text (see the module docstring for the dialect).
 
     Args:
-        text: the file's text, decoded; a leading byte-order mark is ignored.
+        text: the file's text, decoded; a leading byte-order mark and a first line
+            ``sep=;`` (:func:`csv_dialect`) are dropped.
         source: the file name for error messages.
         default_slug: the deck slug when there is no ``deck`` column.
 
@@ -490,13 +518,45 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
     Raises:
         DeckError: any header or card problem (all at once); a header repeating a column
             name, an empty file, no card rows or an unterminated quote stop at once.
-            Locations are ``line N``, the physical line where the record starts (the header
-            is line 1).
+            Locations are ``line N``, the physical line of the file where the record starts
+            (the header is line 1, or 2 after a ``sep=`` line).
     """
-    text = text.removeprefix("\ufeff")
-    first = text.split("\n", 1)[0]
-    delimiter = sniff_delimiter(first)
+    text, delimiter, skipped = csv_dialect(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header = _csv_header(reader, source, skipped)
+    problems: list[tuple[str, FieldError]] = []
+    rows: list[tuple[str, dict[str, Any]]] = []
+    _csv_records(reader, header, delimiter, skipped, source, rows, problems)
+    if not rows and not problems:
+        raise _one(
+            source, f"line {2 + skipped}", _no_cards("the file has a header row and no card rows")
+        )
+    meta: dict[str, Any] = {}
+    for key in ("game", "deck"):
+        values = {row.get(key, "").strip() for _, row in rows}
+        if len(values) > 1:
+            problems.append(
+                (
+                    "all rows",
+                    FieldError(
+                        field=key, allowed="the same value in every row", found=sorted(values)
+                    ),
+                )
+            )
+        meta[key] = next(iter(values)) if len(values) == 1 else None
+    if "game" not in header:
+        meta["game"] = None
+    return _finish(source, meta, rows, problems, default_slug, None)
+
+
+def _csv_header(reader: Any, source: str, skipped: int) -> list[str]:
+    """The column names of a CSV deck (lower case, stripped), read from ``reader``.
+
+    Raises:
+        DeckError: an empty file, malformed CSV on the header line, or a column name given
+            twice.
+    """
+    where = f"line {1 + skipped}"
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:
@@ -512,7 +572,7 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
         ) from None
     except csv.Error as exc:
         raise _one(
-            source, "line 1", FieldError(field="csv", allowed="well-formed CSV", found=str(exc))
+            source, where, FieldError(field="csv", allowed="well-formed CSV", found=str(exc))
         ) from None
     columns: dict[str, int] = {}
     header_problems = []
@@ -520,7 +580,7 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
         if name and name in columns:
             header_problems.append(
                 (
-                    "line 1",
+                    where,
                     FieldError(
                         field=name,
                         allowed="each column name once",
@@ -532,14 +592,29 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
         columns.setdefault(name, number)
     if header_problems:
         raise DeckError(source, header_problems)
-    problems: list[tuple[str, FieldError]] = []
-    rows: list[tuple[str, dict[str, Any]]] = []
-    games: set[str] = set()
-    decks: set[str] = set()
+    return header
+
+
+def _csv_records(
+    reader: Any,
+    header: list[str],
+    delimiter: str,
+    skipped: int,
+    source: str,
+    rows: list[tuple[str, dict[str, Any]]],
+    problems: list[tuple[str, FieldError]],
+) -> None:
+    """Read the card records after the header into ``rows`` (``(where, field -> text)``),
+    and rows with too many values into ``problems``; blank records are skipped.
+
+    Raises:
+        DeckError: more than :data:`MAX_CARD_ENTRIES` records, a quote that is never closed
+            (or one that swallowed whole rows), or other malformed CSV: stops at once.
+    """
     start = reader.line_num + 1
     try:
         for record in reader:
-            where = f"line {start}"
+            where = f"line {start + skipped}"
             first_line, start = start, reader.line_num + 1
             if not any(cell.strip() for cell in record):
                 continue
@@ -566,7 +641,7 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
                     where,
                     _unterminated(
                         f"the quoted '{swallowing[0] or '?'}' cell runs over lines "
-                        f"{first_line}-{reader.line_num} and holds whole rows"
+                        f"{first_line + skipped}-{reader.line_num + skipped} and holds whole rows"
                     ),
                 )
             if len(record) > len(header):
@@ -581,20 +656,17 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
                     )
                 )
                 continue
-            row = {name: value for name, value in zip(header, record, strict=False) if name}
-            games.add(row.get("game", "").strip())
-            decks.add(row.get("deck", "").strip())
-            rows.append((where, row))
+            rows.append((where, {n: value for n, value in zip(header, record, strict=False) if n}))
     except csv.Error as exc:
         if "end of data" in str(exc) or reader.line_num > start:
             raise _one(
                 source,
-                f"line {start}",
+                f"line {start + skipped}",
                 _unterminated(f"a '\"' opened here is not closed properly ({exc})"),
             ) from None
         raise _one(
             source,
-            f"line {reader.line_num}",
+            f"line {reader.line_num + skipped}",
             FieldError(
                 field="csv",
                 allowed="well-formed CSV",
@@ -602,23 +674,6 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 message=f'malformed CSV: {exc} (a quote inside a quoted cell is written "")',
             ),
         ) from None
-    if not rows and not problems:
-        raise _one(source, "line 2", _no_cards("the file has a header row and no card rows"))
-    meta: dict[str, Any] = {}
-    for key, values in (("game", games), ("deck", decks)):
-        if len(values) > 1:
-            problems.append(
-                (
-                    "all rows",
-                    FieldError(
-                        field=key, allowed="the same value in every row", found=sorted(values)
-                    ),
-                )
-            )
-        meta[key] = next(iter(values)) if len(values) == 1 else None
-    if "game" not in header:
-        meta["game"] = None
-    return _finish(source, meta, rows, problems, default_slug, None)
 
 
 def _unterminated(detail: str) -> FieldError:

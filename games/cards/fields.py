@@ -7,6 +7,7 @@ resolution), so ``"007"`` stays ``"007"`` until a field spec converts it.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import hashlib
 import re
@@ -69,6 +70,11 @@ class Kind(enum.Enum):
     BOOL = "bool"
     SLUG = "slug"
 
+
+MAX_DIGITS = 9
+"""Most significant digits of a whole number a field reads (every range is far smaller); a
+longer one is refused as out of range before conversion (Python refuses 4,300 digits with an
+error that names no field)."""
 
 LINE_BREAK_LIMIT = 6
 """Most lines in a multi-line text field (ability texts): the text box of the smallest
@@ -210,6 +216,17 @@ class FieldSpec:
             found = " ".join(found)  # a parsed list, shown as a deck file writes it
         return FieldError(field=self.name, allowed=self.allowed(), found=found)
 
+    def _absent(self, raw: object) -> FieldError:
+        """The error of a required field that is not given (``raw`` None: ``missing``) or
+        given blank (``empty``)."""
+        state = "missing" if raw is None else "empty"
+        return FieldError(
+            field=self.name,
+            allowed=self.allowed(),
+            found=state,
+            message=f"field '{self.name}': {state}; allowed {self.allowed()}",
+        )
+
     def parse(self, raw: object) -> Any:
         """Convert a raw deck-file value (text, or a list of texts for list fields).
 
@@ -243,11 +260,11 @@ class FieldSpec:
             )
         if not text:
             if self.required:
-                raise self._fail(raw if raw is not None else "")
+                raise self._absent(raw)
             return self.default
         if self.kind is Kind.INT:
-            if not re.fullmatch(r"[+-]?\d+", text):
-                raise self._fail(text)
+            if not re.fullmatch(r"[+-]?\d+", text) or len(text.lstrip("+-0")) > MAX_DIGITS:
+                raise self._fail(text)  # a number beyond any range: never converted
             value: Any = int(text)
         elif self.kind is Kind.CHOICE:
             value = self._choice(text)
@@ -276,7 +293,7 @@ class FieldSpec:
         """
         if value is None or (not self.required and value == self.default):
             if self.required:
-                raise self._fail(value)
+                raise self._absent(value)
             return
         ok = True
         if self.kind is Kind.INT:
@@ -387,8 +404,15 @@ def parse_fields(
     errors: list[FieldError] = []
     for key in row:
         if key not in specs and key not in ("kind", "game", "deck"):
+            allowed = "a field of " + ", ".join(specs)
             errors.append(
-                FieldError(field=key, allowed="a field of " + ", ".join(specs), found=key)
+                FieldError(
+                    field=key,
+                    allowed=allowed,
+                    found=key,
+                    message=f"field '{key}': allowed {allowed}; found {short_repr(key)}"
+                    + did_you_mean(str(key), (*specs, "kind")),
+                )
             )
     for name, spec in specs.items():
         try:
@@ -396,6 +420,14 @@ def parse_fields(
         except FieldError as exc:
             errors.append(exc)
     return values, errors
+
+
+def did_you_mean(word: str, known: Sequence[str]) -> str:
+    """`` (did you mean 'troop'?)`` for the known name nearest to ``word`` by
+    :func:`difflib.get_close_matches` (case-insensitive, ratio at least 0.6), else ``""``."""
+    lowered = {name.lower(): name for name in known}
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f" (did you mean '{lowered[close[0]]}'?)" if close else ""
 
 
 def deck_size_problems(
