@@ -464,6 +464,8 @@ def cards(
                         check_existing(png_dir, f"{glob_escape(file.stem)}-p*.png")
             loaded = decks.read_deck(deckfile)
             source = loaded.source
+            for note in loaded.notes:
+                click.echo(f"warning: {note}", err=True)
             for problem in loaded.deck.legality_problems():
                 click.echo(f"warning: {loaded.source}: {problem}", err=True)
             for line in decks.literal_line_breaks(loaded):

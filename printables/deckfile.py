@@ -3,8 +3,10 @@
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
 shipped demo deck (``games/<game>/demo/NAME.yaml``, package data of the game found through
 :data:`games.registry.DEMO_DECKS`, because the companion reads the same decks). Files are decoded as UTF-8; a byte-order
-mark is dropped. Image paths inside a deck are relative to the deck file's folder and must
-exist and be readable PNG or JPEG images (checked here, reported with the card's name).
+mark is dropped; a CSV that is not UTF-8 is read as Windows-1252 with a warning
+(:func:`decode_deck`). Image paths inside a deck are relative to the deck file's folder and
+must exist and be readable PNG, JPEG or WebP images (checked here, reported with the card's
+name).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import warnings
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,7 +25,13 @@ from games.registry import DEMO_DECKS
 from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+ART_ALLOWED = "an existing .png, .jpg or .webp file relative to the deck"
+ART_FORMATS = ("PNG", "JPEG", "MPO", "WEBP")
+"""Pillow formats accepted as art (MPO: a phone's multi-picture JPEG)."""
+LEGACY_ENCODING = "cp1252"
+"""What a CSV deck that is not UTF-8 is read as (Windows-1252: Excel's "CSV" on Western
+Windows), with a warning."""
 MAX_IMAGE_BYTES = 50_000_000
 """Largest art or back image file, bytes."""
 MAX_IMAGE_PIXELS = 40_000_000
@@ -94,11 +103,13 @@ class LoadedDeck:
         deck: the validated deck.
         source: the name used in messages (the path as given, or ``demo:NAME``).
         base_dir: folder for relative image paths.
+        notes: warnings about how the file was read (a CSV read as Windows-1252).
     """
 
     deck: Deck
     source: str
     base_dir: Path
+    notes: tuple[str, ...] = ()
 
 
 def demo_names() -> list[str]:
@@ -110,7 +121,8 @@ def read_deck(argument: str) -> LoadedDeck:
     """Read and validate a deck file or a ``demo:NAME`` deck.
 
     Raises:
-        DeckError: the file is missing, not UTF-8, or has deck problems (all at once).
+        DeckError: the file is missing, not UTF-8 (a CSV: nor Windows-1252,
+            :func:`decode_deck`), or has deck problems (all at once).
     """
     if argument.startswith(DEMO_PREFIX):
         name = argument[len(DEMO_PREFIX) :]
@@ -172,26 +184,70 @@ def read_deck(argument: str) -> LoadedDeck:
                 )
             ],
         ) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise DeckError(
-            argument,
-            [
-                (
-                    f"line {line}",
-                    FieldError(
-                        field="encoding",
-                        allowed="UTF-8 text",
-                        found=f"byte 0x{data[exc.start]:02x}",
-                    ),
-                )
-            ],
-        ) from None
+    text, encoding_note = decode_deck(data, argument)
     deck = parse_deck_text(text, source=argument)
-    problems = []
     base_dir = path.parent
+    problems = art_problems(deck, base_dir)
+    if problems:
+        raise DeckError(argument, problems)
+    return LoadedDeck(
+        deck=deck,
+        source=argument,
+        base_dir=base_dir,
+        notes=(encoding_note,) if encoding_note else (),
+    )
+
+
+def decode_deck(data: bytes, source: str) -> tuple[str, str | None]:
+    """The text of a deck file's bytes and a warning, or None.
+
+    UTF-8 (a byte-order mark dropped) is the format; a CSV that is no UTF-8 is read as
+    Windows-1252, the code page spreadsheets on Western Windows systems save "CSV" in
+    (German Excel: ``Zürich`` as ``5A FC 72 69 63 68``), with a warning naming the file and how
+    to save it as UTF-8. Bytes that are not text in Windows-1252 either (0x81, 0x8D, 0x8F,
+    0x90, 0x9D), and YAML files (UTF-8 by the YAML spec), stay errors.
+
+    Raises:
+        DeckError: not UTF-8 (and, for a CSV, not Windows-1252 either): names the line and
+            the first byte that is not.
+    """
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        first = exc
+    if source.lower().endswith(".csv"):
+        try:
+            text = data.decode(LEGACY_ENCODING)
+        except UnicodeDecodeError:
+            pass
+        else:
+            line = data[: first.start].count(b"\n") + 1
+            return text, (
+                f"{source}: not UTF-8 (line {line}: byte 0x{data[first.start]:02x}); read as "
+                "Windows-1252, as Excel saves CSV on Western Windows. To be sure of every "
+                'character, save it as "CSV UTF-8" (Excel) or with the character set '
+                '"Unicode (UTF-8)" (LibreOffice)'
+            )
+    line = data[: first.start].count(b"\n") + 1
+    raise DeckError(
+        source,
+        [
+            (
+                f"line {line}",
+                FieldError(
+                    field="encoding",
+                    allowed="UTF-8 text",
+                    found=f"byte 0x{data[first.start]:02x}",
+                ),
+            )
+        ],
+    ) from None
+
+
+def art_problems(deck: Deck, base_dir: Path) -> list[tuple[str, FieldError]]:
+    """Every card's ``image`` and ``back_image`` and the deck's ``back.image`` that is not an
+    existing, readable PNG, JPEG or WebP file relative to ``base_dir`` (each file opened
+    once), as ``(where, problem)`` pairs naming the card."""
     images = [
         (f"card '{c.name}'", n, getattr(c, n))
         for c in deck.cards
@@ -200,17 +256,23 @@ def read_deck(argument: str) -> LoadedDeck:
     ]
     if deck.back.image:
         images.append(("header", "back.image", deck.back.image))
+    problems = []
     checked: dict[Path, str | None] = {}
     for where, field_name, value in images:
         target = base_dir / value
-        if not (target.is_file() and target.suffix.lower() in IMAGE_SUFFIXES):
+        if not target.is_file() or target.suffix.lower() not in IMAGE_SUFFIXES:
+            exists = target.is_file()
             problems.append(
                 (
                     where,
                     FieldError(
                         field=field_name,
-                        allowed="an existing .png/.jpg file relative to the deck",
+                        allowed=("a .png, .jpg or .webp file name" if exists else ART_ALLOWED),
                         found=value,
+                        message=None
+                        if not exists
+                        else f"field '{field_name}': {value!r} is a {target.suffix or 'file'} "
+                        f"file; card art must be PNG, JPEG or WebP (.png, .jpg, .webp)",
                     ),
                 )
             )
@@ -224,16 +286,14 @@ def read_deck(argument: str) -> LoadedDeck:
                     where,
                     FieldError(
                         field=field_name,
-                        allowed="a readable PNG or JPEG image",
+                        allowed="a readable PNG, JPEG or WebP image",
                         found=value,
-                        message=f"field '{field_name}': {value!r} is not a readable PNG or "
-                        f"JPEG image ({unreadable})",
+                        message=f"field '{field_name}': {value!r} is not a readable PNG, "
+                        f"JPEG or WebP image ({unreadable})",
                     ),
                 )
             )
-    if problems:
-        raise DeckError(argument, problems)
-    return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
+    return problems
 
 
 def literal_line_breaks(loaded: LoadedDeck) -> list[str]:
@@ -269,35 +329,52 @@ def _jpeg_ends(path: Path) -> bool:
 
 def _image_problem(path: Path) -> str | None:
     """Why ``path`` cannot be used as card art (None if it can): Pillow must identify it as
-    PNG or JPEG and find its data complete."""
+    PNG, JPEG or WebP and find its data complete. Pillow's own warnings (a
+    ``DecompressionBombWarning`` above 89 megapixels, damaged EXIF data) are caught here, not
+    printed: the answer is this function's (an image over :data:`MAX_IMAGE_PIXELS` names its
+    size and the limit; Pillow refuses one over 179 megapixels before telling its size)."""
     from PIL import Image
 
-    try:
-        size = os.stat(path).st_size
-        if size > MAX_IMAGE_BYTES:
-            return f"{size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:g} MB"
-        with Image.open(path) as image:
-            kind = image.format
-            if image.width * image.height > MAX_IMAGE_PIXELS:
-                return (
-                    f"{image.width} x {image.height} pixels; the limit is "
-                    f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels"
-                )
-            image.verify()  # PNG: chunk checksums; JPEG: nothing (it has none)
-        with Image.open(path) as image:
-            # Decode it (JPEG at 1/8 scale: the same entropy-coded data, read to its end), so
-            # a file cut off halfway is refused, not printed as a nearly blank art window.
-            if image.format in ("JPEG", "MPO"):
-                image.draft(image.mode, (max(1, image.width // 8), max(1, image.height // 8)))
-            image.load()
-            if image.format in ("JPEG", "MPO") and not _jpeg_ends(path):
-                return "the JPEG data has no end marker after its last scan (cut off or damaged)"
-    except OSError as exc:
-        if "truncated" in str(exc) or "broken data" in str(exc):
-            return "the image data is cut off (truncated file)"
-        return exc.strerror or "not an image Pillow can read"
-    except Exception:  # Pillow raises assorted errors for damaged files
-        return "damaged image data"
-    if kind not in ("PNG", "JPEG", "MPO"):  # MPO: a phone's multi-picture JPEG
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # what matters is said in our own message
+        try:
+            return _image_checks(path)
+        except Image.DecompressionBombError:
+            return (
+                f"more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} megapixels; the "
+                f"limit is {MAX_IMAGE_PIXELS / 1e6:g} megapixels"
+            )
+        except OSError as exc:
+            if "truncated" in str(exc) or "broken data" in str(exc):
+                return "the image data is cut off (truncated file)"
+            return exc.strerror or "not an image Pillow can read"
+        except Exception:  # Pillow raises assorted errors for damaged files
+            return "damaged image data"
+
+
+def _image_checks(path: Path) -> str | None:
+    """:func:`_image_problem` without its error handling."""
+    from PIL import Image
+
+    size = os.stat(path).st_size
+    if size > MAX_IMAGE_BYTES:
+        return f"{size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:g} MB"
+    with Image.open(path) as image:
+        kind = image.format
+        if image.width * image.height > MAX_IMAGE_PIXELS:
+            return (
+                f"{image.width} x {image.height} pixels; the limit is "
+                f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels"
+            )
+        image.verify()  # PNG: chunk checksums; JPEG: nothing (it has none)
+    with Image.open(path) as image:
+        # Decode it (JPEG at 1/8 scale: the same entropy-coded data, read to its end), so
+        # a file cut off halfway is refused, not printed as a nearly blank art window.
+        if image.format in ("JPEG", "MPO"):
+            image.draft(image.mode, (max(1, image.width // 8), max(1, image.height // 8)))
+        image.load()
+        if image.format in ("JPEG", "MPO") and not _jpeg_ends(path):
+            return "the JPEG data has no end marker after its last scan (cut off or damaged)"
+    if kind not in ART_FORMATS:
         return f"the file is {kind or 'an unknown format'}"
     return None

@@ -387,7 +387,7 @@ def test_a_damaged_image_is_a_deck_error(run, tmp_path: Path) -> None:
     )
     line = _one_error_line(run("im.yaml", "--out", "im.pdf"))
     assert line.startswith(
-        "Error: im.yaml: card 'A': field 'image': 'art.png' is not a readable PNG or JPEG image"
+        "Error: im.yaml: card 'A': field 'image': 'art.png' is not a readable PNG, JPEG or WebP image"
     )
 
 
