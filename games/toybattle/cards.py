@@ -24,6 +24,9 @@ from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
 from games.toybattle.rules import COPIES, SEAT_COLOUR, TROOP_INDEX, TROOPS, troop_mark
 
+JOKER_TEXT = "Joker: may cover any enemy troop; any enemy troop may cover it."
+"""What a Kwak card without a text of its own says: the joker's placement rule (TB-11; it has
+no effect, TB-20), so the badge's JOKER is explained on the card."""
 _COLOURS = tuple(SEAT_COLOUR.values())
 """TB-1: the two troop colours (one per seat)."""
 
@@ -67,19 +70,32 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     """TB-1: each colour present has exactly 3 troops of each of the 8 types (24 in all).
 
     Returns:
-        One :class:`FieldError` per colour and type whose count is not 3.
+        At most one :class:`FieldError` for the whole deck, in the rule's words: what each
+        colour lacks and has too many of, e.g. ``a Toy Battle set has 24 troops per colour,
+        3 of each of the 8 types (TB-1): blue lacks 3 Kwak, 2 Cap'n (19 of 24 troops)``.
     """
     troops = [c for c in cards if isinstance(c, ToyBattleTroop)]
     counts = Counter((c.colour, c.troop) for c in troops for _ in range(c.copies))
+    found = []
+    for colour in sorted({c.colour for c in troops}):
+        have = [counts[(colour, troop)] for troop in TROOPS]
+        lacks = [f"{COPIES - n} {t}" for t, n in zip(TROOPS, have, strict=True) if n < COPIES]
+        extra = [f"{n - COPIES} {t}" for t, n in zip(TROOPS, have, strict=True) if n > COPIES]
+        if lacks or extra:
+            words = [f"lacks {', '.join(lacks)}"] if lacks else []
+            words += [f"has {', '.join(extra)} too many"] if extra else []
+            total = COPIES * len(TROOPS)
+            found.append(f"{colour} {' and '.join(words)} ({sum(have)} of {total} troops)")
+    if not found:
+        return []
+    rule = f"{COPIES * len(TROOPS)} troops per colour, {COPIES} of each of the {len(TROOPS)} types"
     return [
         FieldError(
             field="copies",
-            allowed=f"{COPIES} {colour} {troop} troops (TB-1)",
-            found=counts[(colour, troop)],
+            allowed=f"{rule} (TB-1)",
+            found="; ".join(found),
+            message=f"a Toy Battle set has {rule} (TB-1): {'; '.join(found)}",
         )
-        for colour in sorted({c.colour for c in troops})
-        for troop in TROOPS
-        if counts[(colour, troop)] != COPIES
     ]
 
 
@@ -91,7 +107,8 @@ FRAMES = {
 
 
 def face(card: ToyBattleTroop, side: str = "front") -> FaceContent:
-    """The face of a troop card (see the module docstring); troops have one side."""
+    """The face of a troop card (see the module docstring); troops have one side. A troop
+    without text says ``No effect.`` (TB-20), but Kwak says :data:`JOKER_TEXT` (TB-11)."""
     joker = card.troop == "Kwak"
     frame = FRAMES[card.colour]
     badge = Badge(
@@ -108,7 +125,7 @@ def face(card: ToyBattleTroop, side: str = "front") -> FaceContent:
         subtitle=card.troop if card.troop != card.name else "",
         badge=badge,
         mirror_index=True,
-        text=(card.text or "", "text"),
+        text=(card.text or (JOKER_TEXT if joker else ""), "text"),
         empty_text="No effect.",
     )
 

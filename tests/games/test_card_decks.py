@@ -204,8 +204,20 @@ def test_tb1_needs_three_of_each_type_per_colour() -> None:
     short = parse_deck_text(
         "game: toy-battle\ncards:\n" + rows.replace("copies: 3}", "copies: 2}", 1), source="tb.yaml"
     )
-    assert [(p.allowed, p.found) for p in short.legality_problems()] == [
-        ("3 blue Kwak troops (TB-1)", 2)
+    assert [str(p) for p in short.legality_problems()] == [
+        "a Toy Battle set has 24 troops per colour, 3 of each of the 8 types (TB-1): "
+        "blue lacks 1 Kwak (23 of 24 troops)"
+    ]
+    one = parse_deck_text(
+        "game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red, copies: 4}\n"
+        "  - {troop: Kwak, name: K, colour: blue}\n",
+        source="tb.yaml",
+    )
+    assert [str(p) for p in one.legality_problems()] == [
+        "a Toy Battle set has 24 troops per colour, 3 of each of the 8 types (TB-1): "
+        "blue lacks 2 Kwak, 3 Skully, 3 Cap'n, 3 Jumbo, 3 Hook, 3 XB-42, 3 Star, 3 Roxy "
+        "(1 of 24 troops); red lacks 3 Kwak, 3 Skully, 3 Cap'n, 3 Jumbo, 3 Hook, 3 XB-42, "
+        "3 Roxy and has 1 Star too many (4 of 24 troops)"
     ]
 
 
@@ -462,3 +474,15 @@ def test_a_list_field_with_too_many_items_shows_them_as_the_file_wrote_them() ->
         DeckError, match=r"field 'icons': allowed 0\.\.2 of .*; found 'orange orange orange'$"
     ):
         parse_deck_text(text, source="t.yaml")
+
+
+def test_a_kwak_without_text_shows_the_joker_rule_and_roxy_no_effect() -> None:
+    from games.toybattle.cards import JOKER_TEXT, ToyBattleTroop, face
+
+    kwak = face(ToyBattleTroop(name="Kwak", troop="Kwak", colour="blue"))
+    assert kwak.badge.label == "JOKER" and kwak.text == (JOKER_TEXT, "text")
+    assert "any enemy troop may cover it" in JOKER_TEXT  # TB-11
+    own = face(ToyBattleTroop(name="Kwak", troop="Kwak", colour="red", text="Quack."))
+    assert own.text == ("Quack.", "text")
+    roxy = face(ToyBattleTroop(name="Roxy", troop="Roxy", colour="red"))
+    assert roxy.text == ("", "text") and roxy.empty_text == "No effect."
