@@ -34,6 +34,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from cad import mesh
+from cad.estimate import PartEstimate
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +50,7 @@ class PartJob:
         change_z: bottom of the first layer in ``top_colour`` (mm).
         title: picture caption.
         legend: ``(colour, words)`` swatches under the caption.
+        layer_height: mm, for the print estimate (``cad.estimate``).
     """
 
     name: str
@@ -59,6 +61,7 @@ class PartJob:
     change_z: float
     title: str
     legend: tuple[tuple[str, str], ...]
+    layer_height: float
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,12 +73,14 @@ class PartResult:
         triangles: triangle count.
         area: surface area (mm^2).
         size: bounding-box size (x, y, z) in mm.
+        estimate: filament and time of one copy as PrusaSlicer prints it (``cad.estimate``).
     """
 
     name: str
     triangles: int
     area: float
     size: tuple[float, float, float]
+    estimate: PartEstimate
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,12 +146,12 @@ def _mesh(path: Path) -> mesh.Mesh:
 
 
 def run_part(job: PartJob) -> PartResult:
-    """Read, check and draw one part.
+    """Read, check, estimate and draw one part.
 
     Raises:
         mesh.MeshError: the STL is not one closed body.
     """
-    from cad import preview
+    from cad import estimate, preview
 
     part = mesh.checked(_mesh(job.stl), job.name)
     if job.preview is not None:
@@ -164,7 +169,14 @@ def run_part(job: PartJob) -> PartResult:
             title=job.title,
             legend=job.legend,
         )
-    return PartResult(name=job.name, triangles=len(part.faces), area=part.area, size=part.size)
+    sections = estimate.layer_sections(part.vertices, part.faces, job.layer_height)
+    return PartResult(
+        name=job.name,
+        triangles=len(part.faces),
+        area=part.area,
+        size=part.size,
+        estimate=estimate.estimate_part(sections, job.layer_height),
+    )
 
 
 def run_plate(job: PlateJob) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions, symbol_lands
+from cad.estimate import PLA_DENSITY_G_PER_MM3, estimate_basis, plate_time
 from cad.jobs import (
     Helpers,
     PartJob,
@@ -46,31 +47,6 @@ from cad.outdir import check_target, replacing
 from cad.plates import Footprint, PlateError, arrange, fits_bed, pack_box
 from cad.settings import OptionError, PrintSettings, colour_name
 from games.asteroids import FragmentKind
-
-PLA_DENSITY_G_PER_MM3 = 1.24e-3
-"""PLA density (1.24 g/cm^3, PRINT-FORMATS.md) for filament estimates."""
-
-SHELL_THICKNESS = 0.8
-"""mm of solid shell assumed under every surface (2 perimeters, 4 top/bottom layers)."""
-
-INFILL = 0.15
-"""Infill fraction assumed inside the shell (a slicer's common default)."""
-
-
-def filament_grams(volume: float, area: float) -> float:
-    """Estimated PLA for one part as a slicer prints it by default (g).
-
-    Solid shell of ``SHELL_THICKNESS`` under the whole surface, ``INFILL`` inside; never more
-    than the solid volume. Checked against PrusaSlicer 2.5 defaults: +4 % for the board, -1 %
-    for the fragments, -18 % for the small ships (their tops and bosses print more solid).
-
-    Args:
-        volume: solid volume in mm^3.
-        area: surface area in mm^2.
-    """
-    shell = min(volume, area * SHELL_THICKNESS)
-    return (shell + INFILL * (volume - shell)) * PLA_DENSITY_G_PER_MM3
-
 
 SKIRT_DISTANCE = 2.0
 """mm between the parts and the one-line skirt the plates ask the slicer for."""
@@ -357,6 +333,7 @@ def _generate(
                 change_z=(part.change_z or 0) - layer,
                 title=f"{name}  ({_size_words(sizes[name])})",
                 legend=_legend(colour, top, part.change_z, layer, multi=settings.multi_material),
+                layer_height=layer,
             ),
         )
 
@@ -468,11 +445,11 @@ def _generate(
     results = helpers.finish()
 
     part_entries: list[dict[str, Any]] = []
-    grams = {}
+    checks: dict[str, PartResult] = {p.name: results[f"part:{p.name}"] for p in table}
+    grams = {name: checked.estimate.grams for name, checked in checks.items()}
     for part in table:
-        checked: PartResult = results[f"part:{part.name}"]
+        checked = checks[part.name]
         volume = volumes[part.name]
-        grams[part.name] = filament_grams(volume, checked.area)
         part_entries.append(
             {
                 "name": part.name,
@@ -484,6 +461,7 @@ def _generate(
                 "filament_g": round(grams[part.name], 2),
                 "filament_g_all_copies": round(grams[part.name] * part.count, 1),
                 "filament_g_solid": round(volume * PLA_DENSITY_G_PER_MM3, 2),
+                "print_time_s": round(checked.estimate.time_s),
                 "colours": [{"colour": c, "count": n} for c, n in part.colours],
                 "colour_change_mm": part.change_z,
                 "multi_material_files": [
@@ -517,6 +495,9 @@ def _generate(
                 "height_mm": round(plate.height, 3),
                 "used_area_mm": [round(plate.used[0], 1), round(plate.used[1], 1)],
                 "filament_g": round(sum(grams[name] * n for name, n in counts.items()), 1),
+                "print_time_s": round(
+                    plate_time([(checks[name].estimate, n) for name, n in counts.items()])
+                ),
                 "colour_change": None
                 if change is None
                 else {
@@ -572,6 +553,8 @@ def _generate(
         },
         "storage_box": box,
         "filament_total_g": round(sum(e["filament_g_all_copies"] for e in part_entries), 1),
+        "print_time_total_s": sum(e["print_time_s"] for e in plate_entries),
+        "estimate": estimate_basis(),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     (root / "PRINT-NOTES.md").write_text(print_notes(manifest), encoding="utf-8")

@@ -213,15 +213,6 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-def test_filament_estimate_is_shell_plus_infill_and_never_more_than_solid() -> None:
-    from cad.kit import filament_grams
-
-    # a 10 mm cube: 0.8 mm shell under 600 mm^2 = 480 mm^3, 15 % of the other 520 mm^3
-    assert filament_grams(1000.0, 600.0) == pytest.approx((480 + 0.15 * 520) * 1.24e-3)
-    # a thin plate is all shell: no more than solid
-    assert filament_grams(100.0, 1000.0) == pytest.approx(100 * 1.24e-3)
-
-
 def test_zip_entries_carry_a_valid_date(kit) -> None:
     out, manifest = kit
     with zipfile.ZipFile(out / manifest["plates"][0]["file"]) as archive:
