@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cad.estimate import duration_words
 from cad.settings import colour_name
 
 
@@ -29,9 +30,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "",
         f"Scale {s['scale']:g} ({_scale_words(manifest)}), "
         f"layer height {s['layer_height']:g} mm, printer bed {bed['name']} "
-        f"({bed['x']:g} x {bed['y']:g} mm). Total filament about "
-        f"{manifest['filament_total_g']:g} g of PLA (0.8 mm shells and 15 % infill; printed "
-        "solid it would be about twice that).",
+        f"({bed['x']:g} x {bed['y']:g} mm). {_estimate_words(manifest)}",
         "",
         "## Slicer settings",
         "The plates are projects: every 3MF in `plates/` carries the settings it was made for. "
@@ -78,7 +77,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
         parts = ", ".join(f"{n} x {name}" for name, n in plate["parts"].items())
         lines.append(
             f"- `{plate['file']}`: {parts}, filament {_colour(plate['colour'])}, "
-            f"about {plate['filament_g']:g} g."
+            f"about {plate['filament_g']:g} g and {duration_words(plate['print_time_s'])}."
         )
         change, symbols = plate["colour_change"], plate.get("symbol_part")
         if change:
@@ -174,6 +173,23 @@ def print_notes(manifest: dict[str, Any]) -> str:
             "Try `--scale 0.8`."
         )
     return "\n".join(lines) + "\n"
+
+
+def _estimate_words(manifest: dict[str, Any]) -> str:
+    """The whole set's filament and print time, what they assume and which figure to trust."""
+    solid = sum(p["filament_g_solid"] * p["count"] for p in manifest["parts"])
+    basis = manifest["estimate"]
+    top, bottom = basis["top_bottom_layers"]
+    return (
+        f"The whole set takes about {manifest['filament_total_g']:g} g of PLA and "
+        f"{duration_words(manifest['print_time_total_s'])} of printing, as PrusaSlicer's "
+        f"default profile prints the plates ({basis['perimeters']} perimeters, {top} top and "
+        f"{bottom} bottom layers, {basis['infill_percent']} % infill; printed solid the pieces "
+        f"would take {solid / manifest['filament_total_g']:.2f} times the filament). Each "
+        "plate's figures are below. They are estimates: the time and grams your slicer shows "
+        "for your printer and filament profiles are the ones to trust (a printer's own "
+        "profile usually prints faster)."
+    )
 
 
 def _skirt_words(manifest: dict[str, Any]) -> str:

@@ -1,5 +1,5 @@
 """The few lines ``tablesmith build`` prints when a kit is written: parts with their filament,
-each plate's colour change (in the words a slicer user types), the storage box and what the
+each plate's print time and colour change (in the words a slicer user types), the storage box and what the
 user still has to set in the slicer. Pure text from the kit's manifest (cad/kit.py)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cad.estimate import duration_words
 from cad.settings import PrintSettings
 
 
@@ -37,7 +38,12 @@ def kit_summary(
             if symbols
             else "one colour"
         )
-        lines.append(f"  {plate['file']:28s} {note}")
+        lines.append(f"  {plate['file']:28s} {duration_words(plate['print_time_s']):>12s}  {note}")
+    lines.append(
+        f"  the whole set: {manifest['filament_total_g']:g} g, "
+        f"{duration_words(manifest['print_time_total_s'])} in PrusaSlicer's default profile "
+        "(your slicer's own figures are the ones to trust)"
+    )
     box_report = manifest["storage_box"]
     box_size = "x".join(f"{v:g}" for v in box_report["box_mm"])
     if box_report["fits"]:

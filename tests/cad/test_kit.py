@@ -11,6 +11,7 @@ import pytest
 import trimesh
 
 from cad import kit as kit_module
+from cad.estimate import duration_words
 from cad.kit import KitError, build_kit
 from cad.outdir import OutputError
 from cad.settings import PrintSettings, parse_bed
@@ -130,6 +131,12 @@ def test_manifest_and_notes_say_what_to_do(kit) -> None:
         assert (out / plate["preview"]).stat().st_size > 5_000
     notes = (out / "PRINT-NOTES.md").read_text(encoding="utf-8")
     assert "No supports" in notes
+    solid = sum(p["filament_g_solid"] * p["count"] for p in manifest["parts"])
+    assert f"would take {solid / manifest['filament_total_g']:.2f} times the filament" in notes
+    assert manifest["print_time_total_s"] == sum(p["print_time_s"] for p in manifest["plates"])
+    assert duration_words(manifest["print_time_total_s"]) + " of printing" in notes
+    for plate in manifest["plates"]:
+        assert f"g and {duration_words(plate['print_time_s'])}." in notes
     assert notes.count('leave the slicer\'s "XY size compensation" at 0') == 1
     for plate in manifest["plates"]:
         if plate["colour_change"]:

@@ -17,12 +17,19 @@ def _manifest(compensation: float, box_fits: bool = True) -> dict:
             "multi_material": False,
         },
         "filament_total_g": 133.6,
+        "print_time_total_s": 49_320,
+        "estimate": {"perimeters": 3, "top_bottom_layers": [3, 3], "infill_percent": 20},
+        "parts": [
+            {"name": "fragment-HH", "count": 14, "filament_g_solid": 2.4},
+            {"name": "board-half-a", "count": 1, "filament_g_solid": 170.4},
+        ],
         "plates": [
             {
                 "file": "plates/plate-3-fragments.3mf",
                 "parts": {"fragment-HH": 14},
                 "colour": "#8C8C8C",
                 "filament_g": 52.4,
+                "print_time_s": 18_840,
                 "height_mm": 3.2,
                 "colour_change": {
                     "height_mm": 3.2,
@@ -116,3 +123,14 @@ def test_a_split_board_says_which_bed_border_keeps_it_whole() -> None:
     notes = print_notes(manifest)
     assert "With `--bed-border 3` the whole board fits this bed" in notes
     assert "the plates ask for no skirt" in notes
+
+
+def test_notes_give_grams_and_hours_per_plate_and_for_the_set_and_whom_to_trust() -> None:
+    notes = print_notes(_manifest(-0.1))
+    assert "about 52.4 g and 5 h 14 min." in notes  # the plate
+    assert "about 133.6 g of PLA and 13 h 42 min of printing" in notes  # the set
+    # solid: 14 x 2.4 + 170.4 = 204 g against 133.6 g: the ratio the manifest gives
+    assert "printed solid the pieces would take 1.53 times the filament" in notes
+    assert "twice" not in notes.split("## Slicer settings")[0]
+    assert "3 perimeters, 3 top and 3 bottom layers, 20 % infill" in notes
+    assert "the time and grams your slicer shows for your printer" in notes
