@@ -551,7 +551,10 @@ def cards(
     default="en",
     help="Language of the player aids.",
 )
-def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> None:
+@click.option("--landscape", is_flag=True, help="Landscape pages (aids and tile sheets).")
+def toy_battle_aids(
+    out: Path, tile_size: float, paper: str, language: str, landscape: bool
+) -> None:
     """Toy Battle: a player aid per terrain (board graph, special bases, objective) and a
     sheet of spare troop tiles in both colours at the size of your tiles.
 
@@ -563,7 +566,9 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
 
     try:
         check_pdf_target(out)
-        result = render_aids(out, tile_size=tile_size, paper=paper.lower(), language=language)
+        result = render_aids(
+            out, tile_size=tile_size, paper=paper.lower(), language=language, landscape=landscape
+        )
     except SettingError as exc:
         option = {"tile_size": "--tile-size", "paper": "--paper", "language": "--language"}
         _fail(f"{option.get(exc.setting, exc.setting)} must be {exc.allowed}, got {exc.found_text}")
@@ -575,8 +580,8 @@ def toy_battle_aids(out: Path, tile_size: float, paper: str, language: str) -> N
         _fail(f"cannot write {shown(out)}: {os_reason(exc)}")
         return
     click.echo(
-        f"{shown(out)}: {result.aid_pages} player aids, {result.tile_pages} tile page(s) of "
-        f"{result.tiles_per_page} tiles at {tile_size:g} mm"
+        f"{shown(out)}: {result.aid_pages} player aids, {result.tiles} tiles at {tile_size:g} mm "
+        f"on {result.tile_pages} page(s) of up to {result.tiles_per_page}"
     )
 
 

@@ -9,6 +9,7 @@ black line as every crop mark (visible on white paper and on dark art). Lengths 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from printables.icons import colour_of
@@ -47,3 +48,32 @@ def draw_marks_on_art(c: Canvas, layout: SheetLayout) -> None:
         for seg in marks:
             c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
     c.restoreState()
+
+
+def marks_for_cards(layout: SheetLayout, count: int) -> SheetLayout:
+    """``layout`` for a sheet whose first ``count`` slots hold cards: only the crop marks that
+    continue a trim line of a card on it and sit next to that card (in the gap beside it, or
+    just outside the grid beside it). An empty slot gets no marks, so nobody cuts it out. A
+    full sheet's layout is returned as it is."""
+    if count >= layout.per_page:
+        return layout
+    used = layout.slots[:count]
+    grid = layout.grid
+    reach = layout.spec.gutter + layout.spec.bleed + 0.01
+
+    def wanted(mark: Segment) -> bool:
+        vertical = abs(mark.x0 - mark.x1) < 1e-9
+        at = mark.x0 if vertical else mark.y0
+        low, high = sorted((mark.y0, mark.y1) if vertical else (mark.x0, mark.x1))
+        grid_low, grid_high = (grid.y, grid.top) if vertical else (grid.x, grid.right)
+        beyond = max(grid_low - high, low - grid_high, 0.0)  # an outer mark's gap to the grid
+        for slot in used:
+            t = slot.trim
+            edges = (t.x, t.right) if vertical else (t.y, t.top)
+            start, end = (t.y, t.top) if vertical else (t.x, t.right)
+            gap = max(low - end, start - high, 0.0)
+            if any(abs(at - edge) < 1e-6 for edge in edges) and gap <= beyond + reach:
+                return True
+        return False
+
+    return replace(layout, crop_marks=tuple(m for m in layout.crop_marks if wanted(m)))

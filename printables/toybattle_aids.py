@@ -6,14 +6,16 @@ corner, x right, y up. The terrain drawing uses :mod:`games.toybattle.terrains` 
 positions in 0..1 with y down, blue's H.Q. at the bottom), mapped by :func:`graph_frame` into a
 box on the page with the phone's aspect (100 x 118).
 
-* Player aid (one A4/Letter/A3 page per terrain, in the order of the digest): the terrain's
+* Player aid (one A4/Letter/A3 page per terrain, portrait or landscape, in the order of the
+  digest): the terrain's
   name and objective, the graph (path sections, regions with their medals, bases with their
   ids, the H.Q.s in their colours, special bases ringed and starred, Tropical Pool values),
   what its special bases do, the troop effects (TB-20), the placement rule (TB-11/12) and the
   end (TB-40/41). English or German.
 * Troop tiles: 3 of each of the 8 types in blue, then in red (48, TB-1), square, side
   ``tile_size`` mm, on the card sheet grid of :mod:`printables.layout` with its crop marks,
-  heading, 100 % note and ruler (:func:`printables.render.draw_furniture`).
+  heading, 100 % note and ruler (:func:`printables.render.draw_furniture`); the empty slots
+  of a last page that is not full get no crop marks (:func:`printables.cropmarks.marks_for_cards`).
   :data:`DEFAULT_TILE_SIZE` is 30 mm; our sources do not give the published tiles' size, so
   measure one of your tiles and pass its side.
 
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from games.toybattle.rules import COPIES, JOKER_MARK, TROOPS, troop_mark
 from games.toybattle.terrains import TERRAINS, Region, Terrain
+from printables.cropmarks import marks_for_cards
 from printables.duplex import Duplex
 from printables.fonts import BOLD, REGULAR
 from printables.icons import colour_of
@@ -145,6 +148,8 @@ class AidsResult:
         aid_pages: player aid pages (one per terrain).
         tile_pages: troop tile pages.
         tiles_per_page: tiles that fit on one page.
+        tiles: tiles printed (48, TB-1), fewer than ``tile_pages * tiles_per_page`` when the
+            last page is not full (its empty slots get no crop marks).
         overflows: texts that did not fit at the smallest font size (should stay empty).
     """
 
@@ -153,6 +158,7 @@ class AidsResult:
     tile_pages: int
     tiles_per_page: int
     overflows: tuple[str, ...]
+    tiles: int = 0
 
 
 def graph_frame(box: Rect) -> tuple[float, float, float]:
@@ -206,14 +212,17 @@ def render_aids(
     tile_size: float = DEFAULT_TILE_SIZE,
     paper: str = "a4",
     language: str = "en",
+    landscape: bool = False,
 ) -> AidsResult:
     """Write the eight player aids and the troop tile sheet(s) into one PDF.
 
     Args:
         out: the PDF to write.
         tile_size: side of a square troop tile, mm (:data:`TILE_SIZE_RANGE`).
-        paper: ``a4``, ``letter`` or ``a3`` (portrait).
+        paper: ``a4``, ``letter`` or ``a3``.
         language: ``en`` or ``de``.
+        landscape: landscape pages (a player aid then has the terrain on the left and the
+            rules on the right).
 
     Raises:
         AidError: a setting out of range (names it).
@@ -222,30 +231,33 @@ def render_aids(
     """
     _check(tile_size, paper, language)
     with atomic_outputs([out]) as temps:
-        return _render_aids(out, temps[0], tile_size=tile_size, paper=paper, language=language)
+        return _render_aids(
+            out, temps[0], tile_size=tile_size, paper=paper, language=language, landscape=landscape
+        )
 
 
 def _render_aids(
-    out: Path, temp: Path, *, tile_size: float, paper: str, language: str
+    out: Path, temp: Path, *, tile_size: float, paper: str, language: str, landscape: bool
 ) -> AidsResult:
     """:func:`render_aids` into the temporary file ``temp`` (moved to ``out`` on success)."""
     words = TEXT[language]
     c = new_canvas(temp, "Toy Battle player aids", Duplex.NONE)
-    page_width, page_height = PAPER_SIZES[paper]
+    tile = CardSize(width=tile_size, height=tile_size, min_side=TILE_SIZE_RANGE[0])
+    layout = layout_sheet(SheetSpec(card=tile, paper=paper, gutter=2.0, landscape=landscape))
+    page_width, page_height = layout.page_width, layout.page_height
     c.setPageSize((page_width * MM, page_height * MM))  # kept for every page that follows
     overflows: list[str] = []
     for terrain in TERRAINS.values():
         overflows += _aid_page(c, terrain, words, page_width, page_height)
         c.showPage()
-    tile = CardSize(width=tile_size, height=tile_size, min_side=TILE_SIZE_RANGE[0])
-    spec = SheetSpec(card=tile, paper=paper, gutter=2.0)
-    layout = layout_sheet(spec)
     items = tile_items()
     per_page = layout.per_page
     pages = 0
     for start in range(0, len(items), per_page):
-        draw_furniture(c, layout, words["tiles"].format(size=f"{tile_size:g}"))
-        for slot, (colour, troop) in zip(layout.slots, items[start : start + per_page]):
+        chunk = items[start : start + per_page]
+        heading = words["tiles"].format(size=f"{tile_size:g}")
+        draw_furniture(c, marks_for_cards(layout, len(chunk)), heading)
+        for slot, (colour, troop) in zip(layout.slots, chunk, strict=False):
             _tile(c, slot.trim, colour, troop)
         c.showPage()
         pages += 1
@@ -256,6 +268,7 @@ def _render_aids(
         tile_pages=pages,
         tiles_per_page=per_page,
         overflows=tuple(overflows),
+        tiles=len(items),
     )
 
 
@@ -284,8 +297,10 @@ def _tile(c: Canvas, box: Rect, colour: str, troop: int) -> None:
 def _aid_page(
     c: Canvas, terrain: Terrain, words: Mapping[str, str], page_width: float, page_height: float
 ) -> list[str]:
-    """One terrain's player aid; returns the texts that did not fit."""
+    """One terrain's player aid; returns the texts that did not fit. Portrait: the rules texts
+    under the terrain; landscape: the terrain on the left, the texts on the right."""
     margin = 12.0
+    wide = page_width > page_height
     width = page_width - 2 * margin
     top = page_height - margin
     c.setFillColor(colour_of("#111111"))
@@ -294,26 +309,37 @@ def _aid_page(
     c.setFont(REGULAR, 11)
     c.drawRightString((page_width - margin) * MM, (top - 7) * MM, words["aid"])
     overflows: list[str] = []
+    text_x, text_width = margin, width
+    if wide:  # the drawing fills the left part, the texts a column on the right
+        text_width = min(0.45 * width, 150.0)
+        text_x = page_width - margin - text_width
     y = top - 12.0
 
     def block(text: str, height: float, size: float = 10.5, bold: bool = False) -> None:
         nonlocal y
         para, _, problem = fit_paragraph(
-            text, width * MM, height * MM, max_pt=size, min_pt=6.5, bold=bold
+            text, text_width * MM, height * MM, max_pt=size, min_pt=6.5, bold=bold
         )
         if para is None:
             overflows.append(f"{terrain.slug}: {problem}")
             return
-        _, used = para.wrap(width * MM, height * MM)
-        para.drawOn(c, margin * MM, y * MM - used)
+        _, used = para.wrap(text_width * MM, height * MM)
+        para.drawOn(c, text_x * MM, y * MM - used)
         y -= used / MM + 2.0
 
     block(words["objective"].format(n=terrain.objective, total=terrain.medal_total), 12, 12, True)
     block(words[terrain.slug], 14, 11)
-    text_height = 78.0  # reserved under the drawing for the rules texts
-    graph_box = Rect(x=margin, y=margin + text_height, width=width, height=y - margin - text_height)
+    if wide:
+        graph_box = Rect(
+            x=margin, y=margin, width=text_x - 6.0 - margin, height=top - 12.0 - margin
+        )
+    else:
+        text_height = 78.0  # reserved under the drawing for the rules texts
+        graph_box = Rect(
+            x=margin, y=margin + text_height, width=width, height=y - margin - text_height
+        )
+        y = margin + text_height - 2
     _graph(c, terrain, graph_box)
-    y = margin + text_height - 2
     for key in ("legend", "turn", "capture", "troops", "end"):
         block(words[key], 24, 9)
     return overflows

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from games.toybattle.terrains import TERRAINS
-from printables.layout import Rect
+from printables.layout import CardSize, Rect, SheetSpec, layout_sheet
 from printables.toybattle_aids import (
     ASPECT,
     DEFAULT_TILE_SIZE,
@@ -82,3 +82,32 @@ def test_cli_writes_the_aids(tmp_path: Path) -> None:
     assert Path(out).stat().st_size > 10_000
     bad = runner.invoke(cli, ["toy-battle-aids", "-o", out, "--tile-size", "5"])
     assert bad.exit_code == 2 and "--tile-size must be 15..60 mm, got 5 mm" in bad.output
+
+
+def test_the_a3_tile_sheet_counts_the_tiles_it_prints_and_marks_no_empty_slot(
+    tmp_path: Path, page_content
+) -> None:
+    from tablesmith import cli
+
+    out = tmp_path / "a3.pdf"
+    result = CliRunner().invoke(cli, ["toy-battle-aids", "-o", str(out), "--paper", "a3"])
+    assert result.exit_code == 0, result.output
+    assert "48 tiles at 30 mm on 1 page(s) of up to 108" in result.output
+    lines = page_content(pypdf.PdfReader(str(out)).pages[8]).lines
+    marks = [line for line in lines if min(line[1], line[3]) > 20]  # above the ruler band
+    tile = CardSize(width=30, height=30, min_side=15)
+    slots = layout_sheet(SheetSpec(card=tile, paper="a3", gutter=2.0)).slots
+    below_last_tile = slots[47].trim.y - 2.0 - 0.01  # the gap under the sixth row of tiles
+    assert {round(line[0], 3) for line in marks} >= {round(s.trim.x, 3) for s in slots[:9]}
+    assert marks and all(min(line[1], line[3]) >= below_last_tile for line in marks)
+    full = render_aids(tmp_path / "full.pdf", paper="a3")
+    assert (full.tiles, full.tiles_per_page, full.tile_pages) == (48, 108, 1)
+
+
+def test_landscape_aids_and_tiles(tmp_path: Path) -> None:
+    out = tmp_path / "l.pdf"
+    result = render_aids(out, landscape=True, language="de")
+    assert (result.aid_pages, result.tiles, result.overflows) == (8, 48, ())
+    for page in pypdf.PdfReader(str(out)).pages:
+        assert float(page.mediabox.width) > float(page.mediabox.height)
+    assert "Spielhilfe" in pypdf.PdfReader(str(out)).pages[0].extract_text()
