@@ -311,6 +311,15 @@ class _Writing:
     help="Lay sheets out for a cutting machine's print-then-cut and write its cut lines "
     "(SVG, DXF; Cricut also PNG images).",
 )
+@click.option(
+    "--layout",
+    type=click.Choice(["sheet", "single", "single-back-first"], case_sensitive=False),
+    default="sheet",
+    help="sheet: cards on sheets of --paper with crop marks. single: one card per page at its "
+    "trim size plus --bleed (TrimBox = the card), each front followed by its back, for "
+    "print-on-demand shops (use --bleed 3.175); single-back-first: each back before its front "
+    "(DriveThruCards).",
+)
 @click.option("--calibration", is_flag=True, help="Write the duplex calibration sheet.")
 @click.option("--list-demos", is_flag=True, help="List the shipped demo decks and stop.")
 @click.option(
@@ -341,6 +350,7 @@ def cards(
     png_dir: Path | None,
     png_dpi: int,
     cutter: str,
+    layout: str,
     calibration: bool,
     list_demos: bool,
     all_problems: bool,
@@ -371,6 +381,7 @@ def cards(
     from printables.profiles import PrinterProfile, load_profile
     from printables.profiles import save_profile as store
     from printables.render import RenderError, RenderOptions, backs_path, render_deck
+    from printables.single import render_single
     from printables.summary import sheet_summary
 
     source = deckfile or ""
@@ -427,6 +438,7 @@ def cards(
                 card_size=sizes["--card-size"],
                 character_size=sizes["--character-size"],
                 cutter=cutter.lower(),
+                layout=layout.lower(),
             )
         if save_profile:
             path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust, scale=scale))
@@ -478,7 +490,8 @@ def cards(
                     err=True,
                 )
             with _Writing("--out", target):
-                result = render_deck(loaded.deck, options, target, base_dir=loaded.base_dir)
+                render = render_deck if options.layout == "sheet" else render_single
+                result = render(loaded.deck, options, target, base_dir=loaded.base_dir)
             files = result.files
             for line in result.warnings:
                 click.echo(f"warning: {line}", err=True)

@@ -53,6 +53,7 @@ CARD_OPTIONS = {
     "qr_base": "--qr-base",
     "dpi": "--png-dpi",
     "duplex": "--duplex",
+    "layout": "--layout",
 }
 """``cards``: library setting name -> the option the user typed."""
 

@@ -12,6 +12,9 @@ The file is the one ReportLab writes by itself, byte for byte: the same ``zlib.c
 at its default level, the same ``/Filter [ /FlateDecode ]`` stream dictionary, in the
 same place (the tests compare the two). Where ReportLab would not compress a page (page
 compression off, or ASCII85 on), the page is left to ReportLab.
+
+Every page also gets a TrimBox and a BleedBox (:class:`BoxedCanvas`, :mod:`printables.pageboxes`):
+the ones set with :meth:`BoxedCanvas.set_page_boxes` for that page, else the whole page.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen.canvas import Canvas
+
+from printables.geometry import Rect
+from printables.units import MM
 
 
 @cache
@@ -62,13 +68,38 @@ class _CompressedStream(PDFStream):  # type: ignore[misc] # ReportLab has no typ
         return result
 
 
-class BackgroundCanvas(Canvas):  # type: ignore[misc] # ReportLab has no type hints
-    """A ReportLab :class:`~reportlab.pdfgen.canvas.Canvas` (same arguments) that
-    compresses each finished page's content stream on a worker thread (see the module
-    docstring); everything else is ReportLab's."""
+class BoxedCanvas(Canvas):  # type: ignore[misc] # ReportLab has no type hints
+    """A ReportLab :class:`~reportlab.pdfgen.canvas.Canvas` (same arguments) that gives every
+    page a TrimBox and a BleedBox (PDF 32000-1, 14.11.2); everything else is ReportLab's."""
+
+    _page_boxes: tuple[Rect, Rect] | None = None
+
+    def set_page_boxes(self, *, trim: Rect, bleed: Rect) -> None:
+        """The TrimBox and BleedBox of the page being drawn, in mm in the page frame (origin
+        bottom-left, y up; written in pt, to 0.0001 pt). They hold for this page only: a page
+        without them gets the whole page as both."""
+        self._page_boxes = (trim, bleed)
 
     def showPage(self) -> None:  # noqa: N802 - ReportLab's name
-        """Finish the page as ReportLab does, then start compressing its content stream."""
+        """Finish the page as ReportLab does, with its TrimBox and BleedBox."""
+        width, height = self._pagesize
+        paper = Rect(x=0.0, y=0.0, width=width / MM, height=height / MM)
+        trim, bleed = self._page_boxes or (paper, paper)
+        self._page_boxes = None
+        for name, box in (("trim", trim), ("bleed", bleed)):
+            self.setCropBox(
+                tuple(round(v * MM, 4) for v in (box.x, box.y, box.right, box.top)), name=name
+            )
+        super().showPage()
+
+
+class BackgroundCanvas(BoxedCanvas):
+    """A :class:`BoxedCanvas` (same arguments) that compresses each finished page's content
+    stream on a worker thread (see the module docstring)."""
+
+    def showPage(self) -> None:  # noqa: N802 - ReportLab's name
+        """Finish the page as :class:`BoxedCanvas` does, then start compressing its content
+        stream."""
         super().showPage()
         page = self._doc.Pages.pages[-1]
         stream = page.stream

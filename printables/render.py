@@ -58,6 +58,7 @@ from printables.layout import (
     layout_sheet,
 )
 from printables.outputs import atomic_outputs, check_target
+from printables.pageboxes import sheet_boxes
 from printables.painter import Painter
 from printables.qr import Prefetch
 from printables.regmarks import marks_for
@@ -67,8 +68,14 @@ from printables.units import MM
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
+    from printables.pdfcanvas import BackgroundCanvas
+
 DEFAULT_QR_BASE = "http://tablesmith.local:8765"
 """Default companion address in card QR codes (override with ``--qr-base``)."""
+LAYOUTS = ("sheet", "single", "single-back-first")
+"""How cards are put on pages: ``sheet`` (a grid of cards on each sheet of paper), ``single``
+(one card per page at trim plus bleed, each front followed by its back, for print-on-demand
+shops) or ``single-back-first`` (each back before its front, DriveThruCards' order)."""
 VIEWER_DUPLEX = {
     Duplex.LONG_EDGE: "DuplexFlipLongEdge",
     Duplex.SHORT_EDGE: "DuplexFlipShortEdge",
@@ -107,10 +114,14 @@ class RenderOptions:
         qr_base: companion base URL, ``http://`` or ``https://`` with a host.
         cutter: ``none``, ``silhouette`` or ``cricut``: lay sheets out for the machine's
             print-then-cut workflow (no crop marks then; see :mod:`printables.cutter`).
+        layout: one of :data:`LAYOUTS`: ``sheet`` (cards on sheets of ``paper``), or
+            ``single``/``single-back-first`` (one card per page at trim plus bleed, for
+            print-on-demand shops: :mod:`printables.single`).
 
     Raises:
-        SettingError: a sheet value is out of range, or ``qr_base`` is not an http(s) URL
-            with a host (setting ``qr_base``).
+        SettingError: a sheet value is out of range, ``qr_base`` is not an http(s) URL with a
+            host (setting ``qr_base``), or ``layout`` is unknown or ``single`` with a cutter
+            (setting ``layout``).
     """
 
     paper: str = "a4"
@@ -127,10 +138,19 @@ class RenderOptions:
     qr: bool = True
     qr_base: str = DEFAULT_QR_BASE
     cutter: str = "none"
+    layout: str = "sheet"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "paper", self.sheet(CardSize(width=63, height=88)).paper)
         check_qr_base(self.qr_base)
+        if self.layout not in LAYOUTS:
+            raise SettingError(setting="layout", allowed=" or ".join(LAYOUTS), found=self.layout)
+        if self.layout != "sheet" and self.cutter != "none":
+            raise SettingError(
+                setting="layout",
+                allowed="sheet with --cutter (a cutting machine cuts sheets)",
+                found=self.layout,
+            )
 
     def sheet(self, card: CardSize) -> SheetSpec:
         """The :class:`SheetSpec` for cards of size ``card``."""
@@ -346,9 +366,10 @@ def _form_name(back: Back, size: CardSize, bleed: float, deck_title: str) -> str
     return "back" + hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
-def new_canvas(path: Path, title: str, duplex: Duplex) -> Canvas:
+def new_canvas(path: Path, title: str, duplex: Duplex) -> BackgroundCanvas:
     """A ReportLab canvas with embedded fonts, invariant output and no-scaling viewer prefs,
-    its pages compressed on a worker thread (:class:`printables.pdfcanvas.BackgroundCanvas`)."""
+    its pages compressed on a worker thread and given page boxes
+    (:class:`printables.pdfcanvas.BackgroundCanvas`)."""
     from reportlab import rl_config
 
     from printables.pdfcanvas import BackgroundCanvas
@@ -456,6 +477,11 @@ class _Job:
             return None
         return card_url(self.options.qr_base, self.deck.game, self.deck.slug, card.id)
 
+    def prefetch(self, items: list[_Item]) -> Prefetch:
+        """The QR codes of ``items``, encoded in the background while the pages are drawn."""
+        codes = (self.url(item.card) for item in items)
+        return Prefetch(url for url in codes if url)
+
     def image(self, card: Card) -> Path | None:
         return self.base_dir / card.image if card.image else None
 
@@ -537,6 +563,11 @@ def _groups(items: list[_Item], options: RenderOptions) -> list[tuple[CardSize, 
     return list(groups.values())
 
 
+def pdf_title(deck: Deck) -> str:
+    """The title of a deck's PDF: ``<deck title> (<game>)``."""
+    return f"{deck.title} ({game_title(deck.game)})"
+
+
 def backs_path(out: Path) -> Path:
     """The backs file of ``out`` for duplex ``separate``: ``<stem>-backs.pdf``."""
     return out.with_name(out.stem + "-backs" + out.suffix)
@@ -560,10 +591,18 @@ def render_deck(
         RenderError: texts that do not fit or glyphs that are missing (all of them); nothing
             is written then.
         LayoutError: a card size does not fit the paper.
+        SettingError: ``options.layout`` is not ``sheet`` (one card per page is
+            :func:`printables.single.render_single`).
         printables.outputs.OutputError: a cut file's name is taken by a file of another kind.
     """
     job = _Job(deck=deck, options=options, base_dir=base_dir)
     items = _items(deck, options, base_dir)
+    if options.layout != "sheet":
+        raise SettingError(
+            setting="layout",
+            allowed="sheet (printables.single renders the others)",
+            found=options.layout,
+        )
     groups = [(layout_sheet(options.sheet(size)), group) for size, group in _groups(items, options)]
     separate = options.duplex is Duplex.SEPARATE
     pdfs = [out, backs_path(out)] if separate else [out]
@@ -577,9 +616,8 @@ def render_deck(
     for cut in cuts:
         check_target(cut)
     paths = pdfs + cuts
-    title = f"{deck.title} ({game_title(deck.game)})"
-    codes = (job.url(item.card) for item in items)
-    with atomic_outputs(paths) as temps, Prefetch(url for url in codes if url):
+    title = pdf_title(deck)
+    with atomic_outputs(paths) as temps, job.prefetch(items):
         front = new_canvas(temps[0], title, options.duplex)
         back = new_canvas(temps[1], title + " - backs", options.duplex) if separate else front
         job.define_forms(back, items)
@@ -628,6 +666,8 @@ def render_deck(
                     )
                 draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
                 front.restoreState()
+                boxes = sheet_boxes(layout, options.scale)
+                front.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
                 front.showPage()
                 if options.duplex is Duplex.NONE:
                     continue
@@ -672,6 +712,8 @@ def render_deck(
                         )
                     )
                 back.restoreState()
+                boxes = sheet_boxes(layout, options.scale, options.adjust)
+                back.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
                 back.showPage()
         if job.problems:
             raise RenderError(job.problems)

@@ -16,7 +16,8 @@ def sheet_summary(result: Any, options: Any) -> list[tuple[str, bool]]:
         options: the :class:`printables.render.RenderOptions` it was rendered with.
 
     Returns:
-        Cards per sheet and sheets per card size, the page count (stdout); crop marks
+        Cards per sheet and sheets per card size (with ``--layout single``: the page size
+        and card count per card size), the page count (stdout); crop marks
         shortened or moved to keep an exact fit's column or a column they cost, what a
         print-then-cut area costs, and the Cricut duplex caveat (stderr).
     """
@@ -47,6 +48,21 @@ def sheet_summary(result: Any, options: Any) -> list[tuple[str, bool]]:
                     True,
                 )
             )
+    if options.layout != "sheet":
+        sizes: dict[tuple[float, float], int] = {}
+        for p in result.placements:
+            if p.side != "back":
+                key = (p.trim.width, p.trim.height)
+                sizes[key] = sizes.get(key, 0) + 1
+        grow = 2 * options.bleed
+        lines += [
+            (
+                f"{w:g} x {h:g} mm: one card per page, {w + grow:g} x {h + grow:g} mm with "
+                f"{options.bleed:g} mm bleed, {count} cards",
+                False,
+            )
+            for (w, h), count in sizes.items()
+        ]
     lines.append((f"pages: {' + '.join(str(n) for n in result.pages)}", False))
     if options.cutter == "cricut" and options.duplex.value in ("long-edge", "short-edge"):
         lines.append(
