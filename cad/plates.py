@@ -13,7 +13,8 @@ ships of colour B and the board are separate groups.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from cad.settings import Bed
 
@@ -66,6 +67,8 @@ class Plate:
         placements: where each part goes.
         height: tallest part on the plate (mm).
         used: (x, y) extent of the arranged parts from the bed corner (mm).
+        tower: the rectangle kept free for the wipe tower, ``(x, y, width, depth)`` in mm from
+            the bed corner (front-left corner first, brim outside it), or None.
     """
 
     name: str
@@ -73,6 +76,36 @@ class Plate:
     placements: tuple[Placement, ...]
     height: float
     used: tuple[float, float]
+    tower: tuple[float, float, float, float] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TowerRoom:
+    """The room a multi-material plate keeps for its wipe tower beside the parts (mm).
+
+    A tower of width W (along X) is ``area / W + extra`` deep (``depth``): the purge of one
+    filament change spread as one layer, its walls and ramming in ``extra``. The rectangle
+    keeps ``brim`` free around it and ``spacing`` (the plate's) from the parts, inside the
+    bed border.
+
+    Attributes:
+        area: mm² of the purge as one layer (volume over layer height, with the slicer's
+            margin: ``cad.slicers`` makes it).
+        extra: mm added to the depth.
+        brim: mm of brim around the tower.
+        widest: the widest tower in mm (X).
+        narrowest: the narrowest tower in mm worth printing.
+    """
+
+    area: float
+    extra: float
+    brim: float
+    widest: float = 100.0
+    narrowest: float = 10.0
+
+    def depth(self, width: float) -> float:
+        """mm the tower is deep at ``width`` mm (brim not included)."""
+        return self.area / width + self.extra
 
 
 def fits_bed(size: tuple[float, float], bed: Bed, margin: float) -> bool:
@@ -84,7 +117,11 @@ def fits_bed(size: tuple[float, float], bed: Bed, margin: float) -> bool:
 
 
 def arrange(
-    footprints: list[Footprint], bed: Bed, spacing: float, margin: float = 5.0
+    footprints: list[Footprint],
+    bed: Bed,
+    spacing: float,
+    margin: float = 5.0,
+    towers: Mapping[str, TowerRoom] | None = None,
 ) -> list[Plate]:
     """Arrange every footprint on as few plates per group as the shelf packer finds.
 
@@ -93,19 +130,28 @@ def arrange(
         bed: the printer bed (x, y, z in mm).
         spacing: gap between parts (mm).
         margin: free border around the bed edge (mm).
+        towers: per group, the room its plates keep for a wipe tower (``_with_tower``).
 
     Returns:
         Plates numbered from 1 in group order; plate names are ``plate-<n>-<group>``.
 
     Raises:
-        PlateError: a part is taller than the bed or larger than the bed in both orientations.
+        PlateError: a part is taller than the bed or larger than the bed in both orientations,
+            or a plate has no room for its tower even with the parts on a smaller area.
     """
     plates: list[Plate] = []
     groups: dict[str, list[Footprint]] = {}
     for fp in footprints:
         groups.setdefault(fp.group, []).append(fp)
     for group, members in groups.items():
-        for placements, height, used in _squarest(members, bed, spacing, margin):
+        room = (towers or {}).get(group)
+        sheets = _squarest(members, bed, spacing, margin)
+        towered = (
+            [None] * len(sheets)
+            if room is None
+            else _towered(sheets, members, bed, spacing, margin, room)
+        )
+        for (placements, height, used), tower in zip(sheets, towered):
             plates.append(
                 Plate(
                     name=f"plate-{len(plates) + 1}-{group}",
@@ -113,9 +159,105 @@ def arrange(
                     placements=tuple(placements),
                     height=height,
                     used=used,
+                    tower=tower,
                 )
             )
     return plates
+
+
+def _towered(
+    sheets: list[tuple[list[Placement], float, tuple[float, float]]],
+    members: list[Footprint],
+    bed: Bed,
+    spacing: float,
+    margin: float,
+    room: TowerRoom,
+) -> list[tuple[float, float, float, float] | None]:
+    """Give every sheet its tower, moving its parts aside (in place in ``sheets``).
+
+    Where a sheet has no room, the whole group is packed again on the bed less a strip along
+    the back as deep as the widest tower needs, and every sheet then finds its tower.
+    """
+    found = [_with_tower(sheet, members, bed, spacing, margin, room) for sheet in sheets]
+    if any(f is None for f in found):
+        widest = min(bed.x - 2 * margin - 2 * room.brim, room.widest)
+        strip = room.depth(widest) + 2 * room.brim + spacing
+        if bed.y - strip < 50:
+            raise PlateError(
+                f"no room for a {widest:.0f} x {room.depth(widest):.0f} mm wipe tower on the "
+                f"bed {bed.x:g} x {bed.y:g} mm"
+            )
+        sheets[:] = _squarest(members, replace(bed, y=bed.y - strip), spacing, margin)
+        found = [_with_tower(sheet, members, bed, spacing, margin, room) for sheet in sheets]
+    towers: list[tuple[float, float, float, float] | None] = []
+    for index, result in enumerate(found):
+        if result is None:
+            raise PlateError(f"no room for the wipe tower beside the parts on bed {bed.name}")
+        sheets[index], tower = result
+        towers.append(tower)
+    return towers
+
+
+def _with_tower(
+    sheet: tuple[list[Placement], float, tuple[float, float]],
+    members: list[Footprint],
+    bed: Bed,
+    spacing: float,
+    margin: float,
+    room: TowerRoom,
+) -> (
+    tuple[tuple[list[Placement], float, tuple[float, float]], tuple[float, float, float, float]]
+    | None
+):
+    """The sheet with its parts and a tower side by side, centred on the bed, or None.
+
+    The tower goes right of the block of parts (as wide as the free width allows, as deep as
+    it needs) or behind it (as wide as the bed allows); of the two that fit, the squarer
+    tower wins.
+    """
+    placements, tallest, _ = sheet
+    x0, y0, x1, y1 = _bounds(placements, members)
+    usable_x, usable_y = bed.x - 2 * margin, bed.y - 2 * margin
+    options = []
+    beside = min(usable_x - (x1 - x0) - spacing - 2 * room.brim, room.widest)
+    if beside >= room.narrowest and room.depth(beside) + 2 * room.brim <= usable_y + 1e-9:
+        options.append(("right", beside, room.depth(beside)))
+    across = min(usable_x - 2 * room.brim, room.widest)
+    if room.depth(across) + 2 * room.brim + spacing + (y1 - y0) <= usable_y + 1e-9:
+        options.append(("back", across, room.depth(across)))
+    if not options:
+        return None
+    side, width, depth = max(options, key=lambda o: min(o[1], o[2]))
+    outer_w, outer_d = width + 2 * room.brim, depth + 2 * room.brim
+    if side == "right":
+        total = (x1 - x0) + spacing + outer_w
+        left = margin + (usable_x - total) / 2
+        dx, dy = left - x0, margin + (usable_y - (y1 - y0)) / 2 - y0
+        tower = (left + total - outer_w + room.brim, margin + (usable_y - outer_d) / 2 + room.brim)
+    else:
+        total = (y1 - y0) + spacing + outer_d
+        front = margin + (usable_y - total) / 2
+        dx, dy = margin + (usable_x - (x1 - x0)) / 2 - x0, front - y0
+        tower = (margin + (usable_x - outer_w) / 2 + room.brim, front + total - outer_d + room.brim)
+    moved = [Placement(part=p.part, x=p.x + dx, y=p.y + dy, rotated=p.rotated) for p in placements]
+    return (moved, tallest, (x1 + dx, y1 + dy)), (*tower, width, depth)
+
+
+def _bounds(
+    placements: list[Placement], members: list[Footprint]
+) -> tuple[float, float, float, float]:
+    """min x, min y, max x, max y in mm of the footprints of ``placements``."""
+    sizes = {fp.part: (fp.x, fp.y) for fp in members}
+    boxes = []
+    for p in placements:
+        sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
+        boxes.append((p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _squarest(
@@ -265,12 +407,5 @@ def pack_box(
 
 def _extent(placements: list[Placement], members: list[Footprint]) -> tuple[float, float]:
     """The (x, y) size in mm of the area that ``placements`` cover."""
-    sizes = {fp.part: (fp.x, fp.y) for fp in members}
-    boxes = []
-    for p in placements:
-        sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
-        boxes.append((p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2))
-    return (
-        max(b[2] for b in boxes) - min(b[0] for b in boxes),
-        max(b[3] for b in boxes) - min(b[1] for b in boxes),
-    )
+    x0, y0, x1, y1 = _bounds(placements, members)
+    return (x1 - x0, y1 - y0)

@@ -50,6 +50,7 @@ loader treats as optional.
 from __future__ import annotations
 
 import json
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Literal
@@ -86,11 +87,196 @@ ORCA_PROJECT_CONFIG = "Metadata/project_settings.config"
 BAMBU_MODEL_CONFIG = "Metadata/model_settings.config"
 """bbs_3mf.cpp ``BBS_MODEL_CONFIG_FILE``, read with ``_handle_start_config_xml_element``."""
 
-BAMBU_APPLICATION = "BambuStudio-01.09.00.70"
+BAMBU_APPLICATION = "BambuStudio-02.00.00.95"
 """``Application`` metadata of a ``bambu`` plate: bbs_3mf.cpp ``_handle_end_metadata`` checks
-the prefix ``BambuStudio-`` and parses the rest as the generator's version."""
+the prefix ``BambuStudio-`` and parses the rest as the generator's version (semver.c: the 4th
+part is added to the patch, ``02.00.00.95`` is 2.0.95). Bambu Studio 2.x (``Plater::priv::
+load_files``, bambulab/BambuStudio 7aee90111a9fc41521ba4edf598d92e37a3974f8, 02.07.00.55) warns
+"this 3mf file cannot be fully loaded" for a newer major version and asks for an update for a
+newer minor one, so the claim is the first 2.x release: every 2.x opens it without a question.
+A file below 2.0.0 gets its prime tower settings rewritten on load (``old_version3``)."""
+BAMBU_3MF_VERSION = "1"
+"""``BambuStudio:3mfVersion`` metadata (bbs_3mf.cpp ``VERSION_BBS_3MF``), written as Bambu
+Studio writes it; the 2.x importer reads it and decides nothing by it."""
 ORCA_APPLICATION = "OrcaSlicer-2.2.0"
 """``Application`` metadata of an ``orca`` plate (OrcaSlicer's ``_handle_end_metadata``)."""
+
+BAMBU_SOURCE = "bambulab/BambuStudio 7aee90111a9fc41521ba4edf598d92e37a3974f8 (02.07.00.55)"
+"""The Bambu Studio 2.x source the ``bambu`` plates follow (read from a fork that merges it)."""
+ORCA_SOURCE = "SoftFever/OrcaSlicer 00277ac4b0b33133b5190af4b05df33a58094d76 (2.3.1-dev)"
+"""The OrcaSlicer source the purge settings follow (read from a fork at that commit)."""
+PRUSA_SOURCE = "prusa3d/PrusaSlicer fb4aa42dc1db3a669c3908d2d6e7249f0789ebe8 (version_2.5.0)"
+"""The PrusaSlicer source the wipe tower settings follow; checked against 2.9.4 too."""
+
+PRUSA_PURGE_VOLUME = 140.0
+"""mm³ PrusaSlicer purges on the wipe tower for any pair of filaments: the default of
+``wiping_volumes_matrix`` (PrintConfig.cpp, 2.5.0) and of the printer's ``multimaterial_purging``
+(2.9.4); PrusaSlicer does not size it by colour."""
+TOWER_BRIM = {"prusa": 2.0, "orca": 3.0, "bambu": 3.0}
+"""mm of brim around the tower: the defaults of ``wipe_tower_brim_width`` (PrusaSlicer) and
+``prime_tower_brim_width`` (Bambu Studio, OrcaSlicer), which the plates leave as they are."""
+TOWER_MARGIN = 1.3
+"""How much deeper than the purge spread as one layer a tower is planned: PrusaSlicer 2.5 made
+a 40 mm tower 21 mm deep for 140 mm³ at 0.2 mm (17.5 mm by volume alone; its ramming lines
+and the unfilled end of the last line, ``WipeTower::plan_toolchange``)."""
+TOWER_WALLS = 4.0
+"""mm added to a tower's depth for its walls (a perimeter on each side and spacing)."""
+
+
+def tower_area(volume: float, layer_height: float) -> float:
+    """mm² a tower needs for a purge of ``volume`` mm³ in one layer of ``layer_height`` mm, with
+    ``TOWER_MARGIN``: a tower W mm wide is this over W (plus ``TOWER_WALLS``) deep."""
+    return TOWER_MARGIN * volume / layer_height
+
+
+@dataclass(frozen=True, kw_only=True)
+class BambuPrinter:
+    """A Bambu Lab printer's system profiles, as a Bambu Studio project names them.
+
+    The names are those of ``resources/profiles/BBL`` (machine, process and filament JSON) in
+    ``BAMBU_SOURCE``. Bambu Studio selects a system profile found by these names and keeps of
+    the plate's values only the keys listed in ``different_settings_to_system``
+    (``PresetCollection::load_external_preset``); without them it makes a custom printer.
+
+    Attributes:
+        printer_model: ``printer_model`` of the machine profile (e.g. ``Bambu Lab A1``).
+        printer: the machine profile (``printer_settings_id``), 0.4 mm nozzle.
+        process: the 0.20 mm process profile of that printer (``print_settings_id``).
+        filament: the PLA profile of that printer (``filament_settings_id``).
+        nozzle_volume: ``nozzle_volume`` of the machine profile (mm³): the least flush volume
+            (``get_min_flush_volumes``; a long retraction before the cut, off by default in
+            the filament profile, would lower it).
+    """
+
+    printer_model: str
+    printer: str
+    process: str
+    filament: str
+    nozzle_volume: float = 92.0
+
+
+BAMBU_PRINTERS: dict[str, BambuPrinter] = {
+    "a1": BambuPrinter(
+        printer_model="Bambu Lab A1",
+        printer="Bambu Lab A1 0.4 nozzle",
+        process="0.20mm Standard @BBL A1",
+        filament="Bambu PLA Basic @BBL A1",
+    ),
+    "mini": BambuPrinter(
+        printer_model="Bambu Lab A1 mini",
+        printer="Bambu Lab A1 mini 0.4 nozzle",
+        process="0.20mm Standard @BBL A1M",
+        filament="Bambu PLA Basic @BBL A1M",
+    ),
+}
+"""The Bambu printer a bed preset's ``bambu`` plates name (``Bambu Lab A1 0.4 nozzle.json``:
+256 x 256 x 256 mm, ``Bambu Lab A1 mini 0.4 nozzle.json``: 180 x 180 x 180 mm, both with
+``nozzle_volume`` 92). The ``a1`` preset also stands for the X1 and P1 (same bed): their owner
+picks the printer after opening, as for any project. Other beds name no Bambu printer."""
+
+BAMBU_PRINT_KEYS = frozenset(
+    {
+        "layer_height",
+        "initial_layer_print_height",
+        "enable_support",
+        "raft_layers",
+        "print_sequence",
+        "skirt_loops",
+        "skirt_distance",
+        "brim_type",
+        "brim_width",
+        "xy_contour_compensation",
+        "xy_hole_compensation",
+        "elefant_foot_compensation",
+        "filename_format",
+        "enable_prime_tower",
+        "prime_tower_width",
+        "prime_tower_brim_width",
+        "prime_tower_rib_wall",
+    }
+)
+"""Process (print profile) keys of the plates: ``s_Preset_print_options`` in Preset.cpp
+(``BAMBU_SOURCE``); they go first in ``different_settings_to_system``."""
+BAMBU_PRINTER_KEYS = frozenset({"printable_area", "printable_height"})
+"""Machine (printer profile) keys of the plates that may differ from the printer's profile:
+``s_Preset_printer_options``; they go last in ``different_settings_to_system``."""
+
+
+def bambu_flush_volume(source: str, target: str, least: float, most: float) -> float:
+    """mm³ Bambu Studio and OrcaSlicer flush to change from filament ``source`` to ``target``.
+
+    The colour rule of ``FlushVolCalculator::calc_flush_vol`` (OrcaSlicer ``FlushVolCalc.cpp``
+    at ``ORCA_SOURCE``; Bambu Studio's ``calc_flush_vol_rgb`` in ``BAMBU_SOURCE``, which 2.x
+    uses where its measured data have no answer): the HSV hue/saturation distance and the
+    luminance rise, joined as two sides at 120 degrees, at least 60, plus ``least``, at most
+    ``most``, cut to whole mm³ as the slicer does.
+
+    Args:
+        source: ``#RRGGBB`` of the filament in the nozzle.
+        target: ``#RRGGBB`` of the filament loaded next.
+        least: the printer's least flush volume (mm³, its nozzle volume).
+        most: the slicer's cap (mm³: 800 OrcaSlicer, 900 Bambu Studio).
+    """
+    (r1, g1, b1), (r2, g2, b2) = _rgb(source), _rgb(target)
+    h1, s1, v1 = _hsv(r1, g1, b1)
+    h2, s2, v2 = _hsv(r2, g2, b2)
+    dx = math.cos(math.radians(h1)) * s1 * v1 - math.cos(math.radians(h2)) * s2 * v2
+    dy = math.sin(math.radians(h1)) * s1 * v1 - math.sin(math.radians(h2)) * s2 * v2
+    hs_distance = min(1.2, math.hypot(dx, dy))
+    lumi_from, lumi_to = _luminance(r1, g1, b1), _luminance(r2, g2, b2)
+    if lumi_to >= lumi_from:
+        lumi_flush = (lumi_to - lumi_from) ** 0.7 * 560.0
+    else:
+        lumi_flush = (lumi_from - lumi_to) * 80.0
+        hs_distance = min(0.67 * v2 + 0.33 * v1, hs_distance)
+    hs_flush = 230.0 * hs_distance
+    volume = math.sqrt(
+        hs_flush**2 + lumi_flush**2 - 2 * hs_flush * lumi_flush * math.cos(math.radians(120))
+    )
+    return float(min(int(max(volume, 60.0) + least), int(most)))
+
+
+def _rgb(code: str) -> tuple[float, float, float]:
+    red, green, blue = (int(code[i : i + 2], 16) / 255.0 for i in (1, 3, 5))
+    return red, green, blue
+
+
+def _hsv(r: float, g: float, b: float) -> tuple[float, float, float]:
+    """``RGB2HSV`` (ColorSpaceConvert.cpp): hue in degrees (C ``fmod``, may be negative)."""
+    high, low = max(r, g, b), min(r, g, b)
+    delta = high - low
+    if abs(delta) < 0.001:
+        hue = 0.0
+    elif high == r:
+        hue = 60.0 * math.fmod((g - b) / delta, 6.0)
+    elif high == g:
+        hue = 60.0 * ((b - r) / delta + 2)
+    else:
+        hue = 60.0 * ((r - g) / delta + 4)
+    return hue, 0.0 if abs(high) < 0.001 else delta / high, high
+
+
+def _luminance(r: float, g: float, b: float) -> float:
+    return r * 0.3 + g * 0.59 + b * 0.11
+
+
+@dataclass(frozen=True, kw_only=True)
+class WipeTower:
+    """Where a multi-material plate's wipe (prime) tower stands: the rectangle the plate keeps
+    free for it beside the parts (``cad.plates``), brim outside it.
+
+    Attributes:
+        x, y: front-left corner of the tower in mm from the bed's front-left corner (the
+            slicers' ``wipe_tower_x`` / ``wipe_tower_y``).
+        width: along X in mm (``wipe_tower_width``, ``prime_tower_width``).
+        depth: along Y in mm kept free; the slicer makes the tower as deep as the purge needs,
+            which the plate's estimate (``cad.plates.TowerRoom``) does not undercut.
+    """
+
+    x: float
+    y: float
+    width: float
+    depth: float
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,6 +291,8 @@ class SlicerSettings:
         filaments: filament colours ``#RRGGBB``, filament 1 first.
         output_name: the G-code file name a slicer proposes (one per plate).
         slicer: the slicer the plate is written for.
+        tower: the wipe tower of a multi-material plate (None: no tower, one filament).
+        printer: the Bambu printer a ``bambu`` plate names (None: no printer is named).
     """
 
     bed: tuple[float, float, float]
@@ -113,6 +301,26 @@ class SlicerSettings:
     filaments: tuple[str, ...] = ("#8C8C8C",)
     output_name: str = "plate.gcode"
     slicer: Slicer = "prusa"
+    tower: WipeTower | None = None
+    printer: BambuPrinter | None = None
+
+    def purge_volumes(self, slicer: Slicer | None = None) -> tuple[tuple[float, ...], ...]:
+        """mm³ purged changing from filament i (row) to j (column) in ``slicer`` (default: the
+        plate's): ``PRUSA_PURGE_VOLUME`` for PrusaSlicer, ``bambu_flush_volume`` of the two
+        colours for Bambu Studio (least flush: the named printer's nozzle volume, cap 900) and
+        OrcaSlicer (least: the printer's ``nozzle_volume``, 0 by default, cap 800)."""
+        slicer = slicer or self.slicer
+        least = self.printer.nozzle_volume if self.printer else 0.0
+        most = 900.0 if slicer == "bambu" else 800.0
+
+        def volume(source: str, target: str) -> float:
+            if source == target:
+                return 0.0
+            if slicer == "prusa":
+                return PRUSA_PURGE_VOLUME
+            return bambu_flush_volume(source, target, least, most)
+
+        return tuple(tuple(volume(a, b) for b in self.filaments) for a in self.filaments)
 
     def values(self) -> dict[str, str]:
         """The settings under PrusaSlicer's names (``src/libslic3r/PrintConfig.cpp``)."""
@@ -138,17 +346,41 @@ class SlicerSettings:
         }
         if len(self.filaments) > 1:
             # the extruder count is the length of nozzle_diameter (PrintConfig.cpp,
-            # ``normalize_fdm``): a part on filament 2 needs two; the wipe tower stays off,
-            # a tool changer needs none and an MMU owner turns it on with the printer profile
+            # ``normalize_fdm``): a part on filament 2 needs two
             values["nozzle_diameter"] = ",".join(["0.4"] * len(self.filaments))
-            values["wipe_tower"] = "0"
+            values["wipe_tower"] = "1" if self.tower else "0"
+        if self.tower is not None:
+            values.update(self._prusa_tower(self.tower))
         return values
+
+    def _prusa_tower(self, tower: WipeTower) -> dict[str, str]:
+        """PrusaSlicer's wipe tower (``PRUSA_SOURCE``): position and width, its purge matrix
+        (``wiping_volumes_matrix``, row = from; ``wiping_volumes_extruders`` the unload/load
+        halves its dialog starts from), ``wiping_volumes_use_custom_matrix`` so that 2.7.3+
+        take the matrix instead of ``multimaterial_purging`` (2.5 skips the unknown key), and
+        relative E, without which Print::validate refuses a wipe tower. 2.9 keeps the tower's
+        place in Model, read from these config lines for a project without it."""
+        matrix = [v for row in self.purge_volumes("prusa") for v in row]
+        return {
+            "wipe_tower_x": _num(tower.x),
+            "wipe_tower_y": _num(tower.y),
+            "wipe_tower_width": _num(tower.width),
+            "wipe_tower_rotation_angle": "0",
+            "wipe_tower_brim_width": _num(TOWER_BRIM["prusa"]),
+            "wiping_volumes_matrix": ",".join(_num(v) for v in matrix),
+            "wiping_volumes_extruders": ",".join(
+                [_num(PRUSA_PURGE_VOLUME / 2)] * (2 * len(self.filaments))
+            ),
+            "wiping_volumes_use_custom_matrix": "1",
+            "use_relative_e_distances": "1",
+        }
 
     def orca_values(self) -> dict[str, str | list[str]]:
         """The same settings under Bambu Studio / OrcaSlicer's names (their ``PrintConfig.cpp``).
 
-        ``load_from_json`` drops the whole file at an unknown key, so only keys both slicers
-        have had for years are written.
+        Both slicers skip a key they do not know (``PrintConfigDef::handle_legacy`` clears a
+        key ``print_config_def`` lacks, ``BAMBU_SOURCE`` and ``ORCA_SOURCE``), so a key only
+        one of them has (``prime_tower_rib_wall``) is safe; older versions dropped the file.
         """
         x, y, z = self.bed
         values: dict[str, str | list[str]] = {
@@ -171,7 +403,54 @@ class SlicerSettings:
             "filament_colour": list(self.filaments),
             "filename_format": self.output_name,
         }
+        if self.tower is not None:
+            values.update(self._prime_tower(self.tower))
+        if self.printer is not None:
+            values.update(self._bambu_printer(self.printer, values))
         return values
+
+    def _prime_tower(self, tower: WipeTower) -> dict[str, str | list[str]]:
+        """Bambu Studio / OrcaSlicer's prime tower ("Prime tower" in the process settings) and
+        "Flushing volumes" (``flush_volumes_matrix``, row = from, times ``flush_multiplier``;
+        ``wipe_tower_x``/``_y`` one value per plate). ``prime_tower_rib_wall`` off keeps the
+        tower the rectangle the plate keeps free (Bambu Studio 2.x squares it otherwise,
+        ``WipeTower::plan_tower_new``)."""
+        matrix = [v for row in self.purge_volumes() for v in row]
+        return {
+            "enable_prime_tower": "1",
+            "prime_tower_width": _num(tower.width),
+            "prime_tower_brim_width": _num(TOWER_BRIM[self.slicer]),
+            "prime_tower_rib_wall": "0",
+            "wipe_tower_x": [_num(tower.x)],
+            "wipe_tower_y": [_num(tower.y)],
+            "flush_volumes_matrix": [_num(v) for v in matrix],
+            "flush_volumes_vector": [_num(PRUSA_PURGE_VOLUME)] * (2 * len(self.filaments)),
+            "flush_multiplier": "1",
+        }
+
+    def _bambu_printer(
+        self, printer: BambuPrinter, written: dict[str, str | list[str]]
+    ) -> dict[str, str | list[str]]:
+        """The keys that make Bambu Studio 2.x select the printer's system profiles and keep
+        the plate's values over them (``BAMBU_SOURCE``): ``PresetBundle::validate_presets``
+        finds the profiles by ``printer_settings_id`` / ``filament_settings_id``;
+        ``load_config_file_config`` loads ``print_settings_id`` and ``printer_settings_id``
+        with ``different_settings_to_system`` (process keys, one entry per filament, machine
+        keys); ``version`` is read like ``Application``."""
+        filaments = len(self.filaments)
+        process = ";".join(sorted(key for key in written if key in BAMBU_PRINT_KEYS))
+        machine = ";".join(sorted(key for key in written if key in BAMBU_PRINTER_KEYS))
+        return {
+            "version": BAMBU_APPLICATION.removeprefix("BambuStudio-"),
+            "printer_technology": "FFF",
+            "printer_model": printer.printer_model,
+            "printer_variant": "0.4",
+            "nozzle_diameter": ["0.4"],
+            "printer_settings_id": printer.printer,
+            "print_settings_id": printer.process,
+            "filament_settings_id": [printer.filament] * filaments,
+            "different_settings_to_system": [process, *[""] * filaments, machine],
+        }
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -26,6 +26,7 @@ import lib3mf
 import numpy as np
 
 from cad.slicers import (
+    BAMBU_3MF_VERSION,
     BAMBU_APPLICATION,
     BAMBU_COLOUR_CHANGE,
     BAMBU_MODEL_CONFIG,
@@ -48,6 +49,10 @@ from cad.slicers import (
 
 _METADATA_RELATIONSHIP = "http://schemas.openxmlformats.org/package/2006/relationships/metadata"
 _SLIC3RPE_NAMESPACE = "http://schemas.slic3r.org/3mf/2017/06"
+_BAMBU_NAMESPACE = "http://schemas.bambulab.com/package/2021"
+_PREFIXES = {_SLIC3RPE_NAMESPACE: b"slic3rpe", _BAMBU_NAMESPACE: b"BambuStudio"}
+"""The prefix each slicer matches literally in a metadata name (its expat runs without
+namespace processing), by namespace."""
 _MODEL = "3D/3dmodel.model"
 
 
@@ -122,6 +127,8 @@ def write_plate(
     if bambu_layout:
         application = BAMBU_APPLICATION if settings.slicer == "bambu" else ORCA_APPLICATION
         metadata.AddMetaData("", "Application", application, "string", True)
+        if settings.slicer == "bambu":
+            metadata.AddMetaData(_BAMBU_NAMESPACE, "3mfVersion", BAMBU_3MF_VERSION, "string", False)
     # PrusaSlicer splits every copy of a part in a file without this mark into an object of
     # its own (3mf.cpp, ``m_version == 0``): 28 objects to slice instead of 2
     metadata.AddMetaData(_SLIC3RPE_NAMESPACE, "Version3mf", "1", "string", False)
@@ -253,11 +260,11 @@ def _valid_zip_dates(path: Path) -> None:
     lib3mf 2.x stamps entries with month 0 and day 0 (1980-00-00), which some zip tools reject;
     1980-01-01 keeps the file byte-reproducible. lib3mf names the prefix of a custom namespace
     itself (``customXMLNS0``); PrusaSlicer matches the metadata name ``slic3rpe:Version3mf``
-    as written, so the prefix is renamed.
+    and Bambu Studio ``BambuStudio:3mfVersion`` as written, so the prefixes are renamed.
     """
     with zipfile.ZipFile(path) as source:
         entries = [(info.filename, source.read(info)) for info in source.infolist()]
-    entries = [(name, _slic3rpe_prefix(data) if name == _MODEL else data) for name, data in entries]
+    entries = [(name, _slicer_prefixes(data) if name == _MODEL else data) for name, data in entries]
     partial = path.with_name(path.name + ".partial")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as target:
         for name, data in entries:
@@ -268,14 +275,17 @@ def _valid_zip_dates(path: Path) -> None:
     os.replace(partial, path)
 
 
-def _slic3rpe_prefix(model: bytes) -> bytes:
-    """Rename lib3mf's prefix of the Slic3r namespace to ``slic3rpe`` in a model document."""
-    found = re.search(rb'xmlns:(\w+)="' + re.escape(_SLIC3RPE_NAMESPACE.encode()) + rb'"', model)
-    if found is None or found.group(1) == b"slic3rpe":
-        return model
-    prefix = found.group(1)
-    model = model.replace(b"xmlns:" + prefix + b"=", b"xmlns:slic3rpe=", 1)
-    return model.replace(b'name="' + prefix + b":", b'name="slic3rpe:')
+def _slicer_prefixes(model: bytes) -> bytes:
+    """Rename lib3mf's prefixes of the slicers' namespaces to theirs (``_PREFIXES``) in a model
+    document."""
+    for namespace, wanted in _PREFIXES.items():
+        found = re.search(rb'xmlns:(\w+)="' + re.escape(namespace.encode()) + rb'"', model)
+        if found is None or found.group(1) == wanted:
+            continue
+        prefix = found.group(1)
+        model = model.replace(b"xmlns:" + prefix + b"=", b"xmlns:" + wanted + b"=", 1)
+        model = model.replace(b'name="' + prefix + b":", b'name="' + wanted + b":")
+    return model
 
 
 def _uuid(*names: str) -> str:

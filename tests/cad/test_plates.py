@@ -1,6 +1,6 @@
 import pytest
 
-from cad.plates import Footprint, PlateError, arrange, pack_box
+from cad.plates import Footprint, PlateError, TowerRoom, arrange, pack_box
 from cad.settings import BED_PRESETS
 
 
@@ -84,3 +84,51 @@ def test_box_layers_add_up() -> None:
     assert packing.layers == (("board", 4), ("ships", 5.2))
     assert packing.height == pytest.approx(9.2) and packing.fits
     assert not pack_box(fps, (200, 200, 9)).fits
+
+
+def _tower_clear(plate, sizes, bed, margin, spacing, room) -> None:
+    """The tower and its brim lie inside the bed border, ``spacing`` from every part, and the
+    tower is as deep as its width needs."""
+    x, y, width, depth = plate.tower
+    assert depth == pytest.approx(room.depth(width)) and width >= room.narrowest
+    outer = (x - room.brim, y - room.brim, x + width + room.brim, y + depth + room.brim)
+    assert margin - 1e-9 <= outer[0] and outer[2] <= bed.x - margin + 1e-9
+    assert margin - 1e-9 <= outer[1] and outer[3] <= bed.y - margin + 1e-9
+    for p in plate.placements:
+        sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
+        box = (p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2)
+        assert (
+            outer[2] + spacing <= box[0] + 1e-9
+            or box[2] + spacing <= outer[0] + 1e-9
+            or outer[3] + spacing <= box[1] + 1e-9
+            or box[3] + spacing <= outer[1] + 1e-9
+        ), (plate.name, outer, box)
+
+
+@pytest.mark.parametrize("bed", list(BED_PRESETS.values()), ids=list(BED_PRESETS))
+def test_every_multi_material_plate_keeps_room_for_its_wipe_tower(bed) -> None:
+    # the kit's parts at scale 0.8 (the Mini's case); 386 mm³ at 0.2 mm: Bambu's grey to white
+    sizes = {"fragment-HH": (37.9, 18.7), "fragment-HA": (37.9, 18.7), "ship": (15.0, 15.0)}
+    fps = [
+        Footprint(part="fragment-HH", x=37.9, y=18.7, z=3.2, count=14, group="fragments"),
+        Footprint(part="fragment-HA", x=37.9, y=18.7, z=3.2, count=14, group="fragments"),
+        Footprint(part="ship", x=15.0, y=15.0, z=5.2, count=9, group="ships-A"),
+    ]
+    room = TowerRoom(area=1.3 * 386 / 0.2, extra=4.0, brim=3.0)
+    plates = arrange(fps, bed, 6, 5, {"fragments": room, "ships-A": room})
+    assert sum(len(p.placements) for p in plates) == 37
+    for plate in plates:
+        _inside(plate, sizes, bed, 5)
+        _no_overlap(plate, sizes, 6)
+        _tower_clear(plate, sizes, bed, 5, 6, room)
+    without = arrange(fps, bed, 6, 5)
+    assert all(p.tower is None for p in without)
+    # the Mini has no room beside 28 fragments: they take a second plate, every other bed not
+    assert len(plates) - len(without) == (1 if bed.name == "mini" else 0)
+
+
+def test_a_bed_too_small_for_the_tower_says_so() -> None:
+    fps = [Footprint(part="ship", x=15.0, y=15.0, z=5.2, count=9, group="ships-A")]
+    huge = TowerRoom(area=30000.0, extra=4.0, brim=3.0)  # 304 mm deep at 100 mm wide
+    with pytest.raises(PlateError, match=r"no room for a 100 x \d+ mm wipe tower"):
+        arrange(fps, BED_PRESETS["mini"], 6, 5, {"ships-A": huge})

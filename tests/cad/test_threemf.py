@@ -163,3 +163,88 @@ def test_multi_material_parts_are_volumes_for_prusa_and_components_for_bambu(
         "#2E64C8",
         "#F2F2F2",
     ]
+
+
+def test_purge_volumes_are_each_slicers_own_for_the_colours() -> None:
+    grey, white, blue, black = "#8C8C8C", "#F2F2F2", "#2E64C8", "#1A1A1A"
+    # grey to white: no hue, luminance up by (0xF2 - 0x8C) / 255 = 0.4: 0.4^0.7 * 560 = 294.2,
+    # plus the A1's nozzle volume 92, cut to whole mm³ (FlushVolCalc.cpp)
+    assert slicers.bambu_flush_volume(grey, white, 92, 900) == 386
+    assert slicers.bambu_flush_volume(white, grey, 92, 900) == 92 + 60  # darker: the floor of 60
+    assert slicers.bambu_flush_volume(blue, white, 92, 900) == 558  # hue adds to the rise
+    assert slicers.bambu_flush_volume(black, white, 500, 900) == 900  # the cap
+    plate = slicers.SlicerSettings(
+        bed=(256.0, 256.0, 256.0),
+        layer_height=0.2,
+        skirt_distance=2.0,
+        filaments=(grey, white),
+        slicer="bambu",
+        printer=slicers.BAMBU_PRINTERS["a1"],
+    )
+    assert plate.purge_volumes() == ((0, 386), (152, 0))
+    assert plate.purge_volumes("prusa") == ((0, 140), (140, 0))
+    orca = slicers.SlicerSettings(
+        bed=(220.0, 220.0, 250.0),
+        layer_height=0.2,
+        skirt_distance=2.0,
+        filaments=(grey, white),
+        slicer="orca",
+    )
+    assert orca.purge_volumes() == ((0, 294), (60, 0))  # no printer named: no nozzle volume
+
+
+def _tower_plate(slicer: str, printer: slicers.BambuPrinter | None) -> slicers.SlicerSettings:
+    return slicers.SlicerSettings(
+        bed=(256.0, 256.0, 256.0),
+        layer_height=0.2,
+        skirt_distance=2.0,
+        filaments=("#8C8C8C", "#F2F2F2"),
+        output_name="tower.gcode",
+        slicer=slicer,  # type: ignore[arg-type]
+        tower=slicers.WipeTower(x=78.0, y=216.4, width=100.0, depth=29.1),
+        printer=printer,
+    )
+
+
+def test_a_multi_material_plate_carries_its_wipe_tower_for_prusaslicer() -> None:
+    read = _prusaslicer_reads(threemf.prusaslicer_config(_tower_plate("prusa", None)))
+    assert read["wipe_tower"] == "1" and read["use_relative_e_distances"] == "1"
+    assert (read["wipe_tower_x"], read["wipe_tower_y"], read["wipe_tower_width"]) == (
+        "78",
+        "216.4",
+        "100",
+    )
+    assert read["wiping_volumes_matrix"] == "0,140,140,0"
+    assert read["wiping_volumes_extruders"] == "70,70,70,70"
+    assert read["wiping_volumes_use_custom_matrix"] == "1"
+    one = threemf.SlicerSettings(bed=(256.0, 256.0, 256.0), layer_height=0.2, skirt_distance=2.0)
+    assert "wipe_tower" not in _prusaslicer_reads(threemf.prusaslicer_config(one))
+
+
+@pytest.mark.parametrize("slicer", ["orca", "bambu"])
+def test_a_multi_material_plate_carries_its_prime_tower_and_flush_volumes(slicer: str) -> None:
+    data = json.loads(threemf.orcaslicer_config(_tower_plate(slicer, None)))
+    assert data["enable_prime_tower"] == "1" and data["prime_tower_width"] == "100"
+    assert data["prime_tower_rib_wall"] == "0" and data["prime_tower_brim_width"] == "3"
+    assert (data["wipe_tower_x"], data["wipe_tower_y"]) == (["78"], ["216.4"])
+    # no printer named: no nozzle volume; Bambu Studio caps at 900, OrcaSlicer at 800
+    assert data["flush_volumes_matrix"] == ["0", "294", "60", "0"]
+    assert data["flush_volumes_vector"] == ["140"] * 4 and data["flush_multiplier"] == "1"
+    assert "printer_settings_id" not in data
+
+
+def test_a_bambu_plate_names_the_system_profiles_and_what_differs_from_them() -> None:
+    plate = _tower_plate("bambu", slicers.BAMBU_PRINTERS["a1"])
+    data = json.loads(threemf.orcaslicer_config(plate))
+    assert data["printer_model"] == "Bambu Lab A1"
+    assert data["printer_settings_id"] == "Bambu Lab A1 0.4 nozzle"
+    assert data["print_settings_id"] == "0.20mm Standard @BBL A1"
+    assert data["filament_settings_id"] == ["Bambu PLA Basic @BBL A1"] * 2
+    assert data["nozzle_diameter"] == ["0.4"] and data["version"] == "02.00.00.95"
+    process, *filaments, machine = data["different_settings_to_system"]
+    assert filaments == ["", ""]
+    assert machine.split(";") == ["printable_area", "printable_height"]
+    assert set(process.split(";")) == {
+        key for key in data if key in slicers.BAMBU_PRINT_KEYS
+    } and "layer_height" in process.split(";")
+    assert data["flush_volumes_matrix"] == ["0", "386", "152", "0"]  # the A1's nozzle volume
