@@ -44,7 +44,7 @@ from cad.jobs import (
 )
 from cad.notes import print_notes
 from cad.outdir import check_target, replacing
-from cad.plates import Footprint, PlateError, arrange, fits_bed, pack_box
+from cad.plates import Footprint, PlateError, TowerRoom, arrange, fits_bed, pack_box
 from cad.settings import OptionError, PrintSettings, colour_name
 from games.asteroids import FragmentKind
 
@@ -247,7 +247,7 @@ def _generate(
     previews and plates are queued on ``helpers`` as soon as their STLs exist.
     """
     from cad import fits, mesh, occ, parts
-    from cad.slicers import ColourChange, SlicerSettings
+    from cad.slicers import BAMBU_PRINTERS, ColourChange, SlicerSettings, WipeTower
 
     step = progress  # already time-stamped by build_kit
     for sub in ("stl", "step", "plates", "preview") if previews else ("stl", "step", "plates"):
@@ -363,11 +363,19 @@ def _generate(
             footprints.append(
                 Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
             )
+    slicer_name = settings.slicer_name
+    printer = BAMBU_PRINTERS.get(settings.bed.name) if slicer_name == "bambu" else None
+    towers = {
+        fp.group: _tower_room(settings, fp.group, layer, printer)
+        for fp in footprints
+        if settings.multi_material and by_name[fp.part].change_z
+    }
     try:
-        plates = arrange(footprints, settings.bed, settings.plate_spacing, settings.bed_border)
+        plates = arrange(
+            footprints, settings.bed, settings.plate_spacing, settings.bed_border, towers
+        )
     except PlateError as exc:
         raise KitError("--printer", str(exc)) from None
-    slicer_name = settings.slicer_name
     plate_changes: dict[str, Any] = {}
     plate_slicers: dict[str, Any] = {}
     for plate in plates:
@@ -387,6 +395,8 @@ def _generate(
             filaments=(colour_of, settings.symbol_colour) if multi else (colour_of,),
             output_name=f"{plate.name}.gcode",
             slicer=slicer_name,
+            tower=None if plate.tower is None else WipeTower(**_tower_box(plate.tower)),
+            printer=printer,
         )
         items = tuple(
             PlateItem(
@@ -516,6 +526,7 @@ def _generate(
                 "filaments": list(plate_slicers[plate.name].filaments),
                 "gcode_name": plate_slicers[plate.name].output_name,
                 "slicer_settings": plate_slicers[plate.name].values(),
+                "wipe_tower": _tower_entry(plate_slicers[plate.name]),
                 "preview": f"preview/{plate.name}.png" if previews else None,
             }
         )
@@ -622,6 +633,47 @@ def _symbol_part(
     if not multi or height is None:
         return None
     return {"filament": 2, "colour": colour, "height_mm": height, "layer": round(height / layer)}
+
+
+def _tower_room(settings: PrintSettings, group: str, layer: float, printer: Any) -> TowerRoom:
+    """The room a multi-material plate of ``group`` keeps for its wipe tower: the purge of
+    its one change, body to symbol colour, in the plate's slicer (``cad.slicers``)."""
+    from cad.slicers import TOWER_BRIM, TOWER_WALLS, SlicerSettings, tower_area
+
+    slicer = SlicerSettings(
+        bed=(settings.bed.x, settings.bed.y, settings.bed.z),
+        layer_height=layer,
+        skirt_distance=None,
+        filaments=(_plate_colour(group, settings), settings.symbol_colour),
+        slicer=settings.slicer_name,
+        printer=printer,
+    )
+    return TowerRoom(
+        area=tower_area(slicer.purge_volumes()[0][1], layer),
+        extra=TOWER_WALLS,
+        brim=TOWER_BRIM[slicer.slicer],
+    )
+
+
+def _tower_box(box: tuple[float, float, float, float]) -> dict[str, float]:
+    """``Plate.tower`` (x, y, width, depth in mm) as ``WipeTower`` fields."""
+    return dict(zip(("x", "y", "width", "depth"), box))
+
+
+def _tower_entry(slicer: Any) -> dict[str, Any] | None:
+    """The manifest's wipe tower of a plate: where it stands (mm) and the purge it is sized
+    for (mm³, body to symbol filament, in the plate's slicer)."""
+    tower = slicer.tower
+    if tower is None:
+        return None
+    return {
+        "x_mm": round(tower.x, 1),
+        "y_mm": round(tower.y, 1),
+        "width_mm": round(tower.width, 1),
+        "depth_mm": round(tower.depth, 1),
+        "purge_mm3": slicer.purge_volumes()[0][1],
+        "purge_prusaslicer_mm3": slicer.purge_volumes("prusa")[0][1],
+    }
 
 
 def _plate_colour(group: str, settings: PrintSettings) -> str:
