@@ -687,6 +687,7 @@ def serve(
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     from companion.serve import ServeError, ServeOptions, run
+    from shop import init_app as print_shop
 
     card_qr_base = ""
     if mdns:  # named when the announced address is not the one printed cards use
@@ -705,6 +706,7 @@ def serve(
         mdns=mdns,
         card_qr_base=card_qr_base,
         retention=retention,
+        extensions=(print_shop,),
     )
     try:
         run(options)

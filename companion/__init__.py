@@ -22,6 +22,7 @@ so the blueprints never import this package's ``__init__``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +78,17 @@ def default_database() -> Path:
     return root / "tablesmith" / "companion.sqlite"
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(
+    test_config: dict[str, Any] | None = None,
+    extensions: Sequence[Callable[[Flask], None]] = (),
+) -> Flask:
     """Build the companion app.
+
+    ``extensions`` are called with the app before the translations are compiled: the
+    composition root (``tablesmith serve``) adds the print shop's pages this way, so the
+    companion never imports them. An extension may register blueprints, add a door to the
+    start page (``DOORS``: dicts of ``endpoint``, ``title``, ``text``, ``id``) and a folder of
+    catalogs (``EXTRA_TRANSLATIONS``).
 
     Args:
         test_config: config overrides. Keys: ``DATABASE`` (an SQLite file path, or a
@@ -123,6 +133,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = service
     app.extensions[JOIN_LIMITER] = RateLimiter(*app.config["JOIN_RATE_LIMIT"])
     app.extensions[LOOKUP_LIMITER] = RateLimiter(*app.config["LOOKUP_RATE_LIMIT"])
+    app.config.setdefault("DOORS", [])
+    app.config.setdefault("EXTRA_TRANSLATIONS", [])
+    for extension in extensions:
+        extension(app)
     i18n.init_app(app)
     app.before_request(cross_site_guard)
 

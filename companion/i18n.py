@@ -65,7 +65,8 @@ def select_locale() -> str:
 def init_app(app: Flask) -> None:
     """Register Flask-Babel with compiled catalogs (cache: ``I18N_CACHE`` or the temp dir)."""
     cache = Path(app.config.get("I18N_CACHE") or tempfile.gettempdir())
-    sources = [SOURCE_DIR, *views.translation_folders()]
+    extra = app.config.get("EXTRA_TRANSLATIONS", [])  # an extension's (the print shop's)
+    sources = [SOURCE_DIR, *views.translation_folders(), *extra]
     directories = [str(compile_catalogs(source, cache)) for source in sources]
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
     Babel(app, locale_selector=select_locale)

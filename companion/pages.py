@@ -15,6 +15,7 @@ import segno
 from flask import (
     Blueprint,
     abort,
+    current_app,
     make_response,
     redirect,
     render_template,
@@ -109,8 +110,10 @@ def render_table(seat: Seat) -> str:
 
 @bp.get("/")
 def index() -> str:
-    """Home: start a new table of any registered game."""
-    return render_template("home.html", games=list(registry.GAMES.values()))
+    """Home: the doors an extension added (the print shop's), and a new table of any
+    registered game (the Play door)."""
+    doors = [{**door, "url": url_for(door["endpoint"])} for door in current_app.config["DOORS"]]
+    return render_template("home.html", games=list(registry.GAMES.values()), doors=doors)
 
 
 @bp.post("/tables")

@@ -18,6 +18,7 @@ import socket
 import sqlite3
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from urllib.parse import urlsplit
 
 import click
 import segno
+from flask import Flask
 
 from companion import create_app, default_database
 from companion.durations import describe_duration, parse_duration
@@ -65,6 +67,7 @@ class ServeOptions:
         retention: how long a table is kept after its last action, as typed (``30d``,
             ``12h``, ``90m``, ``45s``; ``0`` keeps every table):
             :mod:`companion.tables.retention`.
+        extensions: given to :func:`companion.create_app` (the print shop's pages).
     """
 
     host: str = "0.0.0.0"
@@ -79,6 +82,7 @@ class ServeOptions:
     mdns: bool = True
     card_qr_base: str = ""
     retention: str = "30d"
+    extensions: tuple[Callable[[Flask], None], ...] = ()
 
 
 def lan_address() -> str:
@@ -275,7 +279,7 @@ def run(options: ServeOptions) -> None:
         "RETENTION_SECONDS": retention,
     }
     try:
-        app = create_app(config)
+        app = create_app(config, options.extensions)
     except (StorageUnavailable, StoreError) as exc:
         if not isinstance(db_value, Path):  # the message names the URL without its password
             raise ServeError(f"--db: {exc}") from None

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cad", "companion", "games", "printables")
+PACKAGES = ("cad", "companion", "games", "printables", "shop")
 SCRIPTS = ("tablesmith.py",)
 MAX_LINES = 800
 

@@ -31,7 +31,7 @@ from pypdf import PdfReader
 from tests.companion.servers import Serve, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cad", "companion", "games", "printables")
+PACKAGES = ("cad", "companion", "games", "printables", "shop")
 
 pytestmark = pytest.mark.slow
 
