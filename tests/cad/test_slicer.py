@@ -7,6 +7,7 @@ Skips where prusa-slicer is missing; CI installs Debian's package so it runs the
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cad import slicers
 from tests.conftest import needs_program
 
 pytestmark = [needs_program("prusa-slicer", "prusa-slicer"), pytest.mark.slow]
@@ -209,3 +211,71 @@ def test_prusaslicer_drops_the_parts_of_a_bambu_multi_material_plate_as_the_note
     layer = manifest["settings"]["layer_height"]
     assert min(heights) == pytest.approx(layer, abs=1e-3)  # a symbol layer, lying on the bed
     assert max(heights) == pytest.approx(plate["height_mm"] - layer, abs=1e-3)
+
+
+def _tower_purges(body: str) -> tuple[list[tuple[str, float, bool]], list[tuple[float, float]]]:
+    """Per tool change line (``T0``/``T1``): the tool, the new filament extruded on the wipe
+    tower from PrusaSlicer's ``; CP TOOLCHANGE WIPE`` to the end of that tower section (mm of
+    filament: the purge, ``WipeTower::toolchange_Wipe`` and the tower's layer after it) and
+    whether a ``; CP TOOLCHANGE START`` of the tower came before it; and every extruding
+    move of the wipe tower (x, y)."""
+    changes: list[tuple[str, float, bool]] = []
+    moves: list[tuple[float, float]] = []
+    kind, x, y, started, wiping = "", 0.0, 0.0, False, False
+    for line in body.splitlines():
+        if line.startswith(";TYPE:"):
+            kind = line[6:]
+            wiping = wiping and kind == "Wipe tower"
+        elif line == "; CP TOOLCHANGE START":
+            started = True
+        elif line == "; CP TOOLCHANGE WIPE":
+            wiping = True
+        elif line in ("T0", "T1"):
+            changes.append((line, 0.0, started and kind == "Wipe tower"))
+            started = False
+        elif line.startswith("G1 "):
+            fields = dict(re.findall(r"([XYE])(-?[\d.]+)", line.split(";")[0]))
+            x, y = float(fields.get("X", x)), float(fields.get("Y", y))
+            extruded = float(fields.get("E", 0))
+            if kind == "Wipe tower" and extruded > 0 and ("X" in fields or "Y" in fields):
+                moves.append((x, y))
+                if wiping and changes:
+                    tool, purged, after_start = changes[-1]
+                    changes[-1] = (tool, purged + extruded, after_start)
+    return changes, moves
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_multi_material_plate_purges_on_its_wipe_tower_on_a_single_nozzle_mmu(
+    build_kit_once, config, tmp_path
+) -> None:
+    """An MMU (one nozzle, two filaments: the printer profile's single_extruder_multi_material)
+    purges at least the plate's purge volume of the symbol filament on the wipe tower before
+    printing with it, and the tower stands where the plate kept room for it."""
+    out, manifest = build_kit_once(**config, multi_material=True, slicer="prusa")
+    towered = [p for p in manifest["plates"] if p["symbol_part"]]
+    assert len(towered) >= 3
+    for plate in towered:
+        gcode = _slice(
+            out / plate["file"],
+            tmp_path / plate["gcode_name"],
+            "--single-extruder-multi-material",
+            "--no-single-extruder-multi-material-priming",
+        )
+        body, _, config_block = gcode.partition("; prusaslicer_config = begin")
+        assert "; wipe_tower = 1\n" in config_block
+        matrix = re.search(r"^; wiping_volumes_matrix = (.*)$", config_block, flags=re.M)
+        assert matrix is not None and matrix.group(1) == "0,140,140,0"
+        diameter = float(re.search(r"^; filament_diameter = ([\d.]+)", config_block, re.M)[1])
+        changes, moves = _tower_purges(body)
+        to_symbols = [c for c in changes if c[0] == "T1"]
+        assert len(to_symbols) == 1, plate["file"]  # one change, at the symbol layer
+        for _, purged, on_tower in to_symbols:
+            assert on_tower, plate["file"]  # the change happens on the wipe tower
+            volume = purged * math.pi * diameter**2 / 4
+            assert volume >= plate["wipe_tower"]["purge_prusaslicer_mm3"] == 140, plate["file"]
+        tower, brim = plate["wipe_tower"], slicers.TOWER_BRIM["prusa"]
+        x0, y0 = tower["x_mm"] - brim - 0.5, tower["y_mm"] - brim - 0.5
+        x1 = tower["x_mm"] + tower["width_mm"] + brim + 0.5
+        y1 = tower["y_mm"] + tower["depth_mm"] + brim + 0.5
+        assert moves and all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in moves), plate["file"]
