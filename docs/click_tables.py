@@ -5,7 +5,8 @@ such as ``<base>/card/<game>/<deck>/<card>`` reaches the page as HTML tags and t
 shows nothing of it; and with click 8.3 and newer an option without a default shows click's
 internal ``Sentinel.UNSET``. A Markdown preprocessor that runs right after mkdocs-click's own
 (priority 141) escapes ``<`` and ``>`` outside code spans and writes such a default as a flag's
-``False`` or, for any other option, ``None`` (what mkdocs-click writes for ``default=None``).
+``False``; an option with no default (``None``) reads "see the description" where its help text
+names what happens without it (``[default: ./build/GAME]``), else "none".
 It touches only the option rows of a page that has a ``::: mkdocs-click`` block.
 """
 
@@ -32,6 +33,10 @@ def tidy_row(row: str) -> str:
         cells = row.split(" | ")
         default = "`False`" if cells[1].strip() == "boolean" else "None"
         row = row.rstrip()[: -len(f"{UNSET} |")] + f"{default} |"
+    if row.rstrip().endswith("| None |"):
+        # no click default: the help text says what happens ("[default: ./build/GAME]")
+        described = "[default:" in row
+        row = row.rstrip()[: -len("None |")] + ("see the description |" if described else "none |")
     return row
 
 
