@@ -11,8 +11,10 @@ Files are written to a temporary file beside the target and moved into place wit
 ``os.replace`` only when everything succeeded, so a failed run never leaves a half-written PDF
 (:func:`printables.outputs.atomic_outputs`).
 
-Decisions: crop marks, the 100 % note and the ruler are printed on front pages only (cutting
-happens from the front; marks on a misregistered back would only mislead). Every generated
+Decisions: the 100 % note and the ruler are printed on front pages only; so are the crop
+marks of duplex sheets (cutting happens from the front; marks on a misregistered back would
+only mislead). The backs of ``separate`` get the same crop and inner marks as their fronts,
+moved with the back adjustment: printed on a sheet of their own, they are cut from it. Every generated
 back design is one PDF form XObject, and every image file one image XObject, however many
 cards use it.
 """
@@ -28,7 +30,7 @@ from urllib.parse import urlsplit
 
 from games.cards.deck import Card, Deck, ascii_base, card_url
 from printables.backs import draw_generated_back
-from printables.cropmarks import draw_marks_on_art
+from printables.cropmarks import draw_marks, draw_marks_on_art, inner_marks
 from printables.cutter import svg_text, write_dxf
 from printables.duplex import (
     BackAdjust,
@@ -711,6 +713,8 @@ def render_deck(
                             trim=target.trim,
                         )
                     )
+                if separate:  # a backs sheet of its own is cut from its own marks
+                    draw_marks(back, [*layout.crop_marks, *inner_marks(layout)])
                 back.restoreState()
                 boxes = sheet_boxes(layout, options.scale, options.adjust)
                 back.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
