@@ -180,8 +180,8 @@ def run_part(job: PartJob) -> PartResult:
 
 
 def run_plate(job: PlateJob) -> str:
-    """Write one plate's 3MF (and preview); returns the 3MF's file name."""
-    from cad import preview, threemf
+    """Write one plate's 3MF with its thumbnails (and preview); returns the 3MF's file name."""
+    from cad import preview, threemf, thumbnails
 
     objects, shaded = [], []
     for item in job.items:
@@ -229,7 +229,9 @@ def run_plate(job: PlateJob) -> str:
                     change_z=job.symbol_z if job.symbol_z is not None else np.inf,
                 )
             )
-    threemf.write_plate(job.file, objects, job.change, job.settings)
+    size = (thumbnails.RENDER_SIZE, thumbnails.RENDER_SIZE)
+    picture = preview.render_image(shaded, view="iso", size=size, transparent=True)
+    threemf.write_plate(job.file, objects, job.change, job.settings, thumbnails.pictures(picture))
     if job.preview is not None:
         preview.render_png(
             shaded, job.preview, view="top", bed=job.bed, title=job.title, legend=job.legend

@@ -93,24 +93,51 @@ def render_png(
     Raises:
         ValueError: unknown ``view`` or nothing to draw.
     """
+    picture = render_image(items, view=view, size=(size_px, size_px - _TITLE_PX), bed=bed)
+    image = Image.new("RGB", (size_px, size_px), tuple(int(v * 255) for v in _BACKGROUND))
+    image.paste(picture, (0, _TITLE_PX))
+    _caption(image, title, legend)
+    image.save(path, format="PNG", compress_level=1)
+
+
+def render_image(
+    items: Sequence[Shaded],
+    *,
+    view: str = "iso",
+    size: tuple[int, int] = (512, 512),
+    bed: tuple[float, float] | None = None,
+    transparent: bool = False,
+) -> Image.Image:
+    """Render ``items`` into a picture without a caption (see ``render_png``).
+
+    Args:
+        items: meshes with their colours, in one common frame (mm).
+        view: ``"iso"`` or ``"top"``.
+        size: (width, height) in pixels.
+        bed: as in ``render_png``.
+        transparent: an RGBA picture whose background is transparent (the items' edges
+            anti-aliased); else RGB on the preview's background.
+
+    Raises:
+        ValueError: unknown ``view`` or nothing to draw.
+    """
     if view not in VIEWS:
         raise ValueError(f"view must be one of {sorted(VIEWS)}, got {view!r}")
     if not items:
         raise ValueError("nothing to draw")
     camera = _Camera(VIEWS[view])
     scene = _Scene.collect(items)
-    width, height = round(size_px * SUPERSAMPLE), round((size_px - _TITLE_PX) * SUPERSAMPLE)
+    width, height = round(size[0] * SUPERSAMPLE), round(size[1] * SUPERSAMPLE)
     points = scene.corners.reshape(-1, 3)
     if bed is not None:
         points = np.concatenate([points, [[0, 0, 0], [bed[0], 0, 0], [0, bed[1], 0], [*bed, 0]]])
     view_port = camera.fit(points, width, height)
     buffers = _rasterise(scene, camera, view_port, width, height)
-    rgb = _shade(scene, camera, view_port, buffers, bed)
-    image = Image.new("RGB", (size_px, size_px), tuple(int(v * 255) for v in _BACKGROUND))
-    picture = Image.fromarray(rgb).resize((size_px, size_px - _TITLE_PX), Image.Resampling.BOX)
-    image.paste(picture, (0, _TITLE_PX))
-    _caption(image, title, legend)
-    image.save(path, format="PNG", compress_level=1)
+    picture = Image.fromarray(_shade(scene, camera, view_port, buffers, bed))
+    if transparent:
+        covered = ((buffers.triangle >= 0) * 255).astype(np.uint8)
+        picture.putalpha(Image.fromarray(covered))
+    return picture.resize(size, Image.Resampling.BOX)
 
 
 @dataclass(frozen=True)

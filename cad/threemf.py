@@ -18,7 +18,7 @@ import os
 import re
 import uuid
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -46,6 +46,7 @@ from cad.slicers import (
     prusa_model_config,
     prusaslicer_config,
 )
+from cad.thumbnails import with_thumbnails
 
 _METADATA_RELATIONSHIP = "http://schemas.openxmlformats.org/package/2006/relationships/metadata"
 _SLIC3RPE_NAMESPACE = "http://schemas.slic3r.org/3mf/2017/06"
@@ -102,6 +103,7 @@ def write_plate(
     objects: Sequence[PlateObject],
     change: ColourChange | None,
     settings: SlicerSettings,
+    thumbnails: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write one plate as a 3MF project file for ``settings.slicer`` (see ``cad.slicers``).
 
@@ -110,6 +112,7 @@ def write_plate(
         objects: the distinct parts with their copies.
         change: the colour change of this plate, or None (a multi-material plate has none).
         settings: the print settings the plate carries, and the slicer it is written for.
+        thumbnails: the plate's pictures (``cad.thumbnails.pictures``), or None.
 
     Raises:
         lib3mf.ELib3MFException: lib3mf refused the model (a bug: meshes come from checked
@@ -226,7 +229,7 @@ def write_plate(
         attachment = model.AddAttachment(uri, _METADATA_RELATIONSHIP)
         attachment.ReadFromBuffer(bytearray(data))
     model.QueryWriter("3mf").WriteToFile(str(path))
-    _valid_zip_dates(path)
+    _valid_zip_dates(path, thumbnails)
 
 
 def _mesh_object(
@@ -254,8 +257,9 @@ def _colour(code: str) -> lib3mf.Color:
     return lib3mf.Color(red, green, blue, 255)
 
 
-def _valid_zip_dates(path: Path) -> None:
-    """Rewrite the archive with a valid fixed date on every entry, and PrusaSlicer's prefix.
+def _valid_zip_dates(path: Path, thumbnails: Mapping[str, bytes] | None = None) -> None:
+    """Rewrite the archive with a valid fixed date on every entry, and PrusaSlicer's prefix;
+    add the thumbnails where each slicer reads them (``cad.thumbnails``).
 
     lib3mf 2.x stamps entries with month 0 and day 0 (1980-00-00), which some zip tools reject;
     1980-01-01 keeps the file byte-reproducible. lib3mf names the prefix of a custom namespace
@@ -265,6 +269,8 @@ def _valid_zip_dates(path: Path) -> None:
     with zipfile.ZipFile(path) as source:
         entries = [(info.filename, source.read(info)) for info in source.infolist()]
     entries = [(name, _slicer_prefixes(data) if name == _MODEL else data) for name, data in entries]
+    if thumbnails:
+        entries = with_thumbnails(entries, thumbnails)
     partial = path.with_name(path.name + ".partial")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as target:
         for name, data in entries:
