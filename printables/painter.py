@@ -219,9 +219,11 @@ class Painter:
         max_pt: float,
         min_pt: float = MIN_TEXT_PT,
         align: int = 0,
+        middle: bool = False,
     ) -> float:
-        """Rules text fitted into ``area`` (mm, face-relative), top-aligned, drawn as a form
-        XObject shared by every card with the same text and box.
+        """Rules text fitted into ``area`` (mm, face-relative), top-aligned (with ``middle``:
+        centred from top to bottom), drawn as a form XObject shared by every card with the same
+        text and box. ``align``: 0 left, 1 centred (ReportLab's alignment).
 
         Returns:
             The height the text uses, mm (0 when nothing was drawn).
@@ -254,16 +256,22 @@ class Painter:
             c.endForm()
             defined.add(form)
         x, top = self.pt(area.x, area.top)
+        if middle:
+            top -= (area.height * MM - height) / 2
         c.saveState()
         c.translate(x, top - height)
         c.doForm(form)
         c.restoreState()
         widths = para.getActualLineWidths0() or [0.0]
+        left = area.x + (area.width - max(widths) / MM) / 2 if align == 1 else area.x
         self.boxes.append(
             Box(
                 what=f"{field_name} text",
                 rect=Rect(
-                    x=area.x, y=area.top - height / MM, width=max(widths) / MM, height=height / MM
+                    x=left,
+                    y=(top - height) / MM - self.trim.y,
+                    width=max(widths) / MM,
+                    height=height / MM,
                 ),
             )
         )
