@@ -93,6 +93,8 @@ def print_notes(manifest: dict[str, Any]) -> str:
                 f"{_colour(symbols['colour'])}**; the printer changes filament itself (AMS, "
                 "MMU or tool changer), no pause."
             )
+            if plate.get("wipe_tower"):
+                lines.append(_tower_words(plate["wipe_tower"], s["slicer"]))
         else:
             lines.append("  - One colour, no filament change.")
     if manifest.get("board_split"):
@@ -128,6 +130,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "as filament 1 and the symbol colour as filament 2; the printer switches by itself "
         "at that layer (PrusaSlicer writes a tool change T1 there, no M600). The STLs of both "
         "parts are in `stl/` beside the whole piece, their exact solids in `step/`.",
+        *_purge_lines(s["slicer"]),
         "",
         "## Remixing",
         "`step/` has every part as an exact solid (STEP, mm, named after the part) for "
@@ -218,6 +221,45 @@ def _brim_words(settings: dict[str, Any]) -> str:
 def _colour(hex_colour: str) -> str:
     name = colour_name(hex_colour)
     return f"{name} ({hex_colour})" if name != hex_colour else hex_colour
+
+
+_TOWER = {
+    "prusa": ("Wipe tower", "Purging volumes", "Print Settings > Multiple Extruders"),
+    "bambu": ("Prime tower", "Flushing volumes", "the process settings, Others"),
+    "orca": ("Prime tower", "Flushing volumes", "the process settings, Multimaterial"),
+}
+"""Per slicer, the names its window shows: the tower's settings group, the purge table's
+button beside the filaments (PrusaSlicer's ``Tab.cpp``/``Plater.cpp``, Bambu Studio's and
+OrcaSlicer's ``Plater.cpp`` and ``Tab.cpp``: see ``cad.slicers``), and where the tower is."""
+
+
+def _tower_words(tower: dict[str, Any], slicer: str) -> str:
+    """A multi-material plate's tower: where it stands and what it purges (``cad.kit``)."""
+    name, volumes, _ = _TOWER[slicer]
+    return (
+        f"  - {name} {tower['width_mm']:g} x about {tower['depth_mm']:g} mm at X "
+        f"{tower['x_mm']:g}, Y {tower['y_mm']:g} (front-left corner): it takes "
+        f"{tower['purge_mm3']:g} mm³ of the symbol filament at the change ({volumes}"
+        + ("" if slicer == "prusa" else f"; PrusaSlicer's is {tower['purge_prusaslicer_mm3']:g}")
+        + ")."
+    )
+
+
+def _purge_lines(slicer: str) -> list[str]:
+    """Why a multi-material plate has a tower, in the words of the plate's slicer."""
+    name, volumes, where = _TOWER[slicer]
+    return [
+        f"- **Purge on one nozzle** (Prusa MMU, Bambu AMS): the old filament has to be "
+        f"pushed out of the nozzle before the symbols print, or they come out blended with the "
+        f"body colour (a ship's symbol layer holds less filament than one purge). The "
+        f"plates turn on the **{name}** ({where}) and fill **{volumes}** (the button beside "
+        f"the filament list) with the slicer's own amounts: PrusaSlicer 140 mm³ for any pair, "
+        f"Bambu Studio and OrcaSlicer by the two colours. The tower stands beside the parts "
+        f"where the plate kept room for it. Keep both as they are.",
+        f"- **Tool changers** (Prusa XL, Bambu H2D's two nozzles, and the like) give each "
+        f"filament its own nozzle and need no purge: set the pair in **{volumes}** to 0 (the "
+        f"slicer may still keep a small {name.lower()} to prime the nozzle it changes to).",
+    ]
 
 
 def _slicer_words(manifest: dict[str, Any]) -> str:

@@ -134,3 +134,37 @@ def test_notes_give_grams_and_hours_per_plate_and_for_the_set_and_whom_to_trust(
     assert "twice" not in notes.split("## Slicer settings")[0]
     assert "3 perimeters, 3 top and 3 bottom layers, 20 % infill" in notes
     assert "the time and grams your slicer shows for your printer" in notes
+
+
+def _multi_material(slicer: str) -> dict:
+    manifest = _manifest(-0.1)
+    manifest["settings"].update(slicer=slicer, multi_material=True)
+    plate = manifest["plates"][0]
+    plate["colour_change"] = None
+    plate["symbol_part"] = {"filament": 2, "colour": "#F2F2F2", "height_mm": 3.2, "layer": 16}
+    plate["wipe_tower"] = {
+        "x_mm": 40.0,
+        "y_mm": 157.5,
+        "width_mm": 100.0,
+        "depth_mm": 13.1,
+        "purge_mm3": 140.0 if slicer == "prusa" else 386.0,
+        "purge_prusaslicer_mm3": 140.0,
+    }
+    return manifest
+
+
+def test_multi_material_notes_explain_the_purge_in_each_slicers_words() -> None:
+    prusa = print_notes(_multi_material("prusa"))
+    assert "Wipe tower 100 x about 13.1 mm at X 40, Y 157.5" in prusa
+    assert "it takes 140 mm³ of the symbol filament at the change (Purging volumes)." in prusa
+    assert "**Wipe tower** (Print Settings > Multiple Extruders)" in prusa
+    assert "**Purging volumes**" in prusa and "Prime tower" not in prusa
+    bambu = print_notes(_multi_material("bambu"))
+    assert "takes 386 mm³ of the symbol filament at the change (Flushing volumes; " in bambu
+    assert "PrusaSlicer's is 140)" in bambu
+    assert "**Prime tower** (the process settings, Others)" in bambu
+    assert "**Flushing volumes**" in bambu and "Purging volumes" not in bambu
+    for notes in (prusa, bambu):
+        assert "**Tool changers** (Prusa XL, Bambu H2D's two nozzles" in notes
+        assert "need no purge" in notes
+    assert " mm at X " not in print_notes(_manifest(-0.1))  # one colour: no tower to place
