@@ -154,7 +154,7 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
     Pairs: a fragment in a rift at the left end, in the middle and at the right end, sitting
     on the rift floor (AST-20: pushed through the open ends); two fragments end to end in a
     rift; a ship in a fragment's hole pocket; ships stacked three high (AST-12); a ship in a
-    base pocket (AST-14); with ``joint``, the dovetail joint of the board halves.
+    base pocket (AST-14); with ``joint``, the jigsaw tab joint of the board halves.
 
     Returns:
         The fits, in that order.
@@ -216,5 +216,5 @@ def kit_fits(dims: PrintDimensions, parts: PartSet, *, joint: bool = True) -> li
     if joint:
         assert parts.board_halves is not None, "the joint needs the board halves"
         half_a, half_b = parts.board_halves
-        fits.append(measure("board halves at the dovetail joint", half_a, half_b, floor / 2))
+        fits.append(measure("board halves at the jigsaw tab joint", half_a, half_b, floor / 2))
     return fits

@@ -16,7 +16,7 @@ PAIRS = (
     "ship on ship (stack level 2 of 3)",
     "ship on ship (stack level 3 of 3)",
     "ship in a base pocket",
-    "board halves at the dovetail joint",
+    "board halves at the jigsaw tab joint",
 )
 
 

@@ -294,3 +294,14 @@ def test_the_same_settings_give_the_same_bytes_in_every_file(tmp_path: Path) -> 
         assert {f"{part}-body.step", f"{part}-symbols.step"} <= steps
     header = (tmp_path / "a" / "step" / "ship-body.step").read_text(errors="replace")[:400]
     assert "FILE_NAME('ship-body.step','2000-01-01T00:00:00'" in header
+
+
+def test_the_split_boards_notes_name_its_joint_as_it_is_made(build_kit_once) -> None:
+    """Issue 30: the MK4 kit's notes called the board joint a dovetail; the halves join with
+    round-headed jigsaw tabs in sockets (``cad.parts.board_halves``)."""
+    out, manifest = build_kit_once(scale=1.0, printer="mk4")
+    assert manifest["board_split"]
+    notes = (out / "PRINT-NOTES.md").read_text(encoding="utf-8")
+    assert "dovetail" not in notes.lower() and "dovetail" not in json.dumps(manifest)
+    assert "- board halves at the jigsaw tab joint: 0.20 mm play per side." in notes
+    assert "three round-headed tabs down into its sockets" in notes
