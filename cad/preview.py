@@ -46,6 +46,8 @@ _BED = np.array([0.80, 0.81, 0.82])
 _BED_GRID = np.array([0.72, 0.73, 0.75])
 _TITLE_PX = 64
 """Height of the caption band above the picture (final pixels)."""
+_CAPTION_MARGIN_PX = 12
+"""Pixels kept free at either side of the caption's text."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -498,18 +500,32 @@ def _light(normal: np.ndarray, base: np.ndarray, camera: _Camera) -> tuple[np.nd
 def _caption(image: Image.Image, title: str, legend: Sequence[tuple[str, str]]) -> None:
     """Draw the title and the colour swatches in the band above the picture."""
     draw = ImageDraw.Draw(image)
-    title_font = ImageFont.load_default(size=20)
-    small = ImageFont.load_default(size=15)
+    room = image.width - 2 * _CAPTION_MARGIN_PX
+    title_font = _fitting_font(draw, [title], room, 20, 0)
     draw.text((image.width / 2, 8), title, fill=(30, 30, 30), font=title_font, anchor="mt")
     if not legend:
         return
     pieces = [(colour, f" {words}") for colour, words in legend]
+    small = _fitting_font(draw, [words for _, words in pieces], room, 15, 36)
     widths = [18 + draw.textlength(words, font=small) + 18 for _, words in pieces]
     x = (image.width - sum(widths)) / 2
     for (colour, words), width in zip(pieces, widths):
         draw.rectangle((x, 37, x + 14, 51), fill=colour, outline=(60, 60, 60))
         draw.text((x + 16, 44), words, fill=(50, 50, 50), font=small, anchor="lm")
         x += width
+
+
+def _fitting_font(
+    draw: ImageDraw.ImageDraw, texts: Sequence[str], room: float, size: int, extra: float
+) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's default font at ``size`` pixels, or smaller (down to 8) until ``texts`` side by
+    side, each with ``extra`` pixels of its own (a swatch), fit ``room`` pixels: a long plate
+    title (the MINI's fragment plate) is drawn smaller rather than cut at the picture's edges."""
+    for pixels in range(size, 7, -1):
+        font = ImageFont.load_default(size=pixels)
+        if sum(draw.textlength(text, font=font) + extra for text in texts) <= room:
+            break
+    return font
 
 
 def _rgb(colour: str) -> np.ndarray:

@@ -119,3 +119,26 @@ def test_an_unknown_view_is_refused(tmp_path: Path) -> None:
             tmp_path / "x.png",
             view="side",
         )
+
+
+def test_a_long_title_is_drawn_whole_inside_the_picture(tmp_path: Path) -> None:
+    """Issue 30: the MINI fragment plate's title ran off both edges of its 900 px preview."""
+    vertices, faces = _box(10, 2)
+    title = (
+        "plate-3-fragments: 14 x fragment-HH, 14 x fragment-HA on Prusa MINI, Bambu A1 mini "
+        "(180 x 180 mm)"
+    )
+    path = tmp_path / "title.png"
+    preview.render_png(
+        [preview.Shaded(vertices=vertices, faces=faces, colour=GREY)],
+        path,
+        view="top",
+        title=title,
+        legend=[(GREY, "grey below"), (WHITE, "white: change filament at 3.2 mm (layer 16)")],
+        size_px=900,
+    )
+    for rows in (slice(0, 34), slice(34, 60)):  # the title's line, the legend's
+        ink = np.asarray(Image.open(path).convert("L")).astype(int)[rows] < 128
+        assert ink.sum() > 300  # drawn
+        columns = np.flatnonzero(ink.any(axis=0))
+        assert columns[0] >= 12 and columns[-1] < 900 - 12, (columns[0], columns[-1])
