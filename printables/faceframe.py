@@ -18,17 +18,18 @@ PANEL = "#fbfaf6"
 
 
 def frame_form(p: Painter, frame: Frame) -> None:
-    """The static frame of ``frame`` cards of this size: bleed colour, panel, header band,
-    type band, kind decoration. One form XObject per frame key, size and bleed."""
+    """The static frame of ``frame`` cards of this size: the edge colour (``frame.edge``, else
+    the frame colour) over the bleed, panel, header band, type band, kind decoration. One form
+    XObject per frame key, edge colour, size and bleed."""
     c = p.canvas
     w, h, b, u = p.trim.width, p.trim.height, p.bleed, p.unit
-    name = f"frame-{frame.key}-{w:g}x{h:g}-b{b:g}"
+    name = f"frame-{frame.key}{frame.edge.lstrip('#')}-{w:g}x{h:g}-b{b:g}"
     defined = defined_forms(c)
     if name not in defined:
         c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
         local = Painter(canvas=c, trim=Rect(x=0, y=0, width=w, height=h), bleed=b, card_name="")
         colour = frame.colour
-        local.fill(local.bleed_box, colour)
+        local.fill(local.bleed_box, frame.edge or colour)
         inner = Rect(x=0, y=0, width=w, height=h).inset(2.2)
         if frame.cut_corners:
             cut = 4.0 * u

@@ -95,11 +95,17 @@ def _designs(c: Canvas) -> dict[tuple[Any, ...], _Design]:
 
 
 def standard_face(
-    p: Painter, face: FaceContent, *, image: Path | None = None, qr_url: str | None = None
+    p: Painter,
+    face: FaceContent,
+    *,
+    image: Path | None = None,
+    qr_url: str | None = None,
+    edge: str | None = None,
 ) -> None:
     """Draw ``face`` on the painter's card (see the module docstring for the anatomy), with
     ``image`` (an image file) in its art window, or a generated pattern where it is None,
-    and the QR code of ``qr_url`` (none where it is None).
+    and the QR code of ``qr_url`` (none where it is None); ``edge``: the deck's own colour
+    on the card's outer edge (:attr:`games.cards.anatomy.Frame.edge`), or None.
 
     Everything but the name and the QR code is one form XObject per card design (the face
     without its name and QR code, at this size and bleed; with an image the art is part of
@@ -109,6 +115,8 @@ def standard_face(
     that uses it.
     """
     c = p.canvas
+    if edge:
+        face = replace(face, frame=replace(face.frame, edge=edge))
     qr_edge = qr_size_mm(qr_url) if qr_url else 0.0
     art_key = "" if image is not None else (face.art_key or face.title)
     key = (_design_fields(face), image, art_key, qr_edge, p.trim.width, p.trim.height, p.bleed)

@@ -502,6 +502,7 @@ class _Job:
             face_content(card, side=side),
             image=self.image(card),
             qr_url=self.url(card),
+            edge=self.deck.colour,
         )
         c.restoreState()
 

@@ -30,6 +30,9 @@ class Frame:
         panel_radius: corner radius of the rounded inner panel, mm.
         double_rule: a double rule in ``colour`` along the inner panel.
         stripe: a metal stripe under the header band.
+        edge: the colour of the card's outer edge (the bleed and the border around the inner
+            panel), or empty for ``colour``: a deck's own colour
+            (:attr:`games.cards.deck.Deck.colour`), set by the printer.
     """
 
     key: str
@@ -40,6 +43,7 @@ class Frame:
     panel_radius: float = 2.0
     double_rule: bool = False
     stripe: bool = False
+    edge: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

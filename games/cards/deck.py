@@ -7,8 +7,9 @@ of the card's mapping), the field, the allowed values and what was found.
 
 Deck file formats (docs/cards.md):
 
-* YAML: a mapping with ``game``, optional ``deck`` (slug), ``title``, ``back`` (a mapping with
-  ``image`` or ``text`` and ``colour``) and ``cards`` (a list of card mappings, each with a
+* YAML: a mapping with ``game``, optional ``deck`` (slug), ``title``, ``colour`` (the
+  deck's own ``#RRGGBB``, on the edge of every face), ``back`` (a mapping with ``image`` or
+  ``text`` and ``colour``) and ``cards`` (a list of card mappings, each with a
   ``kind`` unless the game has one kind). Scalars are read as text (no YAML type guessing:
   ``007`` stays ``"007"``, ``no`` stays ``"no"``) and converted by the field specs. A key
   given twice in one mapping is an error, and so are aliases (``*name``): a card is repeated
@@ -69,7 +70,7 @@ _BACK_FIELDS = (
     FieldSpec(name="text", max_length=40),
     FieldSpec(name="colour", max_length=7),
 )
-_HEADER_KEYS = ("game", "deck", "title", "back", "cards")
+_HEADER_KEYS = ("game", "deck", "title", "colour", "back", "cards")
 _BACK_ALLOWED = {"colour": "#RRGGBB", "image": "a .png/.jpg file name (text)"}
 
 
@@ -132,9 +133,13 @@ class Deck:
         title: display title.
         cards: the cards in file order (each with its ``copies``).
         back: the common back.
+        colour: the deck's own colour, ``#RRGGBB``, or None: the outer edge of every face
+            (the bleed and the border around the inner panel), so that two decks mixed at
+            the table (two fleets, two teams) are told apart and sorted back.
 
     Raises:
-        FieldError: unknown game, bad slug, or two cards share an ``id``.
+        FieldError: unknown game, bad slug, a ``colour`` that is not ``#RRGGBB``, or two
+            cards share an ``id``.
     """
 
     game: str
@@ -142,10 +147,13 @@ class Deck:
     title: str
     cards: tuple[Card, ...]
     back: BackSpec = field(default_factory=BackSpec)
+    colour: str | None = None
 
     def __post_init__(self) -> None:
         _GAME.check(self.game)
         _DECK.check(self.slug)
+        if self.colour is not None and not _COLOUR.match(self.colour):
+            raise FieldError(field="colour", allowed="#RRGGBB", found=self.colour)
         seen: set[str] = set()
         for card in self.cards:
             if card.id in seen:
@@ -267,6 +275,16 @@ def _finish(
         title = _TITLE.parse(header.get("title"))
     except FieldError as exc:
         problems.append((_where(header, "title"), exc))
+    colour = header.get("colour")
+    colour = colour.strip() if isinstance(colour, str) else colour
+    if colour is not None and not (isinstance(colour, str) and _COLOUR.match(colour)):
+        problems.append(
+            (
+                _where(header, "colour"),
+                FieldError(field="colour", allowed="#RRGGBB (the faces' edge)", found=colour),
+            )
+        )
+        colour = None
     cards = _parse_cards(CARD_GAMES[game_slug], rows, problems)
     ids: dict[str, str] = {}
     for row_where, card in cards:
@@ -304,6 +322,7 @@ def _finish(
         title=title or slug,
         cards=tuple(card for _, card in cards),
         back=back or BackSpec(),
+        colour=colour,
     )
 
 
@@ -390,9 +409,9 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                     f"line {data.key_lines[key]}" if isinstance(data, YamlMapping) else "header",
                     FieldError(
                         field=key,
-                        allowed="game, deck, title, back, cards",
+                        allowed=", ".join(_HEADER_KEYS),
                         found=key,
-                        message=f"field '{key}': allowed game, deck, title, back, cards; found "
+                        message=f"field '{key}': allowed {', '.join(_HEADER_KEYS)}; found "
                         f"{short_repr(key)}" + did_you_mean(str(key), _HEADER_KEYS),
                     ),
                 )

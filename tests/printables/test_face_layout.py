@@ -11,12 +11,14 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from games.cards.anatomy import FaceContent
+from games.cards.deck import DeckError, parse_deck_text
 from printables.deckfile import read_deck
 from printables.facelower import TEXT_BOX, lower_half, symbols_only
 from printables.faces import face_content
 from printables.fonts import register_fonts
 from printables.layout import Rect
 from printables.painter import SAFE_MARGIN, Painter
+from printables.render import RenderOptions, render_deck
 
 QR_EDGE = 17.2
 """The QR code of a demo card, mm (43 modules of 0.4 mm)."""
@@ -89,3 +91,57 @@ def test_a_symbol_only_text_is_centred_in_its_box(tmp_path: Path) -> None:
     words = replace(face, text=("★ Draw 1.", "text"))
     left = text_box(lower(tmp_path, words)[0])
     assert left.x == pytest.approx(box.x + 1.2)
+
+
+@pytest.mark.parametrize(
+    "pair", [("pocketmodel", "pocketmodel-corsairs"), ("transformers", "transformers-decepticons")]
+)
+def test_the_two_demo_decks_of_a_game_have_their_own_edge_colour(
+    tmp_path: Path, pair: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import printables.faces
+
+    decks = [read_deck(f"demo:{name}").deck for name in pair]
+    colours = [deck.colour for deck in decks]
+    assert None not in colours and colours[0] != colours[1]
+    edges: list[set[str]] = []
+    real = printables.faces.design_upper
+
+    def record(p: Painter, face: FaceContent):
+        edges[-1].add(face.frame.edge)
+        return real(p, face)
+
+    monkeypatch.setattr(printables.faces, "design_upper", record)
+    for deck in decks:
+        edges.append(set())
+        render_deck(deck, RenderOptions(qr=False), tmp_path / f"{deck.slug}.pdf")
+    assert edges == [{colour} for colour in colours]
+
+
+def test_the_edge_colour_fills_the_bleed_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    from printables.faceframe import frame_form
+
+    face = card("demo:pocketmodel", "Halo Frigate")
+    painter = Painter(
+        canvas=Canvas(str(tmp_path / "e.pdf")),
+        trim=Rect(x=0, y=0, width=63, height=88),
+        bleed=3.0,
+        card_name="c",
+    )
+    fills: list[tuple[Rect, str]] = []
+    real = Painter.fill
+
+    def fill(self: Painter, box: Rect, colour: str, **kwargs: object) -> None:
+        fills.append((box, colour))
+        real(self, box, colour, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Painter, "fill", fill)
+        frame_form(painter, replace(face.frame, edge="#123456"))
+    assert fills[0] == (Rect(x=-3.0, y=-3.0, width=69.0, height=94.0), "#123456")
+    with pytest.raises(DeckError, match=r"line 3: field 'colour': allowed #RRGGBB"):
+        parse_deck_text(
+            "game: toy-battle\ntitle: T\ncolour: blue\ncards:\n  - {troop: Star, name: A, "
+            "colour: red}\n",
+            source="d.yaml",
+        )
