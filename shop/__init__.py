@@ -24,12 +24,13 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 def init_app(app: Flask) -> None:
     """Add the print shop to ``app``: its pages, its door on the start page, its catalogs
     and a :class:`JobRunner` (config ``SHOP_SLOTS``, default 1 worker process;
-    ``SHOP_RETENTION`` seconds, default :data:`shop.jobs.DEFAULT_RETENTION`), stopped with
-    the process."""
+    ``SHOP_RETENTION`` seconds, default :data:`shop.jobs.DEFAULT_RETENTION`; ``SHOP_ROOT``, the
+    folder its job folders go under, default the system's temporary folder), stopped with the
+    process."""
     from shop import pages
 
     runner = JobRunner(
-        shop_root(),
+        shop_root(app.config.get("SHOP_ROOT")),
         slots=int(app.config.get("SHOP_SLOTS", 1)),
         retention=float(app.config.get("SHOP_RETENTION", DEFAULT_RETENTION)),
     )

@@ -332,8 +332,9 @@ class JobRunner:
 _ACTIVE = ("queued", "running")
 
 
-def shop_root() -> Path:
-    """A new folder for one server's jobs, in the system's temporary folder."""
+def shop_root(parent: str | Path | None = None) -> Path:
+    """A new folder for one server's jobs, in ``parent`` (default: the system's temporary
+    folder)."""
     import tempfile
 
-    return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-"))
+    return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=parent))

@@ -68,9 +68,14 @@ def missing_kit() -> list[str]:
 
 
 def _form_values() -> dict[str, Any]:
-    """The posted form's values by option name (unknown names ignored), each at most
-    :data:`MAX_FIELD` characters (400 past that)."""
+    """The posted form's values by option name (unknown names ignored).
+
+    Raises:
+        OptionError: a field longer than :data:`MAX_FIELD` characters (named, with its
+            length).
+    """
     from cad.options import BUILD_OPTIONS
+    from cad.settings import OptionError
 
     values: dict[str, Any] = {}
     for option in BUILD_OPTIONS:
@@ -79,7 +84,7 @@ def _form_values() -> dict[str, Any]:
             values[option.name] = text == "on"
         elif text is not None and text.strip():
             if len(text) > MAX_FIELD:
-                abort(400, description=f"{option.flag}: at most {MAX_FIELD} characters")
+                raise OptionError(option.flag, f"at most {MAX_FIELD} characters, got {len(text)}")
             values[option.name] = text.strip()
     values["preview"] = True
     return values
@@ -101,7 +106,10 @@ def new_kit() -> Response | tuple[str, int]:
     from cad.options import settings_from
     from cad.settings import OptionError
 
-    values = _form_values()
+    try:
+        values = _form_values()
+    except OptionError as exc:
+        return _form({}, str(exc), 400, field=exc.option)
     if missing_kit():
         return _form(values, _kit_missing_line(), 503)
     try:
