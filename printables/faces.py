@@ -66,7 +66,8 @@ class _Design:
     What does not change from card to card is checked once here: the design's own overlaps
     (``overlaps``) and the QR code's (``qr_found``: its safe margin, then its crossings with
     the design's boxes); ``edges`` holds each box's (left, right, bottom, top), mm, for the
-    name's check per card."""
+    name's check per card; ``notes`` are warnings about its art (a resolution too low to
+    print sharp), reported for every card drawn with it."""
 
     form: str
     title: tuple[float, float, float]
@@ -77,6 +78,7 @@ class _Design:
     qr_box: Box | None = None
     qr_found: tuple[str, ...] = ()
     edges: tuple[tuple[float, float, float, float, Box], ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 _design_fields = attrgetter(
@@ -128,6 +130,7 @@ def standard_face(
         designs[key] = design
     for field_name, reason in design.problems:
         p.problems.append(Overflow(card=p.card_name, field=field_name, reason=reason))
+    p.warnings.extend(f"card '{p.card_name}': {note}" for note in design.notes)
     c.saveState()
     c.translate(*p.pt(0, 0))
     c.doForm(design.form)
@@ -205,6 +208,7 @@ def _define_design(
         )
         qr_found = box_problems([qr_box], w, h, SAFE_MARGIN) + _crossings([qr_box], edges)
     return _Design(
+        notes=tuple(local.warnings),
         form=name,
         title=title,
         qr_x=qr_x,

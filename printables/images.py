@@ -13,8 +13,9 @@ time) how to draw it:
   unchanged - a JPEG stays the camera's JPEG, not recompressed - and drawn through the
   orientation's affine map (:data:`ORIENTATION_MATRICES`), which turns or mirrors it on the
   page. Costs nothing.
-* A profile other than sRGB, CMYK pixels, 16-bit or other modes ReportLab cannot embed, or an
-  MPO (multi-picture JPEG of some phones): the pixels are turned upright
+* A profile other than sRGB, CMYK pixels, 16-bit or other modes ReportLab cannot embed, an
+  MPO (multi-picture JPEG of some phones) or a WebP file, or art above :data:`MAX_ART_PPI` at
+  the card's size (then also downsampled to it, Lanczos): the pixels are turned upright
   (``PIL.ImageOps.exif_transpose``), converted to sRGB with LittleCMS (``PIL.ImageCms``,
   perceptual intent; CMYK without a profile by Pillow's plain formula) and written as a JPEG
   (quality 95; PNG for PNG sources and art with transparency) to the art cache, named by the
@@ -31,9 +32,11 @@ from __future__ import annotations
 import atexit
 import hashlib
 import io
+import math
 import os
 import shutil
 import tempfile
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -49,6 +52,12 @@ JPEG_QUALITY = 95
 """Quality of converted JPEG art (Pillow scale 1..95)."""
 ORIENTATION_TAG = 0x0112
 """EXIF/TIFF tag 274, ``Orientation``."""
+MIN_ART_PPI = 150
+"""Art printing under this resolution (pixels per inch at its printed size) is warned about,
+per card: it prints visibly soft or blocky at arm's length."""
+MAX_ART_PPI = 600
+"""Art above this resolution at the card's size is downsampled to it once, into the art cache
+(no printer shows more; a 1,337 ppi photo made an 18 MB PDF)."""
 EMBEDDABLE_MODES = frozenset({"1", "L", "P", "RGB", "RGBA", "LA"})
 """Pillow modes ReportLab embeds as they are (others are converted)."""
 
@@ -96,15 +105,47 @@ class PreparedImage:
         canvas.restoreState()
 
 
-def prepare_image(path: Path | str) -> PreparedImage:
-    """The :class:`PreparedImage` of the art file ``path`` (PNG or JPEG, checked when the deck
-    was read), from the cache when the file's size and modification time are unchanged.
+def prepare_image(
+    path: Path | str, *, cover_mm: tuple[float, float] | None = None
+) -> PreparedImage:
+    """The :class:`PreparedImage` of the art file ``path`` (PNG, JPEG or WebP, checked when the
+    deck was read), from the cache when the file's size and modification time are unchanged.
+
+    With ``cover_mm`` (width, height of the largest box the art is drawn to cover, mm: the
+    card), art that would print there at more than :data:`MAX_ART_PPI` is downsampled once
+    (Lanczos) to cover it at :data:`MAX_ART_PPI`, into the art cache; the original file is
+    never touched. Every smaller box it covers then gets at least that resolution.
 
     Raises:
         OSError: the file cannot be read, or a converted copy cannot be written anywhere.
     """
     info = os.stat(path)
-    return _prepare(str(Path(path).resolve()), info.st_size, info.st_mtime_ns, _cache_key())
+    key = (str(Path(path).resolve()), info.st_size, info.st_mtime_ns, _cache_key())
+    prepared = _prepare(*key, None)
+    if cover_mm is not None:
+        target = downsampled_size(prepared.size, cover_mm)
+        if target is not None:
+            return _prepare(*key, target)
+    return prepared
+
+
+def print_ppi(size: tuple[int, int], box_mm: tuple[float, float]) -> float:
+    """The resolution, pixels per inch, at which an image of ``size`` pixels prints when
+    scaled to cover a box of ``box_mm`` (width, height, mm), cropped to it."""
+    scale = max(box_mm[0] / size[0], box_mm[1] / size[1])  # mm per pixel
+    return 25.4 / scale
+
+
+def downsampled_size(
+    size: tuple[int, int], cover_mm: tuple[float, float]
+) -> tuple[int, int] | None:
+    """The pixel size at which an image of ``size`` covers ``cover_mm`` at
+    :data:`MAX_ART_PPI`, or None when it prints at that or less there."""
+    ppi = print_ppi(size, cover_mm)
+    if ppi <= MAX_ART_PPI:
+        return None
+    factor = MAX_ART_PPI / ppi
+    return max(1, math.ceil(size[0] * factor)), max(1, math.ceil(size[1] * factor))
 
 
 def _cache_key() -> str:
@@ -112,40 +153,49 @@ def _cache_key() -> str:
 
 
 @lru_cache(maxsize=256)
-def _prepare(path: str, size: int, mtime_ns: int, cache: str) -> PreparedImage:
-    """:func:`prepare_image` for one (path, size, mtime, cache setting)."""
+def _prepare(
+    path: str, size: int, mtime_ns: int, cache: str, target: tuple[int, int] | None
+) -> PreparedImage:
+    """:func:`prepare_image` for one (path, size, mtime, cache setting), downsampled to
+    ``target`` pixels where given."""
     from PIL import Image
 
-    with Image.open(path) as im:
-        orientation = _orientation(im)
-        icc = im.info.get("icc_profile")
-        needs = (
-            im.mode not in EMBEDDABLE_MODES
-            or im.format not in ("JPEG", "PNG")
-            or bool(icc and not _is_srgb(icc))
-        )
-        if not needs:
-            w, h = im.size
-            return PreparedImage(
-                source=path,
-                size=(h, w) if orientation in (5, 6, 7, 8) else (w, h),
-                matrix=ORIENTATION_MATRICES[orientation],
-                converted=False,
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the deck reader has checked the file already
+        with Image.open(path) as im:
+            orientation = _orientation(im)
+            icc = im.info.get("icc_profile")
+            needs = (
+                target is not None
+                or im.mode not in EMBEDDABLE_MODES
+                or im.format not in ("JPEG", "PNG")
+                or bool(icc and not _is_srgb(icc))
             )
-        data = Path(path).read_bytes()
-        digest = hashlib.sha256(data + CONVERSION_VERSION.encode()).hexdigest()[:32]
-        upright = _to_srgb(im, icc)
+            if not needs:
+                w, h = im.size
+                return PreparedImage(
+                    source=path,
+                    size=(h, w) if orientation in (5, 6, 7, 8) else (w, h),
+                    matrix=ORIENTATION_MATRICES[orientation],
+                    converted=False,
+                )
+            data = Path(path).read_bytes()
+            digest = hashlib.sha256(data + CONVERSION_VERSION.encode()).hexdigest()[:32]
+            upright = _to_srgb(im, icc)
+    if target is not None:
+        upright = upright.resize(target, Image.Resampling.LANCZOS)
+        digest += f"-{target[0]}x{target[1]}"
     keep_png = upright.mode in ("RGBA", "LA") or Path(path).suffix.lower() == ".png"
-    target = _cache_dir() / f"{digest}.{'png' if keep_png else 'jpg'}"
-    if not target.exists():
+    cached = _cache_dir() / f"{digest}.{'png' if keep_png else 'jpg'}"
+    if not cached.exists():
         buffer = io.BytesIO()
         if keep_png:
             upright.save(buffer, "PNG", optimize=False)
         else:
             upright.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0)
-        _write_atomic(target, buffer.getvalue())
+        _write_atomic(cached, buffer.getvalue())
     return PreparedImage(
-        source=str(target), size=upright.size, matrix=ORIENTATION_MATRICES[1], converted=True
+        source=str(cached), size=upright.size, matrix=ORIENTATION_MATRICES[1], converted=True
     )
 
 

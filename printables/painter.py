@@ -10,6 +10,7 @@ text run and symbol is recorded as a :class:`~printables.facebox.Box` for the ov
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 from printables.facebox import Box, text_box
 from printables.fonts import BOLD, REGULAR, missing_glyphs
 from printables.icons import colour_of, defined_forms, draw_icon
-from printables.images import prepare_image
+from printables.images import MAX_ART_PPI, MIN_ART_PPI, prepare_image, print_ppi
 from printables.layout import Rect
 from printables.text import Overflow, fit_line, fit_paragraph
 from printables.units import MM
@@ -196,8 +197,24 @@ class Painter:
     def image(self, path: Path, area: Rect) -> None:
         """Draw an image file so that it fills ``area`` (mm): scaled to cover it, centred,
         the overflow clipped. ReportLab embeds each distinct file once however often it is
-        drawn; the file is prepared (upright, sRGB) once per file and modification time."""
+        drawn; the file is prepared (upright, sRGB; downsampled where it would print above
+        :data:`~printables.images.MAX_ART_PPI` on this card) once per file, modification
+        time and card size. Art printing under :data:`~printables.images.MIN_ART_PPI` here is
+        noted in :attr:`warnings` (without the card's name: a design is drawn once for all
+        the cards that share it)."""
         art = prepare_image(path)
+        ppi = print_ppi(art.size, (area.width, area.height))
+        if ppi < MIN_ART_PPI:
+            iw, ih = art.size
+            self.warnings.append(
+                f"art {path.name!r} prints at {ppi:.0f} ppi ({iw} x {ih} pixels in a "
+                f"{area.width:.0f} x {area.height:.0f} mm window); it looks soft or blocky "
+                f"under {MIN_ART_PPI} ppi: use a picture of at least "
+                f"{math.ceil(area.width / 25.4 * MIN_ART_PPI)} x "
+                f"{math.ceil(area.height / 25.4 * MIN_ART_PPI)} pixels"
+            )
+        elif ppi > MAX_ART_PPI:
+            art = prepare_image(path, cover_mm=(self.trim.width, self.trim.height))
         iw, ih = art.size
         scale = max(area.width / iw, area.height / ih)
         w, h = iw * scale, ih * scale

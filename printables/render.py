@@ -547,9 +547,8 @@ class _Job:
         if back.kind == "image":
             assert back.image is not None
             box = trim.inset(-bleed)
-            prepare_image(back.image).draw(  # upright, sRGB
-                c, box.x * MM, box.y * MM, box.width * MM, box.height * MM
-            )
+            art = prepare_image(back.image, cover_mm=(box.width, box.height))  # upright, sRGB
+            art.draw(c, box.x * MM, box.y * MM, box.width * MM, box.height * MM)
             return
         name = _form_name(back, self.options.size_of(item.card), bleed, self.deck.title)
         c.saveState()
