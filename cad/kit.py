@@ -150,23 +150,18 @@ def build_kit(
     def step(message: str) -> None:
         progress(f"[{time.perf_counter() - started:5.1f} s] {message}")
 
-    # the helper process starts first: it loads its libraries while this one loads the kernel
-    step("starting the helper process and loading the CAD kernel")
-    helpers = Helpers(step)
-    try:
-        _import_geometry()  # before anything is written: it takes a second
-        with replacing(target) as staging:
-            try:
-                manifest = _generate(
-                    settings, design, dims, split, staging, previews, helpers, step
-                )
-            except BaseException:
-                helpers.stop(wait=False)  # before the staging folder is removed
-                raise
+    # the staging folder first: an --out that cannot be written is refused before any progress
+    with replacing(target) as staging:
+        # the helper process starts next: it loads its libraries while this one loads the kernel
+        step("starting the helper process and loading the CAD kernel")
+        helpers = Helpers(step)
+        try:
+            _import_geometry()
+            manifest = _generate(settings, design, dims, split, staging, previews, helpers, step)
             if cached is not None:
                 _store_in_cache(staging, cached)
-    finally:
-        helpers.stop(wait=False)
+        finally:
+            helpers.stop(wait=False)  # before the staging folder is swapped in or removed
     return manifest
 
 

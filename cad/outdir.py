@@ -166,13 +166,19 @@ def replacing(target: Path) -> Iterator[Path]:
     parent = target.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {target}: {exc.strerror or exc}") from None
+    try:
         _sweep_stale(parent, target.name)
         staging = Path(
             tempfile.mkdtemp(prefix=f".{target.name}.partial-{os.getpid()}-", dir=parent)
         )
         os.chmod(staging, 0o777 & ~_umask())
     except OSError as exc:
-        raise OutputError(f"cannot write to {target}: {exc.strerror or exc}") from None
+        raise OutputError(
+            f"cannot write to {target}: no new folder can be made in {parent} "
+            f"({exc.strerror or exc})"
+        ) from None
     try:
         yield staging
         with _locked(parent):

@@ -124,6 +124,26 @@ def test_unwritable_output_folder_is_refused(tmp_path: Path) -> None:
 
 
 @kit_extra
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize(
+    ("out", "line"),
+    [
+        ("/proc/x", "cannot write to /proc/x: no new folder can be made in /proc ("),
+        ("/proc/new/x", "cannot write to /proc/new/x: "),
+    ],
+)
+def test_an_output_folder_that_cannot_be_made_is_one_line_before_any_progress(
+    tmp_path: Path, out: str, line: str
+) -> None:
+    """Issue 30: ``--out /proc/x`` printed the first progress line, then the error."""
+    result = run("build", "asteroids", "--out", out, "--no-cache", cwd=tmp_path)
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("tablesmith: error: --out: " + line)
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@kit_extra
 @pytest.mark.slow
 def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> None:
     result = run(
