@@ -92,14 +92,15 @@ def foreign_files(folder: Path, manifest: dict[str, Any]) -> list[str]:
     ``notes/``).
 
     The kit's files are :data:`KIT_FILES` and every path the manifest names: each part's STL,
-    STEP, multi-material STLs and preview, each plate's 3MF and preview. Symbolic links are
-    not followed.
+    STEP, multi-material STLs and STEPs and preview, each plate's 3MF and preview. Symbolic
+    links are not followed.
     """
     ours: list[Any] = list(KIT_FILES)
     for part in manifest.get("parts") or ():
         if isinstance(part, dict):
             ours += [part.get(key) for key in ("file", "step", "preview")]
             ours += part.get("multi_material_files") or ()
+            ours += part.get("multi_material_step") or ()
     for plate in manifest.get("plates") or ():
         if isinstance(plate, dict):
             ours += [plate.get(key) for key in ("file", "preview")]
