@@ -41,10 +41,23 @@ So ``--slicer`` chooses (``SLICERS``), with a default per bed preset (``DEFAULT_
 - ``orca``: the same layout as ``bambu`` claimed by ``OrcaSlicer-...`` (Bambu Studio then
   loads no settings from it).
 
+Bambu Studio 2.x (``BAMBU_SOURCE``, ``Plater::priv::load_files``) opens a claimed file as a
+project when the claimed major version is not newer than its own and the project settings
+load (else "load geometry data only"); it then selects the system profiles the file names
+(``printer_settings_id``, ``print_settings_id``, ``filament_settings_id``) and sets back every
+value the file does not list in ``different_settings_to_system``. So a ``bambu`` plate on a bed
+of a Bambu printer (``BAMBU_PRINTERS``) names that printer's profiles and lists every setting
+it carries; on another bed it names none and Bambu Studio makes a custom printer of its values.
+
 Decision (not in any loader): claiming the generator is the only way the Bambu loader reads a
 project's settings at all; the claim names a released version (``BAMBU_APPLICATION``) and the
 file carries nothing else of Bambu Studio's own (no thumbnails, no sliced G-code), which its
 loader treats as optional.
+
+Multi-material plates carry a wipe tower (``WipeTower``; PrusaSlicer "Wipe tower", Bambu Studio
+and OrcaSlicer "Prime tower") and each slicer's purge volumes for their colours
+(``SlicerSettings.purge_volumes``): a single nozzle (MMU, AMS) must purge the body colour before
+printing the symbols.
 """
 
 from __future__ import annotations

@@ -53,7 +53,9 @@ and ``Loaded.message``, the dialog's words):
 The reader is checked on a project Bambu Studio saved (``tests/data/slicers/``, from
 depoll/LANbu-Handy; ``tests/cad/test_bbs_reader.py``), which found that it ignored the
 ``p:path`` sub-models. What was searched for more: bambulab/BambuStudio and
-SoftFever/OrcaSlicer are over the fetch size limit; the code index's hits for
+SoftFever/OrcaSlicer are over the fetch size limit (the 2.x rules above were read in forks that
+merge them unchanged: ClusterM/BambuStudio at the bambulab commit named, Helio-Additive/OrcaSlicer
+at 00277ac4b0b33133b5190af4b05df33a58094d76); the code index's hits for
 ``<custom_gcodes_per_layer>``, ``BambuStudio-0``, ``OrcaSlicer-`` and
 ``model_settings.config`` were files written by other tools (exporters' templates and their
 tests), not by a slicer. Parallel-7/slicer-meta (``__tests__/fixtures/``, commit
