@@ -31,7 +31,7 @@ def test_a_misspelled_field_names_the_nearest_known_one() -> None:
         "game: toy-battle\ntitel: T\ncards:\n  - {troop: Star, name: A, colour: red}\n", "d.yaml"
     )
     assert header == [
-        "d.yaml: line 2: field 'titel': allowed game, deck, title, back, cards; found 'titel' "
+        "d.yaml: line 2: field 'titel': allowed game, deck, title, colour, back, cards; found 'titel' "
         "(did you mean 'title'?)"
     ]
     far = problems(
