@@ -310,6 +310,13 @@ class SheetLayout:
         note_origin: baseline start of the "print at 100 %" note, mm.
         heading_origin: baseline start of the page heading (top band), mm.
         registration: the filled rectangles of the cutter's registration marks, mm.
+        heading_box: where the heading's lines may go (top band, clear of ``keep_out``), mm;
+            its first baseline is ``heading_origin``, further lines go down.
+        note_box: where the "print at 100 %" note's lines may go (bottom band, right of the
+            ruler, clear of ``keep_out``), mm; its last baseline is ``note_origin``, earlier
+            lines go up.
+        keep_out: the cutter's zones around its registration marks that no furniture
+            enters (:func:`printables.regmarks.furniture_zones`), mm.
         lost_to_cutter: (columns, rows) the cutter's area and marks cost.
         crop_mark_places: where the (left/right, top/bottom) crop marks went: ``outside``
             (the normal place), ``shortened``, ``bleed``, ``gutter``, ``margin``, or ``none`` without
@@ -331,6 +338,9 @@ class SheetLayout:
     note_origin: tuple[float, float]
     heading_origin: tuple[float, float]
     registration: tuple[Rect, ...] = ()
+    heading_box: Rect = Rect(x=0.0, y=0.0, width=0.0, height=0.0)
+    note_box: Rect = Rect(x=0.0, y=0.0, width=0.0, height=0.0)
+    keep_out: tuple[Rect, ...] = ()
     lost_to_cutter: tuple[int, int] = (0, 0)
     crop_mark_places: tuple[str, str] = ("none", "none")
     crop_mark_room: tuple[float, float] = (0.0, 0.0)
@@ -508,14 +518,14 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
             )
     marks = _crop_marks(spec, slots, columns, across.plan, down.plan) if spec.crop_marks else []
     band = spec.page_margin
-    ruler = Rect(x=max(left, band), y=band + 0.6, width=RULER_LENGTH, height=2.4)
-    heading_x = max(left, band)
-    if spec.cutter.startswith("silhouette"):  # furniture clear of the left-hand marks
-        from printables.regmarks import SILHOUETTE_MARKS as regmarks
-
-        clear = regmarks.inset + regmarks.length + regmarks.padding + 1.0
-        ruler = Rect(x=max(ruler.x, clear), y=ruler.y, width=ruler.width, height=ruler.height)
-        heading_x = max(heading_x, clear)
+    heading_box, note_box, keep_out = _furniture_boxes(spec, left, top, top - grid_h)
+    ruler = Rect(x=note_box.x, y=band + 0.6, width=RULER_LENGTH, height=2.4)
+    note_box = Rect(
+        x=ruler.right + 4.0,
+        y=note_box.y,
+        width=note_box.right - ruler.right - 4.0,
+        height=note_box.height,
+    )
     return SheetLayout(
         spec=spec,
         page_width=page_w,
@@ -525,8 +535,11 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
         slots=tuple(slots),
         crop_marks=tuple(marks),
         ruler=ruler,
-        note_origin=(ruler.right + 4.0, band + 1.0),
-        heading_origin=(heading_x, page_h - band - FURNITURE_HEIGHT + 1.0),
+        note_origin=(note_box.x, band + 1.0),
+        heading_origin=(heading_box.x, page_h - band - FURNITURE_HEIGHT + 1.0),
+        heading_box=heading_box,
+        note_box=note_box,
+        keep_out=keep_out,
         registration=registration,
         lost_to_cutter=lost,
         crop_mark_places=(
@@ -536,6 +549,52 @@ def layout_sheet(spec: SheetSpec) -> SheetLayout:
         crop_mark_room=(across.room, down.room),
         lost_to_crop_marks=(across.lost, down.lost),
     )
+
+
+ZONE_GAP = 0.5
+"""Furniture keeps this much more than a keep-out zone's edge, mm (a zone is a least
+distance; text metrics and rounding must not reach into it)."""
+
+
+def _furniture_boxes(
+    spec: SheetSpec, left: float, grid_top: float, grid_bottom: float
+) -> tuple[Rect, Rect, tuple[Rect, ...]]:
+    """(heading box, ruler-and-note box, keep-out zones) of a sheet whose grid starts at x
+    ``left`` and spans ``grid_bottom``..``grid_top``, mm.
+
+    Both boxes start in the furniture bands (``FURNITURE_HEIGHT`` inside the page margin;
+    with a cutter, which prints no crop marks, they reach to 1 mm from the grid) from
+    ``max(left, page margin)`` to the right page margin, and give way to the cutter's
+    keep-out zones (:func:`printables.regmarks.furniture_zones`): a zone at a side of the
+    paper narrows a box from that side, any other zone (Cricut's area) from the grid's side.
+    """
+    from printables.regmarks import furniture_zones
+
+    page_w, page_h = spec.page_size
+    margin = spec.page_margin
+    zones = furniture_zones(spec.cutter, page_w, page_h)
+    reach = spec.cutter != "none"
+    heading_bottom = min(page_h - margin - FURNITURE_HEIGHT, grid_top + 1.0) if reach else None
+    note_top = max(margin + FURNITURE_HEIGHT, grid_bottom - 1.0) if reach else None
+    boxes = []
+    for y0, y1 in (
+        (heading_bottom or page_h - margin - FURNITURE_HEIGHT, page_h - margin),
+        (margin, note_top or margin + FURNITURE_HEIGHT),
+    ):
+        x0, x1 = max(left, margin), page_w - margin
+        for zone in zones:
+            if zone.y >= y1 or zone.top <= y0:
+                continue
+            if zone.x <= EPSILON:
+                x0 = max(x0, zone.right + ZONE_GAP)
+            elif zone.right >= page_w - EPSILON:
+                x1 = min(x1, zone.x - ZONE_GAP)
+            elif zone.top < y1:
+                y0 = max(y0, zone.top + ZONE_GAP)
+            else:
+                y1 = min(y1, zone.y - ZONE_GAP)
+        boxes.append(Rect(x=x0, y=y0, width=max(0.0, x1 - x0), height=max(0.0, y1 - y0)))
+    return boxes[0], boxes[1], zones
 
 
 def _crop_marks(

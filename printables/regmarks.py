@@ -11,6 +11,11 @@ from dataclasses import dataclass
 
 from printables.geometry import Rect
 
+MARK_CLEARANCE = 5.0
+"""Clear space between a registration mark (or Design Space's image area) and any sheet
+furniture (heading, ruler, note), mm: the machine's optical sensor finds a mark by the blank
+paper around it, so nothing is printed within this distance of a mark or between a mark
+and the paper edges it sits at (:func:`furniture_zones`)."""
 CRICUT_AREA = (171.45, 234.95)
 """Design Space's largest Print Then Cut image (6.75 x 9.25 in) in portrait, mm."""
 
@@ -69,6 +74,21 @@ class RegistrationMarks:
             boxes += (Rect(x=w - i - n - p, y=i - p, width=edge, height=edge),)
         return boxes
 
+    def zones(self, page_width: float, page_height: float) -> tuple[Rect, ...]:
+        """The keep-out zone of each mark for sheet furniture: from the paper corner the
+        mark sits in to :data:`MARK_CLEARANCE` beyond the mark, mm."""
+        i, n, c, w, h = self.inset, self.length, MARK_CLEARANCE, page_width, page_height
+        square = i + self.square + c
+        arm = i + n + c
+        zones: tuple[Rect, ...] = (
+            Rect(x=0.0, y=h - square, width=square, height=square),
+            Rect(x=w - arm, y=h - arm, width=arm, height=arm),
+            Rect(x=0.0, y=0.0, width=arm, height=arm),
+        )
+        if self.corners == 4:
+            zones += (Rect(x=w - arm, y=0.0, width=arm, height=arm),)
+        return zones
+
     def cut_area(self, page_width: float, page_height: float) -> Rect:
         """The rectangle the marks span: cards must lie inside it."""
         return Rect(
@@ -102,3 +122,16 @@ def cricut_area(page_width: float, page_height: float) -> Rect:
     """Design Space's Print Then Cut image area, centred on the page and turned with it."""
     w, h = CRICUT_AREA if page_height >= page_width else CRICUT_AREA[::-1]
     return Rect(x=(page_width - w) / 2, y=(page_height - h) / 2, width=w, height=h)
+
+
+def furniture_zones(cutter: str, page_width: float, page_height: float) -> tuple[Rect, ...]:
+    """Where no heading, ruler or note may be printed for ``cutter`` (page frame, mm): each
+    Silhouette mark's zone (:meth:`RegistrationMarks.zones`), or for Cricut the Print Then
+    Cut image area grown by :data:`MARK_CLEARANCE` (Design Space prints its own frame around
+    that area, and anything inside it would be traced as a cut); none for ``none``."""
+    marks = marks_for(cutter)
+    if marks is not None:
+        return marks.zones(page_width, page_height)
+    if cutter == "cricut":
+        return (cricut_area(page_width, page_height).inset(-MARK_CLEARANCE),)
+    return ()

@@ -47,7 +47,7 @@ from printables.faces import (
     standard_face,
 )
 from printables.fonts import REGULAR, register_fonts
-from printables.icons import colour_of, defined_forms
+from printables.furniture import draw_furniture, draw_heading
 from printables.images import prepare_image
 from printables.layout import (
     CARD_SIZES,
@@ -388,62 +388,6 @@ def new_canvas(path: Path, title: str, duplex: Duplex) -> BackgroundCanvas:
     return c
 
 
-def draw_furniture(c: Canvas, layout: SheetLayout, heading: str) -> None:
-    """Crop marks (white halo under black, visible on white paper and dark bleed), the page
-    heading, the "print at 100 %" note, the 50 mm ruler and any registration marks.
-
-    Everything but the heading is one form XObject per layout, defined on the first page
-    that uses it (the heading names the sheet, so it differs per page)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    known: dict[int, tuple[SheetLayout, str]] | None = getattr(c, "_tablesmith_furniture", None)
-    if known is None:
-        known = {}
-        c._tablesmith_furniture = known
-    entry = known.get(id(layout))
-    if entry is None or entry[0] is not layout:
-        name = f"furniture{len(known)}"
-        c.beginForm(name, 0, 0, layout.page_width * MM, layout.page_height * MM)
-        _draw_static_furniture(c, layout)
-        c.endForm()
-        defined_forms(c).add(name)
-        entry = known[id(layout)] = (layout, name)
-    c.doForm(entry[1])
-    c.saveState()
-    c.setFillColor(colour_of("#444444"))
-    room = (layout.page_width - layout.spec.page_margin - layout.heading_origin[0]) * MM
-    c.setFont(REGULAR, min(6.5, room / max(stringWidth(heading, REGULAR, 1.0), 1.0)))
-    c.drawString(layout.heading_origin[0] * MM, layout.heading_origin[1] * MM, heading)
-    c.restoreState()
-
-
-def _draw_static_furniture(c: Canvas, layout: SheetLayout) -> None:
-    """The parts of :func:`draw_furniture` that every page of ``layout`` shares."""
-    for width, colour in ((1.4, "#ffffff"), (0.3, "#000000")):
-        c.setLineWidth(width)
-        c.setStrokeColor(colour_of(colour))
-        for seg in layout.crop_marks:
-            c.line(seg.x0 * MM, seg.y0 * MM, seg.x1 * MM, seg.y1 * MM)
-    ruler = layout.ruler
-    c.setStrokeColor(colour_of("#000000"))
-    c.setLineWidth(0.35)
-    c.line(ruler.x * MM, ruler.y * MM, ruler.right * MM, ruler.y * MM)
-    for mm in range(int(ruler.width) + 1):
-        tick = ruler.height if mm % 10 == 0 else ruler.height * (0.65 if mm % 5 == 0 else 0.35)
-        c.line((ruler.x + mm) * MM, ruler.y * MM, (ruler.x + mm) * MM, (ruler.y + tick) * MM)
-    c.setFont(REGULAR, 6)
-    c.setFillColor(colour_of("#000000"))
-    c.drawString(
-        layout.note_origin[0] * MM,
-        layout.note_origin[1] * MM,
-        "Print at 100 % (actual size, no fit-to-page): this ruler must measure 50 mm.",
-    )
-    if layout.registration:
-        c.setFillColor(colour_of("#000000"))
-        for mark in layout.registration:
-            c.rect(mark.x * MM, mark.y * MM, mark.width * MM, mark.height * MM, stroke=0, fill=1)
-
-
 def apply_scale(c: Canvas, page_width: float, page_height: float, scale: PrintScale) -> None:
     """Put :class:`printables.duplex.PrintScale` on the canvas: scale about the page centre
     (page mm; see :func:`printables.duplex.scale_point`)."""
@@ -642,18 +586,17 @@ def render_deck(
                 pages[0] += 1
                 front.saveState()
                 apply_scale(front, layout.page_width, layout.page_height, options.scale)
-                draw_furniture(
-                    front,
-                    layout,
-                    f"{title} · sheet {sheet}/{total} fronts · "
-                    f"{size.width:g} x {size.height:g} mm · {options.paper}"
-                    + (
-                        f" · {marks.studio_settings()}"
-                        if (marks := marks_for(options.cutter)) is not None
-                        else ""
-                    )
-                    + (f" · cut file {cut_of[sheet].svg.name}" if sheet in cut_of else ""),
-                )
+                heading = [
+                    title,
+                    f"sheet {sheet}/{total} fronts",
+                    f"{size.width:g} x {size.height:g} mm",
+                    options.paper,
+                ]
+                if (marks := marks_for(options.cutter)) is not None:
+                    heading.append(marks.studio_settings())
+                if sheet in cut_of:
+                    heading.append(f"cut file {cut_of[sheet].svg.name}")
+                draw_furniture(front, layout, heading, (-1, 0) if sheet in cut_of else (0,))
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     job.face(front, slot.trim, item.card, item.side)
                     job.placements.append(
@@ -679,13 +622,7 @@ def render_deck(
                 left_right = mirrors_left_right(options.duplex, options.landscape)
                 back.saveState()
                 apply_scale(back, layout.page_width, layout.page_height, options.scale)
-                back.setFillColor(colour_of("#444444"))
-                back.setFont(REGULAR, 6.5)
-                back.drawString(
-                    layout.heading_origin[0] * MM,
-                    layout.heading_origin[1] * MM,
-                    f"{title} · sheet {sheet}/{total} backs",
-                )
+                draw_heading(back, layout, [title, f"sheet {sheet}/{total} backs"], (0,))
                 _apply_adjust(back, layout, options.adjust)
                 for slot, item in zip(layout.slots, chunk, strict=False):
                     target = layout.slots[
@@ -746,5 +683,6 @@ __all__ = [
     "RenderResult",
     "atomic_outputs",
     "backs_path",
+    "draw_furniture",
     "render_deck",
 ]
