@@ -436,8 +436,14 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 )
                 continue
             rows.append((f"line {item.line} (card {number})", item))
+    back = _parse_back(data.get("back"), problems)
+    return _finish(source, data, rows, problems, default_slug, back)
+
+
+def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> BackSpec | None:
+    """The deck's ``back`` mapping as a :class:`BackSpec`, or None when it is absent or has
+    problems (added to ``problems``: not a mapping, unknown keys, bad values)."""
     back = None
-    raw_back = data.get("back")
     if raw_back is not None:
         if not isinstance(raw_back, dict):
             problems.append(
@@ -490,7 +496,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                     back = BackSpec(**values)
                 except FieldError as exc:
                     problems.append((_where(raw_back, exc.field.removeprefix("back.")), exc))
-    return _finish(source, data, rows, problems, default_slug, back)
+    return back
 
 
 def sniff_delimiter(header_line: str) -> str:
