@@ -16,8 +16,10 @@ the top-left corner and L-shaped corner marks at the top-right and bottom-left c
 Decision: the machine's own commands win: inset 10 mm, arms 20 mm, lines 0.5 mm, square
 5 mm - every one of them a value the user types into Studio's Registration Marks panel, so
 docs/print-cards.md and the sheet's heading name them and Studio expects exactly what we print.
-Nothing is printed within ``padding`` (1.5 mm, Cardwright's keep-clear) of a mark's square
-(the mark's arm length on each side), and the cards stay inside the rectangle the marks span.
+No card is printed within ``padding`` (1.5 mm, Cardwright's keep-clear) of a mark's square
+(the mark's arm length on each side), and the cards stay inside the rectangle the marks span;
+the sheet's heading, ruler and note keep :data:`printables.regmarks.MARK_CLEARANCE` (5 mm)
+from every mark and from the paper edges beside it (:func:`printables.regmarks.furniture_zones`).
 
 Cricut Design Space, Print Then Cut: Design Space prints its own registration frame around
 the image and cannot read marks printed by another program (Proxy-PDF-Maker's tutorial works
