@@ -165,6 +165,15 @@ def test_build_writes_the_kit_with_progress_and_a_summary(tmp_path: Path) -> Non
         assert f"meshing and writing {part['file']}" in result.stderr
         assert part["file"] in result.stdout
     assert "the set fits the 200x200x70 mm storage box" in result.stdout
+    from cad.estimate import duration_words
+
+    for plate in manifest["plates"]:  # each plate's print time beside it
+        line = next(x for x in result.stdout.splitlines() if plate["file"] in x)
+        assert duration_words(plate["print_time_s"]) in line
+    total = duration_words(manifest["print_time_total_s"])
+    assert f"the whole set: {manifest['filament_total_g']:g} g, {total} in PrusaSlicer's" in (
+        result.stdout
+    )
 
 
 def _build_until(out: Path, words: str) -> tuple[subprocess.Popen[str], list[str]]:
