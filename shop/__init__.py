@@ -1,4 +1,4 @@
-"""The print shop: the print kit (and, next, the card sheets) made from a page in the browser.
+"""The print shop: the print kit and the card sheets made from a page in the browser.
 
 ``tablesmith serve`` adds it to the companion (:func:`init_app`, given to
 :func:`companion.create_app` by the composition root), so its start page gets a door to it
@@ -27,7 +27,9 @@ def init_app(app: Flask) -> None:
     ``SHOP_RETENTION`` seconds, default :data:`shop.jobs.DEFAULT_RETENTION`; ``SHOP_ROOT``, the
     folder its job folders go under, default the system's temporary folder), stopped with the
     process."""
-    from shop import pages
+    from shop import cardpages, pages
+
+    del cardpages  # imported for its routes: it adds them to the pages' blueprint
 
     runner = JobRunner(
         shop_root(app.config.get("SHOP_ROOT")),
@@ -43,6 +45,14 @@ def init_app(app: Flask) -> None:
             "endpoint": "shop.pieces",
             "title": lazy_gettext("Print the pieces"),
             "text": lazy_gettext("The Asteroids board and ships as a 3D print kit"),
+        }
+    )
+    app.config["DOORS"].append(
+        {
+            "id": "cards",
+            "endpoint": "shop.cards",
+            "title": lazy_gettext("Print the cards"),
+            "text": lazy_gettext("Card sheets as PDF from a demo deck or your own"),
         }
     )
     app.config["EXTRA_TRANSLATIONS"].append(TRANSLATIONS)

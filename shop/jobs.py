@@ -101,7 +101,7 @@ class Job:
         return lines[-last:]
 
 
-TASKS: Mapping[str, str] = {"kit": "shop.kitjob:run"}
+TASKS: Mapping[str, str] = {"kit": "shop.kitjob:run", "cards": "shop.cardjob:run"}
 """Job kind -> ``module:function`` the worker runs as ``function(payload, work, progress)``:
 ``work`` is the empty folder to write into, ``progress`` takes one line at a time."""
 

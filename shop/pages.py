@@ -152,52 +152,66 @@ def _form(
     return html, status
 
 
-def _job_or_404(job_id: str) -> Job:
+def job_or_404(job_id: str, kind: str) -> Job:
+    """The job of ``kind`` with this id, else 404 (an id of another kind is not found)."""
     job = runner().get(job_id)
-    if job is None or job.kind != "kit":
+    if job is None or job.kind != kind:
         abort(404)
     return job
+
+
+def cancel_answer(job: Job, page: str) -> Response:
+    """Cancel ``job`` (its worker stops, nothing stays): its state as JSON for the page's
+    script, else back to the job's page (endpoint ``page``)."""
+    runner().cancel(job.id)
+    if request.accept_mimetypes.best == "application/json":
+        return jsonify(state(job))
+    return redirect(url_for(page, job_id=job.id), code=303)
+
+
+def file_answer(job: Job, name: str) -> Response:
+    """One file of a done job, by its name in the job's list (404 for any other name)."""
+    if job.state != "done" or name not in job.files:
+        abort(404)
+    return send_from_directory(job.out, name, as_attachment=not name.endswith(".png"))
 
 
 @bp.get("/pieces/jobs/<job_id>")
 def kit_job(job_id: str) -> str:
     """A kit job's page: it polls the JSON below and fills itself in."""
-    job = _job_or_404(job_id)
+    job = job_or_404(job_id, "kit")
     return render_template("shop/job.html", job=job, state=state(job))
 
 
 @bp.get("/pieces/jobs/<job_id>.json")
 def kit_job_state(job_id: str) -> Response:
     """A kit job's state (:func:`state`), for the page's polling."""
-    return jsonify(state(_job_or_404(job_id)))
+    return jsonify(state(job_or_404(job_id, "kit")))
 
 
 @bp.post("/pieces/jobs/<job_id>/cancel")
 def cancel_kit(job_id: str) -> Response:
-    """Cancel a queued or running kit (its worker stops, nothing stays); back to the job."""
-    job = _job_or_404(job_id)
-    runner().cancel(job.id)
-    if request.accept_mimetypes.best == "application/json":
-        return jsonify(state(job))
-    return redirect(url_for("shop.kit_job", job_id=job.id), code=303)
+    """Cancel a queued or running kit; back to the job."""
+    return cancel_answer(job_or_404(job_id, "kit"), "shop.kit_job")
 
 
 @bp.get("/pieces/jobs/<job_id>/files/<path:name>")
 def kit_file(job_id: str, name: str) -> Response:
-    """One file of a done kit, by its name in the job's list (404 for any other name)."""
-    job = _job_or_404(job_id)
-    if job.state != "done" or name not in job.files:
-        abort(404)
-    return send_from_directory(job.out, name, as_attachment=not name.endswith(".png"))
+    """One file of a done kit."""
+    return file_answer(job_or_404(job_id, "kit"), name)
+
+
+FILE_ENDPOINTS = {"kit": "shop.kit_file", "cards": "shop.cards_file"}
+"""Job kind -> the endpoint that serves its files."""
 
 
 def state(job: Job) -> dict[str, Any]:
     """What the job page shows, as JSON data.
 
     Keys: ``state`` (queued, running, done, failed, cancelled), ``position`` (place in the
-    queue, 0 when not queued), ``progress`` (the last lines), ``error`` (one line), and for
-    a done kit ``manifest`` (the kit's manifest.json), ``notes`` (PRINT-NOTES.md) and
-    ``files`` (name -> download URL), ``zip`` (the whole kit's URL).
+    queue, 0 when not queued), ``progress`` (the last lines), ``error`` (one line); for a done
+    job ``files`` (name -> download URL); for a done kit also ``manifest`` (the kit's
+    manifest.json), ``notes`` (PRINT-NOTES.md) and ``zip`` (the whole kit's URL).
     """
     data: dict[str, Any] = {
         "state": job.state,
@@ -206,12 +220,13 @@ def state(job: Job) -> dict[str, Any]:
         "error": job.error,
         "retention_s": runner().retention,
     }
-    if job.state == "done":
+    if job.state != "done":
+        return data
+    endpoint = FILE_ENDPOINTS[job.kind]
+    data["files"] = {name: url_for(endpoint, job_id=job.id, name=name) for name in job.files}
+    if job.kind == "kit":
         kit = job.out / KIT_FOLDER
         data["manifest"] = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
         data["notes"] = (kit / "PRINT-NOTES.md").read_text(encoding="utf-8")
-        data["files"] = {
-            name: url_for("shop.kit_file", job_id=job.id, name=name) for name in job.files
-        }
         data["zip"] = data["files"].get(KIT_ZIP)
     return data

@@ -121,7 +121,7 @@ def test_a_finished_job_and_its_files_go_after_the_retention(tmp_path: Path) -> 
         job = jobs.submit("write", {}, "a")
         wait(ended(job))
         assert job.out.is_dir()
-        wait(lambda: jobs.get(job.id) is None, 10)
+        wait(lambda: jobs.get(job.id) is None, 30)
         assert not job.folder.exists()
     finally:
         jobs.close()

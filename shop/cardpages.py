@@ -1,0 +1,258 @@
+"""The print shop's cards door: a deck in, card sheets out (issue 27, point 3).
+
+``GET /cards`` is the form: a demo deck, or a deck file uploaded or pasted (YAML or CSV, read
+on the server by the same reader as ``tablesmith cards``), and the command's sheet options.
+**Check the deck** lists the deck's problems by line and field, as the command reports them,
+with the text kept in the page to fix and check again. **Make the card sheets** queues
+``tablesmith cards`` itself (:mod:`shop.cardjob`) and the job's page shows the progress, a
+preview of every page (fronts and backs), and the PDF and cut file to download; a demo deck
+also gets **Play with this deck**, which opens a table that offers it first.
+
+Limits (stated on the page; tested at and past): a deck's text at most :data:`MAX_UPLOAD`
+bytes in UTF-8 (the request body may hold that plus :data:`FORM_ROOM`), a file name at most
+:data:`MAX_NAME` characters,
+each option at most :data:`shop.pages.MAX_FIELD` characters. Card art cannot be uploaded: a
+deck whose cards name art files prints from the command, next to its pictures.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from flask import render_template, request
+from werkzeug.wrappers import Response
+
+from games.cards.deck import DeckError, parse_deck_text
+from shop.pages import (
+    MAX_FIELD,
+    bp,
+    cancel_answer,
+    file_answer,
+    job_or_404,
+    runner,
+    state,
+)
+
+MAX_UPLOAD = 192 * 1024
+"""Bytes of a deck's text (UTF-8) the page takes. The command reads up to
+:data:`games.cards.deck.MAX_DECK_BYTES` (1 MiB) from a file; a page's request must stay under
+the server's own body limit (``companion.asgi.MAX_REQUEST_BODY``, 256 KiB, and waitress's),
+and 192 KiB holds a deck of well over a thousand cards."""
+
+FORM_ROOM = 16 * 1024
+"""Bytes of a cards request beside the deck's text (the options, the file name)."""
+
+MAX_NAME = 100
+"""Characters of a deck file's name."""
+
+# (form name, command option, kind, default): the command's sheet options the page offers
+SHEET_OPTIONS: tuple[tuple[str, str, str, Any], ...] = (
+    ("paper", "--paper", "choice", "a4"),
+    ("landscape", "--landscape", "flag", False),
+    ("card_size", "--card-size", "text", ""),
+    ("bleed", "--bleed", "text", "0"),
+    ("gutter", "--gutter", "text", "0"),
+    ("page_margin", "--page-margin", "text", "5"),
+    ("crop_marks", "--crop-marks", "switch", True),
+    ("duplex", "--duplex", "choice", ""),
+    ("back_offset", "--back-offset", "text", ""),
+    ("back_rotation", "--back-rotation", "text", ""),
+    ("print_scale", "--print-scale", "text", ""),
+    ("printer", "--printer", "text", ""),
+    ("cutter", "--cutter", "choice", "none"),
+    ("layout", "--layout", "choice", "sheet"),
+    ("qr", "--qr", "switch", True),
+    ("qr_base", "--qr-base", "text", ""),
+)
+"""The form's fields: each becomes the command's option of the same name; an empty text or
+choice leaves the command's default (or the printer profile's)."""
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "paper": ("a4", "letter", "a3"),
+    "duplex": ("", "long-edge", "short-edge", "separate", "none"),
+    "cutter": ("none", "silhouette", "silhouette-4", "cricut"),
+    "layout": ("sheet", "single", "single-back-first"),
+}
+"""The allowed values of each choice (the command checks them again)."""
+
+
+class FormProblem(ValueError):
+    """A field of the cards form that cannot be used (the message names it)."""
+
+
+def limit_body() -> None:
+    """Let this request carry a deck: :data:`MAX_UPLOAD` plus :data:`FORM_ROOM`, in the body
+    and in one form field (the companion's own bodies stay at 64 KiB). Called by the two
+    views that take a deck before they read the form; not a ``before_request`` hook, which
+    would switch off the companion's direct action route (``companion.asgi.unknown_hooks``)."""
+    request.max_content_length = MAX_UPLOAD + FORM_ROOM
+    request.max_form_memory_size = MAX_UPLOAD + FORM_ROOM
+
+
+@cache
+def demo_decks() -> list[dict[str, str]]:
+    """The shipped demo decks: name, title, game (registry slug) and card count (read once)."""
+    from printables.deckfile import DEMO_PREFIX, demo_names, read_deck
+
+    decks = []
+    for name in demo_names():
+        deck = read_deck(DEMO_PREFIX + name).deck
+        decks.append(
+            {"name": name, "title": deck.title, "game": deck.game, "cards": str(len(deck.cards))}
+        )
+    return decks
+
+
+def _values() -> dict[str, Any]:
+    """The posted form, by field name (flags and switches as booleans)."""
+    values: dict[str, Any] = {}
+    for name, _, kind, default in SHEET_OPTIONS:
+        if kind in ("flag", "switch"):
+            values[name] = request.form.get(name) == "on"
+        else:
+            values[name] = (request.form.get(name) or "").strip() or default
+    for name in ("source", "demo", "filename", "text"):
+        values[name] = request.form.get(name, "")
+    return values
+
+
+def command_options(values: dict[str, Any]) -> list[str]:
+    """The command's arguments for the form's options.
+
+    Raises:
+        FormProblem: a field over :data:`MAX_FIELD` characters or a choice not offered.
+    """
+    arguments: list[str] = []
+    for name, flag, kind, _default in SHEET_OPTIONS:
+        value = values[name]
+        if kind == "flag":
+            arguments += [flag] if value else []
+        elif kind == "switch":
+            arguments.append(flag if value else "--no-" + flag[2:])
+        elif value != "":  # empty: the command's (or the printer profile's) default
+            text = str(value)
+            if len(text) > MAX_FIELD:
+                raise FormProblem(f"{flag}: at most {MAX_FIELD} characters, got {len(text)}")
+            if kind == "choice" and text not in CHOICES[name]:
+                raise FormProblem(f"{flag}: allowed {', '.join(CHOICES[name])}, got {text[:40]!r}")
+            arguments += [flag, text]
+    return arguments
+
+
+def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The job's deck (``{"deck": "demo:NAME"}`` or ``{"filename", "text"}``) and the deck's
+    problems as the command reports them (file, line, field), or its building-rule warnings.
+
+    Raises:
+        FormProblem: no deck, an unknown demo, a file name or text over its limit.
+    """
+    if values["source"] == "demo":
+        names = {d["name"] for d in demo_decks()}
+        if values["demo"] not in names:
+            raise FormProblem(f"demo: allowed {', '.join(sorted(names))}")
+        return {"deck": "demo:" + values["demo"]}, []
+    name, text = str(values["filename"]).strip() or "deck.yaml", str(values["text"])
+    if len(name) > MAX_NAME:
+        raise FormProblem(f"file name: at most {MAX_NAME} characters, got {len(name)}")
+    size = len(text.encode("utf-8"))
+    if size > MAX_UPLOAD:
+        raise FormProblem(f"deck: at most {MAX_UPLOAD:,} bytes here, got {size:,}")
+    if not text.strip():
+        raise FormProblem("deck: choose a demo deck, or upload or paste a deck file")
+    from shop.cardjob import safe_deck_name
+
+    name = safe_deck_name(name)
+    try:
+        deck = parse_deck_text(text, source=name)
+    except DeckError as exc:
+        return {"filename": name, "text": text}, str(exc).splitlines()
+    warnings = [f"warning: {name}: {p}" for p in deck.legality_problems()]
+    return {"filename": name, "text": text}, warnings
+
+
+def _page(values: dict[str, Any], status: int, **extra: Any) -> tuple[str, int]:
+    html = render_template(
+        "shop/cards.html",
+        values=values,
+        demos=demo_decks(),
+        options=SHEET_OPTIONS,
+        choices=CHOICES,
+        max_field=MAX_FIELD,
+        max_deck=MAX_UPLOAD,
+        **extra,
+    )
+    return html, status
+
+
+@bp.get("/cards")
+def cards() -> tuple[str, int]:
+    """The cards form with the command's defaults (the first demo deck chosen)."""
+    values: dict[str, Any] = {name: default for name, _, _, default in SHEET_OPTIONS}
+    values.update(source="demo", demo=request.args.get("demo", ""), filename="", text="")
+    return _page(values, 200)
+
+
+@bp.post("/cards/check")
+def cards_check() -> tuple[str, int]:
+    """Check the deck: its problems by line and field (400), or that it is fine."""
+    limit_body()
+    values = _values()
+    try:
+        _, problems = deck_of(values)
+    except FormProblem as exc:
+        return _page(values, 400, error=str(exc))
+    bad = [p for p in problems if not p.startswith("warning:")]
+    return _page(values, 400 if bad else 200, problems=problems, checked=not bad)
+
+
+@bp.post("/cards")
+def new_cards() -> Response | tuple[str, int]:
+    """Check the deck and the options and queue the card sheets."""
+    from flask import redirect, url_for
+
+    from shop.jobs import ShopBusy
+
+    limit_body()
+    values = _values()
+    try:
+        deck, problems = deck_of(values)
+        options = command_options(values)
+    except FormProblem as exc:
+        return _page(values, 400, error=str(exc))
+    if any(not p.startswith("warning:") for p in problems):
+        return _page(values, 400, problems=problems)
+    try:
+        job = runner().submit("cards", {**deck, "options": options}, request.remote_addr or "?")
+    except ShopBusy as exc:
+        return _page(values, 503, error=str(exc))
+    return redirect(url_for("shop.cards_job", job_id=job.id), code=303)
+
+
+@bp.get("/cards/jobs/<job_id>")
+def cards_job(job_id: str) -> str:
+    """A card job's page: progress, then the previews and the downloads."""
+    job = job_or_404(job_id, "cards")
+    demo = str(job.payload.get("deck", "")).removeprefix("demo:")
+    games = {d["name"]: d["game"] for d in demo_decks()}
+    return render_template("shop/cards_job.html", job=job, demo=demo, game=games.get(demo))
+
+
+@bp.get("/cards/jobs/<job_id>.json")
+def cards_job_state(job_id: str) -> Response:
+    """A card job's state (:func:`shop.pages.state`), for the page's polling."""
+    from flask import jsonify
+
+    return jsonify(state(job_or_404(job_id, "cards")))
+
+
+@bp.post("/cards/jobs/<job_id>/cancel")
+def cancel_cards(job_id: str) -> Response:
+    """Cancel queued or running card sheets; back to the job."""
+    return cancel_answer(job_or_404(job_id, "cards"), "shop.cards_job")
+
+
+@bp.get("/cards/jobs/<job_id>/files/<path:name>")
+def cards_file(job_id: str, name: str) -> Response:
+    """One file of done card sheets (a PDF, a cut file, a page preview)."""
+    return file_answer(job_or_404(job_id, "cards"), name)
