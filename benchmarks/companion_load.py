@@ -60,7 +60,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -527,8 +529,19 @@ def start_peer(
 # ---------------------------------------------------------------------------------- one run
 
 
-def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
-    """One measured run of ``kind`` ("ours" or "peer") with ``tables`` tables."""
+def run(
+    kind: str,
+    tables: int,
+    options: argparse.Namespace,
+    during: Callable[[str, float, float], Any] | None = None,
+) -> dict[str, Any]:
+    """One measured run of ``kind`` ("ours" or "peer") with ``tables`` tables.
+
+    ``during`` (used by ``shop_load.py``), when given, is called in a thread of its own just
+    before the clients' go, with the server's base URL and the measured window's start and
+    end (``time.monotonic()`` s); the run waits for it after the window, and what it returns
+    is the result's ``during``.
+    """
     workdir = Path(tempfile.mkdtemp(prefix=f"tablesmith-load-{kind}-"))
     start = start_ours if kind == "ours" else start_peer
     server, base, seats = start(workdir, tables, options.serve_option)
@@ -566,6 +579,12 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         time.sleep(1.0)  # let the connection storm settle
         go_at = time.monotonic() + 0.5
         end_at = go_at + options.seconds
+        side: list[Any] = []
+        if during is not None:
+            thread = threading.Thread(
+                target=lambda: side.append(during(base, go_at, end_at)), daemon=True
+            )
+            thread.start()
         for client in clients:
             assert client.stdin is not None
             client.stdin.write(f"go {go_at} {end_at}\n")
@@ -577,6 +596,8 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         busy = machine_busy_seconds() - busy_start
         load = float(Path("/proc/loadavg").read_text(encoding="utf-8").split()[0])
         rss_end = rss_mib(server.pid)
+        if during is not None:
+            thread.join()
         results = []
         for index, client in enumerate(clients):
             client.communicate(timeout=options.seconds + options.grace + 120)
@@ -617,6 +638,7 @@ def run(kind: str, tables: int, options: argparse.Namespace) -> dict[str, Any]:
         "rss_mib_end": round(rss_end, 1),
         "failures": [f for r in results for f in r["failures"]][:5],
         "stream_errors": sorted({e for r in results for e in r["stream_errors"]})[:5],
+        **({"during": side[0] if side else None} if during is not None else {}),
     }
 
 
