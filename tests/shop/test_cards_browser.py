@@ -1,0 +1,77 @@
+"""The cards door in a real browser (Debian chromium via Playwright; issue 27, point 6), on a
+German phone against a real ``tablesmith serve``: a deck file with mistakes is chosen from
+the phone, checked, fixed in the page's text box, checked again and printed; the PDF
+downloaded through the page's link is the command's, byte for byte."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.companion.phones import PHONE, launch, shot, shots_folder
+from tests.companion.servers import Serve, serve_process
+from tests.shop.test_cards import BROKEN, GOOD
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Serve]:
+    options = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--no-qr"]
+    serve = serve_process([*options, "--db", str(tmp_path / "t.sqlite")], tmp_path / "serve.log")
+    yield serve
+    serve.stop()
+
+
+def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_prints_it(
+    browser: Any, server: Serve, tmp_path: Path
+) -> None:
+    folder = shots_folder(tmp_path)
+    deck = tmp_path / "tiny.yaml"
+    deck.write_text(BROKEN, encoding="utf-8")
+    phone = browser.new_context(**{**PHONE, "locale": "de-DE"}, accept_downloads=True).new_page()
+    errors: list[str] = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(server.base + "/")
+    phone.click("#door-cards")
+    assert phone.inner_text("h1") == "Die Karten drucken"
+    phone.set_input_files("#f-file", str(deck))
+    phone.wait_for_function("document.getElementById('f-text').value.includes('stars: 9')")
+    assert phone.is_checked("#source-own")
+    assert phone.input_value("#f-filename") == "tiny.yaml"
+    phone.click("#check-deck")
+    problems = phone.inner_text("#deck-problems")
+    assert "Das Deck hat Fehler" in problems
+    assert "line 4 (card 1): field 'stars'" in problems and "field 'icons': missing" in problems
+    shot(phone, folder, "cards-problems-de")
+    phone.fill("#f-text", GOOD)  # fixed on the page
+    phone.click("#check-deck")
+    assert phone.is_hidden("#deck-problems") or "Fehler" not in phone.inner_text("body")
+    phone.click("#make-cards")
+    phone.wait_for_selector("#job-status[data-state=done]", timeout=120_000)
+    assert phone.inner_text("#job-status") == "Fertig: deine Kartenbögen sind bereit"
+    assert phone.locator("#pages img").count() >= 2
+    shot(phone, folder, "cards-done-de")
+    with phone.expect_download() as caught:
+        phone.click("#files a[href$='tiny.pdf']")
+    made = Path(caught.value.path()).read_bytes()
+    deck.write_text(GOOD, encoding="utf-8")
+    subprocess.run(
+        [sys.executable, str(ROOT / "tablesmith.py"), "cards", "tiny.yaml", "--out",
+         str(tmp_path / "out" / "tiny.pdf")],
+        check=True, capture_output=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert made == (tmp_path / "out" / "tiny.pdf").read_bytes()
+    assert errors == []
