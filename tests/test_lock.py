@@ -142,3 +142,21 @@ def test_the_readme_installs_from_the_lock() -> None:
         assert "-r requirements/" in command or "--no-deps" in command, (
             f"the README installs around the lock: {command!r}"
         )
+
+
+def test_every_lock_file_was_made_from_todays_pyproject() -> None:
+    """Each lock file names the hash of pyproject's requirements it was compiled from; a
+    changed range or extra without ``requirements/update`` fails here, naming the command."""
+    import hashlib
+    import json
+
+    project = _pyproject()["project"]
+    assert isinstance(project, dict)
+    text = json.dumps([project["dependencies"], project["optional-dependencies"]], sort_keys=True)
+    today = hashlib.sha256(text.encode()).hexdigest()[:16]
+    for name in SETS:
+        head = (LOCKS / f"{name}.txt").read_text(encoding="utf-8").splitlines()[:5]
+        stamp = [line.rsplit(" ", 1)[-1] for line in head if "requirements sha256:" in line]
+        assert stamp == [today], (
+            f"requirements/{name}.txt is older than pyproject.toml: run requirements/update"
+        )
