@@ -24,6 +24,7 @@ from flask import render_template, request
 from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
+from shop.jobs import Job
 from shop.pages import (
     MAX_FIELD,
     bp,
@@ -206,27 +207,55 @@ def cards_check() -> tuple[str, int]:
     return _page(values, 400 if bad else 200, problems=problems, checked=not bad)
 
 
+def _submit(values: dict[str, Any]) -> tuple[Job | None, int, dict[str, Any]]:
+    """Queue the card sheets of the posted form: (the job, 303) or (None, the status, what
+    the page shows instead: ``error`` or the deck's ``problems``)."""
+    from shop.jobs import ShopBusy
+
+    try:
+        deck, problems = deck_of(values)
+        options = command_options(values)
+    except FormProblem as exc:
+        return None, 400, {"error": str(exc)}
+    if any(not p.startswith("warning:") for p in problems):
+        return None, 400, {"problems": problems}
+    try:
+        job = runner().submit("cards", {**deck, "options": options}, request.remote_addr or "?")
+    except ShopBusy as exc:
+        return None, 503, {"error": str(exc)}
+    return job, 303, {}
+
+
 @bp.post("/cards")
 def new_cards() -> Response | tuple[str, int]:
     """Check the deck and the options and queue the card sheets."""
     from flask import redirect, url_for
 
-    from shop.jobs import ShopBusy
-
     limit_body()
     values = _values()
-    try:
-        deck, problems = deck_of(values)
-        options = command_options(values)
-    except FormProblem as exc:
-        return _page(values, 400, error=str(exc))
-    if any(not p.startswith("warning:") for p in problems):
-        return _page(values, 400, problems=problems)
-    try:
-        job = runner().submit("cards", {**deck, "options": options}, request.remote_addr or "?")
-    except ShopBusy as exc:
-        return _page(values, 503, error=str(exc))
+    job, status, shown = _submit(values)
+    if job is None:
+        return _page(values, status, **shown)
     return redirect(url_for("shop.cards_job", job_id=job.id), code=303)
+
+
+@bp.post("/cards/preview")
+def preview_cards() -> tuple[Response, int]:
+    """The form's live preview (cards.js, after each change): the same job as
+    :func:`new_cards`, answered as JSON: ``state_url`` and ``cancel_url`` of the job (the page
+    cancels the previous preview first), else ``error`` or the deck's ``problems``."""
+    from flask import jsonify, url_for
+
+    limit_body()
+    job, status, shown = _submit(_values())
+    if job is None:
+        return jsonify(shown), status
+    urls = {
+        "state_url": url_for("shop.cards_job_state", job_id=job.id),
+        "cancel_url": url_for("shop.cancel_cards", job_id=job.id),
+        "page_url": url_for("shop.cards_job", job_id=job.id),
+    }
+    return jsonify(urls), 202
 
 
 @bp.get("/cards/jobs/<job_id>")

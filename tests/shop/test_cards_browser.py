@@ -47,6 +47,16 @@ def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_p
     phone.goto(server.base + "/")
     phone.click("#door-cards")
     assert phone.inner_text("h1") == "Die Karten drucken"
+    # the chosen demo deck's first sheets appear by themselves, and follow a change
+    phone.wait_for_selector("#live-pages img", timeout=60_000)
+    first = phone.get_attribute("#live-pages img", "src")
+    phone.select_option("#f-paper", "letter")
+    phone.wait_for_function(
+        f"(document.querySelector('#live-pages img') || {{}}).src && "
+        f"!document.querySelector('#live-pages img').src.endsWith({first!r})",
+        timeout=60_000,
+    )
+    assert phone.locator("#live-pages img").count() >= 2
     phone.set_input_files("#f-file", str(deck))
     phone.wait_for_function("document.getElementById('f-text').value.includes('stars: 9')")
     assert phone.is_checked("#source-own")
@@ -70,7 +80,7 @@ def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_p
     deck.write_text(GOOD, encoding="utf-8")
     subprocess.run(
         [sys.executable, str(ROOT / "tablesmith.py"), "cards", "tiny.yaml", "--out",
-         str(tmp_path / "out" / "tiny.pdf")],
+         str(tmp_path / "out" / "tiny.pdf"), "--paper", "letter"],
         check=True, capture_output=True, cwd=tmp_path,
     )  # fmt: skip
     assert made == (tmp_path / "out" / "tiny.pdf").read_bytes()
