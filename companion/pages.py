@@ -133,6 +133,8 @@ def new_table() -> Response:
     target = url_for("pages.table", table_id=seat.table_id)
     if demo in decks.demo_decks():
         target += "?demo=" + demo  # the game view offers this deck first
+    elif request.form.get("deck") == "carried":
+        target += "?deck=carried"  # a deck this browser tab carries (the print shop's)
     return seated(redirect(target, 303), seat)
 
 

@@ -263,8 +263,13 @@ def cards_job(job_id: str) -> str:
     """A card job's page: progress, then the previews and the downloads."""
     job = job_or_404(job_id, "cards")
     demo = str(job.payload.get("deck", "")).removeprefix("demo:")
-    games = {d["name"]: d["game"] for d in demo_decks()}
-    return render_template("shop/cards_job.html", job=job, demo=demo, game=games.get(demo))
+    carried = None
+    if demo:
+        game = {d["name"]: d["game"] for d in demo_decks()}.get(demo)
+    else:  # an own deck: this tab carries it to the table (companion/static/decks.js)
+        carried = {"filename": job.payload["filename"], "text": job.payload["text"]}
+        game = parse_deck_text(carried["text"], source=carried["filename"]).game
+    return render_template("shop/cards_job.html", job=job, demo=demo, game=game, carried=carried)
 
 
 @bp.get("/cards/jobs/<job_id>.json")

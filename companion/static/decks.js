@@ -39,6 +39,23 @@ Tablesmith.deckPicker = (() => {
     own.value = "";
     own.textContent = T.deck_own;
     demo.append(own);
+    // A deck the print shop printed on this phone (its cards page stored it for this tab
+    // before opening the table with ?deck=carried): offered first, as a deck file of its own.
+    let carried = null;
+    if (new URLSearchParams(location.search).get("deck") === "carried") {
+      try {
+        carried = JSON.parse(sessionStorage.getItem("tablesmith.deck") || "null");
+      } catch (error) {
+        carried = null;
+      }
+    }
+    if (carried && carried.filename && carried.text) {
+      const option = document.createElement("option");
+      option.value = "@carried";
+      option.textContent = carried.filename;
+      option.selected = true;
+      demo.prepend(option);
+    }
     const file = document.createElement("input");
     file.type = "file";
     file.id = "deck-file";
@@ -74,7 +91,8 @@ Tablesmith.deckPicker = (() => {
       anyway.hidden = true;
       refusedFields = null;
       let fields;
-      if (demo.value) fields = { demo: demo.value };
+      if (demo.value === "@carried") fields = { filename: carried.filename, text: carried.text };
+      else if (demo.value) fields = { demo: demo.value };
       else if (file.files.length) {
         const chosen = file.files[0];
         fields = { filename: chosen.name, text: await readText(chosen) };

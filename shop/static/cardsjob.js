@@ -21,3 +21,19 @@
     }
   });
 })();
+
+// An own deck goes to the table with this tab: the table's deck picker offers it first
+// (companion/static/decks.js, ?deck=carried).
+(function () {
+  "use strict";
+  const form = document.getElementById("play-form");
+  const carried = document.getElementById("carried-deck");
+  if (!form || !carried) return;
+  form.addEventListener("submit", () => {
+    try {
+      sessionStorage.setItem("tablesmith.deck", carried.textContent);
+    } catch (error) {
+      // no storage (a private window's quota): the picker offers the usual choices
+    }
+  });
+})();

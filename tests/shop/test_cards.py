@@ -122,7 +122,10 @@ def test_an_uploaded_deck_is_checked_fixed_on_the_page_and_printed_as_the_comman
     (tmp_path / "tiny.yaml").write_text(GOOD, encoding="utf-8")
     expected = command_pdf("tiny.yaml", tmp_path / "out" / "tiny.pdf", cwd=tmp_path)
     assert download(client, state["files"]["tiny.pdf"]) == expected
-    assert "play-deck" not in client.get(answer.headers["Location"]).get_data(as_text=True)
+    page = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert 'name="deck" value="carried"' in page and 'id="carried-deck"' in page
+    table = client.post("/tables", data={"game": "pocketmodel", "deck": "carried"})
+    assert table.status_code == 303 and table.headers["Location"].endswith("?deck=carried")
 
 
 @pytest.mark.slow

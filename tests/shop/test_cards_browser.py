@@ -84,4 +84,16 @@ def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_p
         check=True, capture_output=True, cwd=tmp_path,
     )  # fmt: skip
     assert made == (tmp_path / "out" / "tiny.pdf").read_bytes()
+    # one tap to a table that offers this deck first; one card breaks PM-5, so "play anyway"
+    phone.click("#play-deck")
+    phone.click("#pm-open")  # the table opens; then each seat brings its deck
+    phone.wait_for_selector("#deck-demo", timeout=30_000)
+    assert phone.input_value("#deck-demo") == "@carried"
+    assert phone.inner_text("#deck-demo option:checked") == "tiny.yaml"
+    phone.click("#deck-bring")
+    phone.wait_for_selector("#deck-casual:not([hidden])", timeout=10_000)
+    assert "PM-5" in phone.inner_text("#deck-problems")
+    phone.click("#deck-casual")
+    phone.wait_for_selector("#deck-demo", state="hidden", timeout=10_000)
+    shot(phone, folder, "cards-table-de")
     assert errors == []
