@@ -1,6 +1,8 @@
-"""docs/pictures.py (issue 26): the documentation's three pictures made from real outputs, a
-kit's plate preview, a card sheet and two phones at one table, come out as small PNGs that show
-something; without chromium the script stops at once with one line saying what to install."""
+"""docs/pictures.py (issues 26 and 27): the documentation's pictures made from real outputs, a
+kit's plate preview, a card sheet, two phones at one table and the print shop's three doors (its
+start page on a phone, a finished kit's job page, a deck's problems on a phone beside a finished
+card job), come out as small PNGs that show something; without chromium the script stops at
+once with one line saying what to install."""
 
 from __future__ import annotations
 
@@ -19,7 +21,14 @@ from tests.companion.phones import CHROMIUM, PHONE
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "docs" / "pictures.py"
 PNG = b"\x89PNG\r\n\x1a\n"
-PICTURES = ("kit-plate.png", "card-sheet.png", "table-phones.png")
+PICTURES = (
+    "kit-plate.png",
+    "card-sheet.png",
+    "table-phones.png",
+    "door-start.png",
+    "door-pieces.png",
+    "door-cards.png",
+)
 
 
 def run_script(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -54,8 +63,14 @@ def panels(image: Image.Image) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
+def phone_ratio() -> float:
+    """Height / width of the phone's viewport (:data:`PHONE`)."""
+    viewport = cast(dict[str, int], PHONE["viewport"])
+    return viewport["height"] / viewport["width"]
+
+
 @pytest.mark.slow
-def test_the_script_makes_three_small_pictures_that_show_something(tmp_path: Path) -> None:
+def test_the_script_makes_six_small_pictures_that_show_something(tmp_path: Path) -> None:
     pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
     if not Path(CHROMIUM).exists():
         pytest.skip(
@@ -64,7 +79,7 @@ def test_the_script_makes_three_small_pictures_that_show_something(tmp_path: Pat
     result = run_script(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 4, result.stdout  # a progress line per picture and the total
+    assert len(lines) == len(PICTURES) + 1, result.stdout  # a line per picture, the total
     for name, line in zip(PICTURES, lines):
         assert line.startswith(str(tmp_path / name) + ": "), line
 
@@ -76,7 +91,9 @@ def test_the_script_makes_three_small_pictures_that_show_something(tmp_path: Pat
             image.verify()
         with Image.open(path) as image:
             picture = image.convert("RGB")
-        assert 900 <= picture.width <= 1400 and 500 <= picture.height <= 1600, picture.size
+        smallest = 400 if name == "door-start.png" else 900  # one phone
+        assert smallest <= picture.width <= 1400, (name, picture.size)
+        assert 500 <= picture.height <= 1700, (name, picture.size)
         assert len(picture.getcolors(1 << 16) or ()) >= 64, name  # not a blank page
         assert ImageStat.Stat(picture.convert("L")).stddev[0] > 20, name
 
@@ -90,10 +107,25 @@ def test_the_script_makes_three_small_pictures_that_show_something(tmp_path: Pat
     (left_a, top_a, right_a, bottom_a), (left_b, top_b, right_b, bottom_b) = phones
     assert left_b - right_a >= 20  # a gap between the phones
     assert right_a - left_a == right_b - left_b >= 400
-    viewport = cast(dict[str, int], PHONE["viewport"])
     for left, top, right, bottom in phones:
-        ratio = (bottom - top) / (right - left)
-        assert ratio == pytest.approx(viewport["height"] / viewport["width"], rel=0.02)
+        assert (bottom - top) / (right - left) == pytest.approx(phone_ratio(), rel=0.02)
+
+    with Image.open(tmp_path / "door-start.png") as image:
+        (start,) = panels(image)  # one phone, on the backdrop
+    left, top, right, bottom = start
+    assert right - left >= 400 and (bottom - top) / (right - left) == pytest.approx(
+        phone_ratio(), rel=0.02
+    )
+    with Image.open(tmp_path / "door-pieces.png") as image:
+        assert image.width == 1200 and image.height > image.width  # the page down to the plates
+    with Image.open(tmp_path / "door-cards.png") as image:
+        screens = panels(image)
+    assert len(screens) == 2, screens  # a phone beside a desktop, as tall
+    (left_a, top_a, right_a, bottom_a), (left_b, top_b, right_b, bottom_b) = screens
+    assert left_b - right_a >= 20
+    assert (bottom_a - top_a) / (right_a - left_a) == pytest.approx(phone_ratio(), rel=0.02)
+    assert right_b - left_b > 1.5 * (right_a - left_a)
+    assert abs((bottom_a - top_a) - (bottom_b - top_b)) <= 2
 
 
 def test_without_chromium_the_script_says_what_to_install_and_makes_nothing(
