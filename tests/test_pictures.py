@@ -1,8 +1,8 @@
 """docs/pictures.py (issues 26 and 27): the documentation's pictures made from real outputs, a
 kit's plate preview, a card sheet, two phones at one table and the print shop's three doors (its
 start page on a phone, a finished kit's job page, a deck's problems on a phone beside a finished
-card job), come out as small PNGs that show something; without chromium the script stops at
-once with one line saying what to install."""
+card job), come out as small PNGs that show something, each shown in the docs; without chromium
+the script stops at once with one line saying what to install."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tests.companion.phones import CHROMIUM, PHONE
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "docs" / "pictures.py"
+DOCS = ROOT / "docs"
 PNG = b"\x89PNG\r\n\x1a\n"
 PICTURES = (
     "kit-plate.png",
@@ -126,6 +127,15 @@ def test_the_script_makes_six_small_pictures_that_show_something(tmp_path: Path)
     assert (bottom_a - top_a) / (right_a - left_a) == pytest.approx(phone_ratio(), rel=0.02)
     assert right_b - left_b > 1.5 * (right_a - left_a)
     assert abs((bottom_a - top_a) - (bottom_b - top_b)) <= 2
+
+
+def test_every_picture_is_committed_and_shown_in_the_docs() -> None:
+    pages = "\n".join(
+        path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *DOCS.rglob("*.md")]
+    )
+    for name in PICTURES:
+        assert (DOCS / "images" / name).read_bytes()[:8] == PNG, name
+        assert f"images/{name}" in pages, f"{name} is shown on no page"
 
 
 def test_without_chromium_the_script_says_what_to_install_and_makes_nothing(
