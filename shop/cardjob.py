@@ -17,11 +17,14 @@ there. Previews of every page are the command's ``--png`` pictures.
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from shop.jobs import die_with_parent
 
 PREVIEW_DPI = 60
 """Resolution of the page previews on the page (the PDF is what prints)."""
@@ -70,7 +73,14 @@ def run(payload: dict[str, Any], work: Path, progress: Callable[[str], None]) ->
         "--png", str(work / "preview"), "--png-dpi", str(PREVIEW_DPI),
         *[str(a) for a in payload.get("options", [])],
     ]  # fmt: skip
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        command,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        preexec_fn=lambda: die_with_parent(signal.SIGKILL),  # a killed worker takes it along
+    )
     for line in (done.stderr + done.stdout).splitlines():
         if line.strip() and not line.startswith(f"wrote {work / 'preview'}"):
             progress(line.replace(str(work) + "/", ""))

@@ -32,7 +32,7 @@ from shop.pages import (
     file_answer,
     job_or_404,
     runner,
-    state,
+    state_answer,
 )
 
 MAX_UPLOAD = 192 * 1024
@@ -46,6 +46,10 @@ FORM_ROOM = 16 * 1024
 
 MAX_NAME = 100
 """Characters of a deck file's name."""
+
+PREVIEW_RETENTION = 300.0
+"""Seconds a live preview's files stay (the page shows them at once; a new change makes new
+ones)."""
 
 # (form name, command option, kind, default): the command's sheet options the page offers
 SHEET_OPTIONS: tuple[tuple[str, str, str, Any], ...] = (
@@ -133,6 +137,8 @@ def command_options(values: dict[str, Any]) -> list[str]:
             arguments.append(flag if value else "--no-" + flag[2:])
         elif value != "":  # empty: the command's (or the printer profile's) default
             text = str(value)
+            if any(ord(c) < 32 for c in text):
+                raise FormProblem(f"{flag}: a control character (line break, NUL) is not allowed")
             if len(text) > MAX_FIELD:
                 raise FormProblem(f"{flag}: at most {MAX_FIELD} characters, got {len(text)}")
             if kind == "choice" and text not in CHOICES[name]:
@@ -168,8 +174,30 @@ def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         deck = parse_deck_text(text, source=name)
     except DeckError as exc:
         return {"filename": name, "text": text}, str(exc).splitlines()
+    art = art_fields(deck)
+    if art:  # never a path on the server's disk: no art comes with a deck here
+        return {"filename": name, "text": text}, [
+            f"{name}: {where}: field '{field}': card art cannot be uploaded here; found "
+            f"{value[:60]!r} (print a deck with art with the command, beside its pictures)"
+            for where, field, value in art
+        ]
     warnings = [f"warning: {name}: {p}" for p in deck.legality_problems()]
     return {"filename": name, "text": text}, warnings
+
+
+def art_fields(deck: Any) -> list[tuple[str, str, str]]:
+    """Every art file a deck names (a card's ``image`` or ``back_image``, the deck's
+    ``back.image``) as ``(where, field, value)``: an uploaded deck may name none, or it could
+    print any picture the server can read, or learn which paths exist."""
+    found = [
+        (f"card '{card.name}'", field, str(getattr(card, field)))
+        for card in deck.cards
+        for field in ("image", "back_image")
+        if getattr(card, field, None)
+    ]
+    if deck.back.image:
+        found.append(("header", "back.image", str(deck.back.image)))
+    return found
 
 
 def _page(values: dict[str, Any], status: int, **extra: Any) -> tuple[str, int]:
@@ -207,7 +235,9 @@ def cards_check() -> tuple[str, int]:
     return _page(values, 400 if bad else 200, problems=problems, checked=not bad)
 
 
-def _submit(values: dict[str, Any]) -> tuple[Job | None, int, dict[str, Any]]:
+def _submit(
+    values: dict[str, Any], retention: float | None = None
+) -> tuple[Job | None, int, dict[str, Any]]:
     """Queue the card sheets of the posted form: (the job, 303) or (None, the status, what
     the page shows instead: ``error`` or the deck's ``problems``)."""
     from shop.jobs import ShopBusy
@@ -220,7 +250,9 @@ def _submit(values: dict[str, Any]) -> tuple[Job | None, int, dict[str, Any]]:
     if any(not p.startswith("warning:") for p in problems):
         return None, 400, {"problems": problems}
     try:
-        job = runner().submit("cards", {**deck, "options": options}, request.remote_addr or "?")
+        job = runner().submit(
+            "cards", {**deck, "options": options}, request.remote_addr or "?", retention
+        )
     except ShopBusy as exc:
         return None, 503, {"error": str(exc)}
     return job, 303, {}
@@ -247,7 +279,7 @@ def preview_cards() -> tuple[Response, int]:
     from flask import jsonify, url_for
 
     limit_body()
-    job, status, shown = _submit(_values())
+    job, status, shown = _submit(_values(), retention=PREVIEW_RETENTION)
     if job is None:
         return jsonify(shown), status
     urls = {
@@ -263,21 +295,19 @@ def cards_job(job_id: str) -> str:
     """A card job's page: progress, then the previews and the downloads."""
     job = job_or_404(job_id, "cards")
     demo = str(job.payload.get("deck", "")).removeprefix("demo:")
-    carried = None
+    carried, game = None, None
     if demo:
         game = {d["name"]: d["game"] for d in demo_decks()}.get(demo)
-    else:  # an own deck: this tab carries it to the table (companion/static/decks.js)
+    elif "text" in job.payload:  # an own deck: this tab carries it to the table (decks.js)
         carried = {"filename": job.payload["filename"], "text": job.payload["text"]}
         game = parse_deck_text(carried["text"], source=carried["filename"]).game
     return render_template("shop/cards_job.html", job=job, demo=demo, game=game, carried=carried)
 
 
 @bp.get("/cards/jobs/<job_id>.json")
-def cards_job_state(job_id: str) -> Response:
+def cards_job_state(job_id: str) -> tuple[Response, int]:
     """A card job's state (:func:`shop.pages.state`), for the page's polling."""
-    from flask import jsonify
-
-    return jsonify(state(job_or_404(job_id, "cards")))
+    return state_answer(job_id, "cards")
 
 
 @bp.post("/cards/jobs/<job_id>/cancel")

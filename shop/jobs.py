@@ -51,6 +51,15 @@ MAX_PER_CLIENT = 2
 DEFAULT_RETENTION = 3600.0
 """Seconds a finished job's files stay for download."""
 
+MAX_KEPT = 24
+"""Ended jobs kept at once (their files on disk): past it the oldest go first, whatever their
+retention, so submitting and cancelling in a loop cannot fill the disk or the memory."""
+
+
+WORKER_NICE = 10
+"""How much a worker process lowers its CPU priority (``os.nice``): the server's threads come
+first."""
+
 
 class ShopBusy(RuntimeError):
     """The queue is full, or this client has :data:`MAX_PER_CLIENT` jobs already (the message
@@ -71,6 +80,8 @@ class Job:
         created, started, ended: ``time.time()`` stamps (s), 0 until they happen.
         error: the one-line reason of a failed job.
         files: the files of a done job, relative to ``out/`` (POSIX paths), sorted.
+        process: the worker process (None until it starts).
+        retention: seconds its files stay after it ends (None: the runner's).
     """
 
     id: str
@@ -85,6 +96,7 @@ class Job:
     error: str = ""
     files: list[str] = field(default_factory=list)
     process: Any = None
+    retention: float | None = None
 
     @property
     def out(self) -> Path:
@@ -118,6 +130,12 @@ def _worker(task_path: str, payload: dict[str, Any], folder: str) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
     signal.signal(signal.SIGTERM, terminate)
+    die_with_parent(signal.SIGTERM)  # a server killed with -9 takes its builds along
+    # A build must yield the CPU to the tables the same server is running: nice 10 (inherited
+    # by the kit's helper process and any command the task starts). On a busy machine the
+    # tables' action p99 then stays near its level without a build (benchmarks/shop_load.py);
+    # on an idle one the build still gets all the CPU.
+    os.nice(WORKER_NICE)
     root = Path(folder)
     work = root / "work"
     work.mkdir()
@@ -140,11 +158,27 @@ def _worker(task_path: str, payload: dict[str, Any], folder: str) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    """An exception as the page's one line (its message; the type where it has none)."""
+    """An exception as the page's one line (its message; the type where it has none). A full
+    disk is said as such, without the server's paths (a copy of many files reports it inside
+    a list of them)."""
     text = " ".join(str(exc).split()) or type(exc).__name__
-    if isinstance(exc, OSError) and exc.errno == 28:
-        return f"the server's disk is full: {text}"
+    if (isinstance(exc, OSError) and exc.errno == 28) or "No space left on device" in text:
+        return "the server's disk is full (no space left on device); nothing was kept"
     return text[:300]
+
+
+def die_with_parent(signum: int) -> None:
+    """Ask the kernel to send ``signum`` to this process when its parent dies (Linux's
+    ``PR_SET_PDEATHSIG``; elsewhere nothing): a worker whose server was killed, or a command
+    whose worker was killed, does not run on alone."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signum, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
 
 
 class JobRunner:
@@ -185,12 +219,16 @@ class JobRunner:
 
     # --- what the pages call ------------------------------------------------------------
 
-    def submit(self, kind: str, payload: dict[str, Any], client: str) -> Job:
-        """Queue a job of ``kind`` (a key of ``tasks``) for ``client``.
+    def submit(
+        self, kind: str, payload: dict[str, Any], client: str, retention: float | None = None
+    ) -> Job:
+        """Queue a job of ``kind`` (a key of ``tasks``) for ``client``; its files stay
+        ``retention`` seconds after it ends (None: the runner's).
 
         Raises:
             ShopBusy: the queue holds :data:`MAX_QUEUED` jobs, or ``client`` has
-                :data:`MAX_PER_CLIENT` queued or running.
+                :data:`MAX_PER_CLIENT` queued or running, or the job folder cannot be made
+                (the message names the folder and why).
             KeyError: an unknown kind.
         """
         if kind not in self.tasks:
@@ -206,8 +244,14 @@ class JobRunner:
                 )
             job_id = secrets.token_urlsafe(16)
             folder = self.root / job_id
-            folder.mkdir()
+            try:  # a cleaner may have removed the root of a server running for days
+                folder.mkdir(parents=True)
+            except OSError as exc:
+                raise ShopBusy(
+                    f"the print shop cannot write its job folder {self.root}: {exc.strerror or exc}"
+                ) from None
             job = Job(id=job_id, kind=kind, payload=payload, client=client, folder=folder)
+            job.retention = retention
             self._jobs[job_id] = job
             self._order.append(job_id)
         self._wake.set()
@@ -239,7 +283,8 @@ class JobRunner:
             if process.is_alive():
                 process.kill()
                 process.join()
-        shutil.rmtree(job.folder / "work", ignore_errors=True)
+        job.payload = {}  # nothing of a cancelled job is kept, on disk or in memory
+        shutil.rmtree(job.folder, ignore_errors=True)
         self._wake.set()
         return True
 
@@ -279,10 +324,15 @@ class JobRunner:
                 job.state, job.started = "running", now
                 starting.append(job)
                 free -= 1
+            ended = sorted(
+                (j for j in self._jobs.values() if j.state not in _ACTIVE and j.ended),
+                key=lambda j: j.ended,
+            )
             expired = [
                 j
-                for j in self._jobs.values()
-                if j.state not in _ACTIVE and j.ended and now - j.ended > self.retention
+                for number, j in enumerate(ended)
+                if now - j.ended > (self.retention if j.retention is None else j.retention)
+                or number < len(ended) - MAX_KEPT  # the oldest beyond the cap
             ]
             for job in expired:
                 del self._jobs[job.id]
@@ -325,6 +375,7 @@ class JobRunner:
             else:
                 job.error = f"the worker process ended with exit code {code}"
             job.state = "failed"
+            job.payload = {}
             shutil.rmtree(job.folder / "work", ignore_errors=True)
         job.ended = time.time()
 
@@ -334,7 +385,24 @@ _ACTIVE = ("queued", "running")
 
 def shop_root(parent: str | Path | None = None) -> Path:
     """A new folder for one server's jobs, in ``parent`` (default: the system's temporary
-    folder)."""
+    folder). The folders of servers that are gone (killed, so never cleaned up) are removed
+    first: their names carry their process id."""
     import tempfile
 
-    return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=parent))
+    base = Path(parent or tempfile.gettempdir())
+    for stale in base.glob("tablesmith-shop-*-*"):
+        pid = stale.name.split("-")[2]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=base))
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -183,10 +183,19 @@ def kit_job(job_id: str) -> str:
     return render_template("shop/job.html", job=job, state=state(job))
 
 
+def state_answer(job_id: str, kind: str) -> tuple[Response, int]:
+    """A job's state as JSON for the page's polling; a job that is gone (its files removed
+    after their time, or the server restarted) is a JSON 404 the page says in words."""
+    job = runner().get(job_id)
+    if job is None or job.kind != kind:
+        return jsonify({"state": "gone", "error": "not_found"}), 404
+    return jsonify(state(job)), 200
+
+
 @bp.get("/pieces/jobs/<job_id>.json")
-def kit_job_state(job_id: str) -> Response:
+def kit_job_state(job_id: str) -> tuple[Response, int]:
     """A kit job's state (:func:`state`), for the page's polling."""
-    return jsonify(state(job_or_404(job_id, "kit")))
+    return state_answer(job_id, "kit")
 
 
 @bp.post("/pieces/jobs/<job_id>/cancel")

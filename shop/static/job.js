@@ -36,6 +36,12 @@
   async function poll() {
     try {
       const answer = await fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" } });
+      if (answer.status === 404) {
+        $("job-status").dataset.state = "gone";
+        $("job-status").textContent = strings.gone;
+        $("cancel-form").hidden = true;
+        return;
+      }
       if (answer.ok && !render(await answer.json())) return;
     } catch (error) {
       // the network blinked: try again

@@ -30,3 +30,15 @@ def die(payload: dict[str, Any], work: Path, progress: Callable[[str], None]) ->
     (work / "half.txt").write_text("half", encoding="utf-8")
     progress("about to be killed")
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def child(payload: dict[str, Any], work: Path, progress: Callable[[str], None]) -> None:
+    """Start a long command as the card job starts its command (dying with its parent), say
+    its process id, and wait for it."""
+    import subprocess
+
+    from shop.jobs import die_with_parent
+
+    command = subprocess.Popen(["sleep", "60"], preexec_fn=lambda: die_with_parent(signal.SIGKILL))
+    progress(f"child {command.pid}")
+    command.wait()

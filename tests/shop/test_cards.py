@@ -185,3 +185,30 @@ def test_the_shop_keeps_the_companions_direct_action_route(shop_app: Any) -> Non
     from companion.asgi import unknown_hooks
 
     assert unknown_hooks(shop_app) == []
+
+
+def test_an_uploaded_deck_may_name_no_art_file(client: FlaskClient) -> None:
+    """A deck from the page naming a picture would print any image the server can read, or
+    tell which paths exist: refused at the check, before any job."""
+    for art in ("/etc/shadow", "../../secret.png", "photo.png"):
+        text = GOOD.replace("    icons: Laser\n", f"    icons: Laser\n    image: {art}\n")
+        own = {"source": "own", "filename": "art.yaml", "text": text}
+        for url in ("/cards/check", "/cards"):
+            answer = client.post(url, data=own)
+            assert answer.status_code == 400
+            page = answer.get_data(as_text=True)
+            assert "field &#39;image&#39;: card art cannot be uploaded here" in page, art
+
+
+def test_a_control_character_in_an_option_is_refused_and_a_gone_job_says_so(
+    client: FlaskClient,
+) -> None:
+    answer = client.post("/cards", data={"source": "demo", "demo": "toy-battle", "bleed": "1\x00"})
+    assert answer.status_code == 400
+    assert "--bleed: a control character" in answer.get_data(as_text=True)
+    for url in ("/cards/jobs/nothing.json", "/pieces/jobs/nothing.json"):
+        gone = client.get(url)
+        assert gone.status_code == 404 and gone.get_json() == {
+            "state": "gone",
+            "error": "not_found",
+        }

@@ -5,18 +5,22 @@ the files gone after the retention period."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from shop.jobs import MAX_PER_CLIENT, MAX_QUEUED, Job, JobRunner, ShopBusy
+from shop import jobs as jobs_module
+from shop.jobs import MAX_PER_CLIENT, MAX_QUEUED, Job, JobRunner, ShopBusy, shop_root
 
 TASKS = {
     "write": "tests.shop.tasks:write",
     "fail": "tests.shop.tasks:fail",
     "die": "tests.shop.tasks:die",
+    "child": "tests.shop.tasks:child",
 }
 
 
@@ -64,7 +68,7 @@ def test_one_slot_queues_the_rest_in_order_and_cancel_stops_a_running_worker(
     assert runner.cancel(first.id)  # running: its worker is terminated
     assert time.monotonic() - started < 10
     assert first.state == "cancelled" and not first.process.is_alive()
-    assert not (first.folder / "work").exists() and not first.out.exists()
+    assert not first.folder.exists() and first.payload == {}  # nothing kept, disk or memory
     wait(ended(third))
     assert third.state == "done"
     assert second.state == "cancelled" and second.process is None
@@ -126,3 +130,58 @@ def test_a_finished_job_and_its_files_go_after_the_retention(tmp_path: Path) -> 
     finally:
         jobs.close()
     assert not root.exists()  # close() removes the runner's folder
+
+
+def test_a_killed_worker_takes_the_command_it_started_along(runner: JobRunner) -> None:
+    job = runner.submit("child", {}, "a")
+    wait(lambda: any(line.startswith("child ") for line in job.progress()))
+    pid = int(job.progress()[-1].split()[1])
+    os.kill(job.process.pid, signal.SIGKILL)
+    wait(ended(job))
+    assert job.state == "failed" and "SIGKILL" in job.error
+
+    def gone() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie waits for init to reap it
+            return stat.read().split()[2] == "Z"
+
+    wait(gone, 10)
+
+
+def test_at_most_max_kept_ended_jobs_stay_whatever_their_retention(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs_module, "MAX_KEPT", 2)
+    root = tmp_path / "jobs"
+    root.mkdir()
+    jobs = JobRunner(root, slots=2, retention=3600, poll=0.05, tasks=TASKS)
+    try:
+        made = [jobs.submit("write", {}, f"c{i}") for i in range(4)]
+        for job in made:
+            wait(ended(job))
+        wait(lambda: sum(jobs.get(j.id) is not None for j in made) == 2)
+        assert [jobs.get(j.id) is not None for j in made] == [False, False, True, True]
+        assert not made[0].folder.exists() and made[3].out.is_dir()
+    finally:
+        jobs.close()
+
+
+def test_a_job_folder_that_cannot_be_made_is_one_line_and_a_stale_root_is_removed(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    jobs = JobRunner(blocker / "jobs", slots=1, poll=0.05, tasks=TASKS)
+    try:
+        with pytest.raises(ShopBusy, match="cannot write its job folder .*/file/jobs"):
+            jobs.submit("write", {}, "a")
+    finally:
+        jobs.close()
+    stale = tmp_path / "tablesmith-shop-999999999-x"  # no such process
+    stale.mkdir()
+    (stale / "old").mkdir()
+    mine = shop_root(tmp_path)
+    assert not stale.exists() and mine.is_dir() and str(os.getpid()) in mine.name
