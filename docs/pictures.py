@@ -262,6 +262,46 @@ def loaded(page: Any, images: str, count: int) -> None:
     )
 
 
+def finished(page: Any, what: str) -> None:
+    """Wait until the job ``page`` has just sent (its form) has ended, at most
+    :data:`BUILD_MS`; unless it is done, raise :class:`PictureError` with the page's one line
+    (the form's message where the job was refused, the job's error where it failed)."""
+    ended = ", ".join(
+        f"#job-status[data-state={state}]" for state in ("done", "failed", "cancelled", "gone")
+    )
+    page.wait_for_selector(f"{ended}, #form-error, #deck-problems", timeout=BUILD_MS)
+    if page.locator("#job-status[data-state=done]").count():
+        return
+    shown = page.locator("#form-error:visible, #deck-problems:visible, #job-status, #job-error")
+    said = " ".join(" ".join(text.split()) for text in shown.all_inner_texts() if text.strip())
+    raise PictureError(f"{what} were not made: {said}")
+
+
+def whose_turn(phones: list[Any]) -> Any:
+    """The phone whose player moves first: the one that offers a ship of the home base (the
+    drawn board alone does not say yet whose turn it is), waited for up to :data:`STEP_MS`."""
+    deadline = time.monotonic() + STEP_MS / 1000
+    while time.monotonic() < deadline:
+        for phone in phones:
+            if phone.locator(".base.origin").count():
+                return phone
+        time.sleep(0.1)
+    raise PictureError("neither phone offers a ship to move")
+
+
+def step(phone: Any, origin: str) -> None:
+    """One step on ``phone``: tap the first ship matching ``origin``, then the first target it
+    is offered: a spot in a rift where there is one, else a base or the way off the rift's
+    end. Waits for the table's answer (its revision on the page changes)."""
+    revision = "document.getElementById('app').dataset.revision"
+    before = phone.evaluate(revision)
+    phone.locator(origin).first.click()
+    phone.wait_for_selector(".target")
+    targets = phone.locator(".cell.target")
+    (targets if targets.count() else phone.locator(".target")).first.click()
+    phone.wait_for_function(f"{revision} !== {before!r}")
+
+
 def play(browser: Any, base: str, errors: list[str]) -> list[Image.Image]:
     """Two phones at one Asteroids table at ``base``, as two players meet it: phone 1 opens a
     table on the start page, phone 2 opens the join link phone 1 shows (its QR code) and takes
@@ -279,24 +319,18 @@ def play(browser: Any, base: str, errors: list[str]) -> list[Image.Image]:
     first.click("#random-setup")
     for phone in phones:
         phone.wait_for_selector("#c-0-0")  # the board is drawn
-    mover = first if "Your turn" in first.inner_text("#who") else second
+    mover = whose_turn(phones)
     other = second if mover is first else first
 
-    def tap(phone: Any, selector: str) -> None:
-        phone.locator(selector).first.click()
-
-    tap(mover, ".base.origin")  # step 1: a ship out of the home base
-    tap(mover, ".cell.target")
-    tap(mover, ".cell.origin")  # step 2: the same ship again
-    tap(mover, ".cell.target")
+    step(mover, ".base.origin")  # step 1: a ship out of the home base
+    step(mover, ".cell.origin, .base.origin")  # step 2: the same ship again where it can
     mover.wait_for_selector(".edge.push")
-    tap(mover, ".edge.push")  # the unstable rift pushes a row of asteroids
+    mover.locator(".edge.push").first.click()  # the unstable rift pushes a row of asteroids
     other.wait_for_selector(".base.origin")  # the other player's turn has come
-    tap(other, ".base.origin")  # the other player's first step
-    tap(other, ".cell.target")
-    ships = "document.querySelectorAll('.cell .ship').length === 2"
-    for phone in phones:
-        phone.wait_for_function(ships)  # both phones show both ships
+    step(other, ".base.origin")  # the other player's first step
+    latest = other.evaluate("document.getElementById('app').dataset.revision")
+    for phone in phones:  # both phones show the table as it is now
+        phone.wait_for_function(f"document.getElementById('app').dataset.revision === {latest!r}")
         phone.locator("#toast").wait_for(state="hidden")  # no message over the board
     time.sleep(0.5)  # let the last stream event and transitions settle
     return [screen(phone) for phone in phones]
@@ -321,7 +355,7 @@ def pieces_job(browser: Any, base: str, errors: list[str]) -> list[Image.Image]:
     desk.fill("#f-scale", "0.8")
     desk.fill("#f-printer", "mini")
     desk.click("#make-kit")
-    desk.wait_for_selector("#job-status[data-state=done]", timeout=BUILD_MS)
+    finished(desk, "the kit")
     desk.wait_for_selector("#viewer[data-shown] #viewer-stage canvas", timeout=BUILD_MS)
     desk.select_option("#viewer-pick", VIEWED)
     desk.wait_for_selector(f'#viewer[data-shown="{VIEWED}"]', timeout=BUILD_MS)
@@ -333,7 +367,15 @@ def cards_pages(browser: Any, base: str, errors: list[str]) -> list[Image.Image]
     """The cards door at ``base`` in German, twice: a phone chooses a deck file with two
     mistakes (:data:`MISTAKES`) and checks it, the problems listed by line and field; a desktop
     makes the card sheets of the first demo deck, its job page from the top down to the first
-    row of page previews."""
+    row of page previews. Returns the phone's screen first. The desktop goes first: both are
+    one client to the shop, which takes 2 jobs of a client at a time, and the phone's form
+    starts previews of its own."""
+    desk = open_page(browser, errors, "de-DE", **LAPTOP)
+    desk.goto(base + "/cards")
+    desk.click("#make-cards")
+    finished(desk, "the card sheets")
+    loaded(desk, "#pages img", 2)
+    made = screen(desk, below="#pages figure")
     phone = open_page(browser, errors, "de-DE", **PHONE)
     phone.goto(base + "/cards")
     deck = {"name": "my-fleet.yaml", "mimeType": "text/yaml", "buffer": MISTAKES.encode()}
@@ -341,13 +383,7 @@ def cards_pages(browser: Any, base: str, errors: list[str]) -> list[Image.Image]
     phone.wait_for_function("document.getElementById('f-text').value.includes('stars: 9')")
     phone.click("#check-deck")
     phone.wait_for_selector("#deck-problems")
-    checked = screen(phone)
-    desk = open_page(browser, errors, "de-DE", **LAPTOP)
-    desk.goto(base + "/cards")
-    desk.click("#make-cards")
-    desk.wait_for_selector("#job-status[data-state=done]", timeout=BUILD_MS)
-    loaded(desk, "#pages img", 2)
-    return [checked, screen(desk, below="#pages figure")]
+    return [screen(phone), made]
 
 
 def side_by_side(
@@ -407,7 +443,11 @@ def in_browser(
         try:
             screens = steps(browser, base, errors)
         except PlaywrightError as error:
-            raise PictureError(f"a step in the browser failed: {first_line(error)}") from None
+            waited = [line.strip(" -") for line in str(error).splitlines() if "waiting for" in line]
+            where = f" ({waited[0]})" if waited else ""
+            raise PictureError(
+                f"a step in the browser failed: {first_line(error)}{where}"
+            ) from None
         finally:
             browser.close()
     if errors:
