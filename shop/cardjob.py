@@ -82,7 +82,8 @@ def run(payload: dict[str, Any], work: Path, progress: Callable[[str], None]) ->
         preexec_fn=lambda: die_with_parent(signal.SIGKILL),  # a killed worker takes it along
     )
     for line in (done.stderr + done.stdout).splitlines():
-        if line.strip() and not line.startswith(f"wrote {work / 'preview'}"):
+        shop_own = line.startswith(f"wrote {work / 'preview'}") or line.startswith("note: --png")
+        if line.strip() and not shop_own:  # not the previews the shop itself asked for
             progress(line.replace(str(work) + "/", ""))
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if line.startswith(ERROR_PREFIX)]

@@ -97,15 +97,20 @@ def limit_body() -> None:
 
 @cache
 def demo_decks() -> list[dict[str, str]]:
-    """The shipped demo decks: name, title, game (registry slug) and card count (read once)."""
+    """The shipped demo decks: name, title, game (registry slug), its title, and the cards
+    printed, copies included (read once)."""
+    from games.registry import CARD_GAMES
     from printables.deckfile import DEMO_PREFIX, demo_names, read_deck
 
     decks = []
     for name in demo_names():
         deck = read_deck(DEMO_PREFIX + name).deck
+        printed = sum(card.copies for card in deck.cards)
+        title = CARD_GAMES[deck.game].title
         decks.append(
-            {"name": name, "title": deck.title, "game": deck.game, "cards": str(len(deck.cards))}
-        )
+            {"name": name, "title": deck.title, "game": deck.game, "cards": str(printed),
+             "game_title": title}
+        )  # fmt: skip
     return decks
 
 

@@ -53,7 +53,6 @@ def run(payload: dict[str, Any], work: Path, progress: Callable[[str], None]) ->
     )
     progress(f"packing {KIT_ZIP}")
     zip_folder(folder, work / KIT_ZIP, KIT_FOLDER)
-    progress("kit complete")
 
 
 def zip_folder(folder: Path, target: Path, prefix: str) -> None:
