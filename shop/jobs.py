@@ -56,9 +56,11 @@ MAX_KEPT = 24
 retention, so submitting and cancelling in a loop cannot fill the disk or the memory."""
 
 
-WORKER_NICE = 10
+WORKER_NICE = 19
 """How much a worker process lowers its CPU priority (``os.nice``): the server's threads come
-first."""
+first. 19, not 10: at nice 10 a kit building still raised the action p99 of 100 tables to
+1.5-1.6 x (benchmarks/shop_load.py, idle 2-core machine); at 19, 1.1 x, and the kit took as
+long (3.5-4.2 s): the server leaves most of the CPU to it anyway."""
 
 
 class ShopBusy(RuntimeError):
@@ -131,10 +133,10 @@ def _worker(task_path: str, payload: dict[str, Any], folder: str) -> None:
 
     signal.signal(signal.SIGTERM, terminate)
     die_with_parent(signal.SIGTERM)  # a server killed with -9 takes its builds along
-    # A build must yield the CPU to the tables the same server is running: nice 10 (inherited
-    # by the kit's helper process and any command the task starts). On a busy machine the
-    # tables' action p99 then stays near its level without a build (benchmarks/shop_load.py);
-    # on an idle one the build still gets all the CPU.
+    # A build must yield the CPU to the tables the same server is running: the lowest priority
+    # (inherited by the kit's helper process and any command the task starts). At the same
+    # priority a kit doubled the tables' action p99 (2.3 x, benchmarks/shop_load.py); now it
+    # stays within 1.5 x, and what the server does not use the build still gets.
     os.nice(WORKER_NICE)
     root = Path(folder)
     work = root / "work"
