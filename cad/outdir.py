@@ -214,11 +214,13 @@ def _sweep_stale(parent: Path, name: str) -> None:
     pattern = re.compile(rf"^\.{re.escape(name)}\.(?:partial|old)-(\d+)-")
     for entry in parent.iterdir():
         match = pattern.match(entry.name)
-        if match and entry.is_dir() and not _alive(int(match.group(1))):
+        if match and entry.is_dir() and not process_alive(int(match.group(1))):
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id runs (this one does; one of another user's counts as
+    running): a leftover folder named after a process that is gone may be removed."""
     if pid == os.getpid():
         return True
     try:

@@ -391,20 +391,12 @@ def shop_root(parent: str | Path | None = None) -> Path:
     first: their names carry their process id."""
     import tempfile
 
+    from cad.outdir import process_alive
+
     base = Path(parent or tempfile.gettempdir())
     for stale in base.glob("tablesmith-shop-*-*"):
         pid = stale.name.split("-")[2]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=base))
 
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (one of another user's counts as running)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from pypdf import PdfReader
 from games.cards.deck import DeckError, parse_deck_text
 from shop.cardpages import FORM_ROOM, MAX_NAME, MAX_UPLOAD
 from shop.pages import MAX_FIELD
+from tests.shop.conftest import wait_ended
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = """game: pocketmodel
@@ -35,21 +35,6 @@ cards:
     icons: Laser
 """
 BROKEN = GOOD.replace("stars: 1", "stars: 9").replace("    icons: Laser\n", "")
-
-
-@pytest.fixture
-def client(shop_app: Any) -> FlaskClient:
-    return shop_app.test_client()
-
-
-def wait(client: FlaskClient, url: str, seconds: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while True:
-        state: dict[str, Any] = client.get(url + ".json").get_json()
-        if state["state"] not in ("queued", "running"):
-            return state
-        assert time.monotonic() < deadline, state
-        time.sleep(0.2)
 
 
 def command_pdf(deck: str, out: Path, *options: str, cwd: Path | None = None) -> bytes:
@@ -81,7 +66,7 @@ def test_a_demo_deck_prints_the_commands_pdf_with_a_preview_of_every_page(
     answer = client.post("/cards", data={**form, "crop_marks": "on", "qr": "on"})
     assert answer.status_code == 303
     job = answer.headers["Location"]
-    state = wait(client, job)
+    state = wait_ended(client, job)
     assert state["state"] == "done", state
     made = download(client, state["files"]["pocketmodel.pdf"])
     expected = command_pdf(
@@ -117,7 +102,7 @@ def test_an_uploaded_deck_is_checked_fixed_on_the_page_and_printed_as_the_comman
     assert fixed.status_code == 200 and 'id="deck-problems"' in fixed.get_data(as_text=True)
     answer = client.post("/cards", data={**own, "text": GOOD})
     assert answer.status_code == 303
-    state = wait(client, answer.headers["Location"])
+    state = wait_ended(client, answer.headers["Location"])
     assert state["state"] == "done", state
     (tmp_path / "tiny.yaml").write_text(GOOD, encoding="utf-8")
     expected = command_pdf("tiny.yaml", tmp_path / "out" / "tiny.pdf", cwd=tmp_path)
@@ -131,7 +116,7 @@ def test_an_uploaded_deck_is_checked_fixed_on_the_page_and_printed_as_the_comman
 @pytest.mark.slow
 def test_a_refused_option_ends_the_job_with_the_commands_one_line(client: FlaskClient) -> None:
     answer = client.post("/cards", data={"source": "demo", "demo": "toy-battle", "bleed": "11"})
-    state = wait(client, answer.headers["Location"])
+    state = wait_ended(client, answer.headers["Location"])
     assert state["state"] == "failed"
     assert state["error"].startswith("--bleed") and "\n" not in state["error"]
     assert "files" not in state

@@ -7,32 +7,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.companion.phones import PHONE, launch, shot, shots_folder
-from tests.companion.servers import Serve, serve_process
+from tests.companion.phones import PHONE, shot, shots_folder
+from tests.companion.servers import Serve
 from tests.shop.test_cards import BROKEN, GOOD
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    yield from launch()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Serve]:
-    options = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--no-qr"]
-    serve = serve_process([*options, "--db", str(tmp_path / "t.sqlite")], tmp_path / "serve.log")
-    yield serve
-    serve.stop()
 
 
 def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_prints_it(

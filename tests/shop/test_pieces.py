@@ -11,7 +11,6 @@ import sys
 import time
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,13 +22,9 @@ from cad.settings import OptionError
 from shop import pages
 from shop.pages import MAX_FIELD
 from tablesmith import cli
+from tests.shop.conftest import wait_ended
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def client(shop_app: Flask) -> FlaskClient:
-    return shop_app.test_client()
 
 
 def test_the_start_page_has_the_doors_in_english_and_german(client: FlaskClient) -> None:
@@ -134,16 +129,6 @@ def test_without_the_kit_extra_the_door_says_what_to_install(
     assert client.post("/pieces", data={}).status_code == 503
 
 
-def wait_done(client: FlaskClient, url: str, seconds: float = 240) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while True:
-        state: dict[str, Any] = client.get(url + ".json").get_json()
-        if state["state"] not in ("queued", "running"):
-            return state
-        assert time.monotonic() < deadline, state
-        time.sleep(0.2)
-
-
 @pytest.mark.slow
 def test_a_kit_from_the_form_is_the_commands_kit_byte_for_byte(
     client: FlaskClient, tmp_path: Path
@@ -154,7 +139,7 @@ def test_a_kit_from_the_form_is_the_commands_kit_byte_for_byte(
     job_url = answer.headers["Location"]
     page = client.get(job_url).get_data(as_text=True)
     assert 'id="job-status"' in page
-    state = wait_done(client, job_url)
+    state = wait_ended(client, job_url)
     assert state["state"] == "done", state
     assert any("building the board" in line or "kit complete" in line for line in state["progress"])
     with client.get(state["zip"]) as download:

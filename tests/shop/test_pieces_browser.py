@@ -9,32 +9,17 @@ import io
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.companion.phones import PHONE, launch, shot, shots_folder
-from tests.companion.servers import Serve, serve_process
+from tests.companion.phones import PHONE, shot, shots_folder
+from tests.companion.servers import Serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    yield from launch()
-
-
-@pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Serve]:
-    monkeypatch.setenv("TABLESMITH_CACHE", str(tmp_path / "kit-cache"))  # real builds
-    options = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--no-qr"]
-    serve = serve_process([*options, "--db", str(tmp_path / "t.sqlite")], tmp_path / "serve.log")
-    yield serve
-    serve.stop()
 
 
 def test_two_kits_queue_one_is_cancelled_the_other_is_the_commands_kit(

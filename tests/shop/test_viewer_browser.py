@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.companion.phones import ARGS, CHROMIUM, PHONE, launch, shots_folder
-from tests.companion.servers import Serve, serve_process
+from tests.companion.servers import Serve
 
 pytestmark = pytest.mark.slow
 
@@ -26,15 +26,6 @@ BACKGROUND = "#0A0E17"
 NEAR = 20.0
 """How far (RGB distance) a pixel may be from a colour to count as it: the view lights a face
 that looks up about as its filament looks."""
-
-
-@pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Serve]:
-    monkeypatch.setenv("TABLESMITH_CACHE", str(tmp_path / "kit-cache"))  # a real build
-    options = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--no-qr"]
-    serve = serve_process([*options, "--db", str(tmp_path / "t.sqlite")], tmp_path / "serve.log")
-    yield serve
-    serve.stop()
 
 
 @pytest.fixture
