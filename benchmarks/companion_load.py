@@ -37,7 +37,7 @@ each driving a slice of the tables; the server is started anew for every run:
 Both servers run in the same invocation, one after the other at each size, and the last table
 gives the ratio ours / peer of action p99 and stream p99 (below 1: we are faster).
 
-Usage (needs the bench extra: ``pip install '.[bench]'``)::
+Usage (needs the bench extra: ``pip install -r requirements/all.txt``)::
 
     python benchmarks/companion_load.py --tables 100 500 1000 2000 [--seconds 15] \
         [--think 1.0] [--clients 2] [--no-peer] [--json results.json]

@@ -28,7 +28,7 @@ jobs of a shared machine), and for B the kits: finished (done) in the window, an
 seconds of each. Then the median action p99 of the B phases over the median of the A phases,
 and whether it is within ``--limit`` (1.5).
 
-Usage (needs the bench and kit extras: ``pip install '.[bench,kit]'``)::
+Usage (needs the bench and kit extras: ``pip install -r requirements/all.txt``)::
 
     python benchmarks/shop_load.py [--tables 100] [--seconds 20] [--rounds 3] \
         [--think 1.0] [--clients 2] [--limit 1.5] [--json results.json]
