@@ -23,7 +23,6 @@ one-line message to ``error.txt``; the runner reads them back for the page.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -139,13 +138,6 @@ def _worker(task_path: str, payload: dict[str, Any], folder: str) -> None:
     # priority a kit doubled the tables' action p99 (2.3 x, benchmarks/shop_load.py); now it
     # stays within 1.5 x, and what the server does not use the build still gets.
     os.nice(WORKER_NICE)
-    # and on Linux SCHED_IDLE: the CPU only when nothing else of normal priority wants it. With
-    # nice 19 alone the median action p99 of 100 tables rose 2.66 x during kits; with
-    # SCHED_IDLE 1.39 x and 1.89 x in two runs (benchmarks/shop_load.py, 3 rounds each, load
-    # about 1), and the kits took 3.5-4.2 s as before.
-    if hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     root = Path(folder)
     work = root / "work"
     work.mkdir()
@@ -407,3 +399,4 @@ def shop_root(parent: str | Path | None = None) -> Path:
         if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=base))
+
