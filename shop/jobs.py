@@ -58,9 +58,10 @@ retention, so submitting and cancelling in a loop cannot fill the disk or the me
 
 WORKER_NICE = 19
 """How much a worker process lowers its CPU priority (``os.nice``): the server's threads come
-first. 19, not 10: at nice 10 a kit building still raised the action p99 of 100 tables to
-1.5-1.6 x (benchmarks/shop_load.py, idle 2-core machine); at 19, 1.1 x, and the kit took as
-long (3.5-4.2 s): the server leaves most of the CPU to it anyway."""
+first. benchmarks/shop_load.py on an idle 2-core machine, 100 tables' action p99 with kits
+building / without: nice 0 2.3 x, nice 10 1.5-1.6 x, nice 19 1.1-1.6 x (median 7 ms against
+4.5-6 ms), each kit as fast (3.5-4.2 s): the server leaves most of the CPU to it anyway. What
+stays is not the shop's: a nice 19 ``tablesmith build`` run beside the server costs as much."""
 
 
 class ShopBusy(RuntimeError):
@@ -135,8 +136,8 @@ def _worker(task_path: str, payload: dict[str, Any], folder: str) -> None:
     die_with_parent(signal.SIGTERM)  # a server killed with -9 takes its builds along
     # A build must yield the CPU to the tables the same server is running: the lowest priority
     # (inherited by the kit's helper process and any command the task starts). At the same
-    # priority a kit doubled the tables' action p99 (2.3 x, benchmarks/shop_load.py); now it
-    # stays within 1.5 x, and what the server does not use the build still gets.
+    # priority a kit doubled the tables' action p99 (2.3 x, benchmarks/shop_load.py); now about
+    # 1.5 x (see WORKER_NICE), and what the server does not use the build still gets.
     os.nice(WORKER_NICE)
     root = Path(folder)
     work = root / "work"
@@ -399,4 +400,3 @@ def shop_root(parent: str | Path | None = None) -> Path:
         if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"tablesmith-shop-{os.getpid()}-", dir=base))
-
