@@ -26,7 +26,9 @@ failed actions; ``srv CPU%``: the server process alone, the build's worker proce
 in it; ``oth CPU%``: everything else the machine ran, i.e. in B mostly the build, plus other
 jobs of a shared machine), and for B the kits: finished (done) in the window, and the
 seconds of each. Then the median action p99 of the B phases over the median of the A phases,
-and whether it is within ``--limit`` (1.5).
+and whether it is within ``--limit`` (1.5); and the rounds whose phase A saw other work on
+the machine (``oth CPU%`` over 20): on a shared machine, other jobs' CPU and disk flushes
+(the server commits with fsync) move the p99 far more than a build does.
 
 Usage (needs the bench and kit extras: ``pip install -r requirements/all.txt``)::
 
@@ -62,6 +64,10 @@ POLL = 0.7
 """Seconds between looks at a kit job's state (the job page's own polling interval)."""
 
 ACTIVE = ("queued", "running")
+
+BUSY = 20
+"""Phase A's ``oth CPU%`` above which the machine is said to have run other work (without a
+build it is ~1 % on an idle machine; in B the build itself takes ~120 %)."""
 
 
 # ----------------------------------------------------------------------------- the kit builds
@@ -229,6 +235,13 @@ def main() -> None:
         f" ms; B / A = {ratio:.2f}, {verdict} {options.limit:g}"
     )
     print(f"load after: {Path('/proc/loadavg').read_text().split()[:3]}")
+    busy = [r["round"] for r in results if r["phase"] == "A" and r["other_cpu_pct"] > BUSY]
+    if busy:
+        print(
+            f"the machine ran other work (oth CPU% > {BUSY}) during phase A of round(s)"
+            f" {', '.join(map(str, busy))}: those figures are not the build's alone; run again"
+            " when it is idle"
+        )
     if options.json:
         options.json.write_text(json.dumps(results, indent=2))
 
