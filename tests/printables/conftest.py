@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def _apply(cm: list[float], x: float, y: float) -> tuple[float, float]:
     return cm[0] * x + cm[2] * y + cm[4], cm[1] * x + cm[3] * y + cm[5]
 
 
-def _then(inner: list[float], outer: list[float]) -> list[float]:
+def then(inner: list[float], outer: list[float]) -> list[float]:
     """The matrix that applies ``inner`` first, then ``outer`` (PDF row-vector order)."""
     a, b, c, d, e, f = inner
     return [
@@ -54,7 +55,7 @@ def read_page(page) -> PageContent:
     outer: list[list[float]] = [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]
 
     def before(op, args, cm, tm):
-        full = _then([float(v) for v in cm], outer[-1])
+        full = then([float(v) for v in cm], outer[-1])
         if op == b"m":
             start[:] = [_apply(full, float(args[0]), float(args[1]))]
         elif op == b"l" and start:
@@ -74,7 +75,7 @@ def read_page(page) -> PageContent:
 
     def on_text(text, cm, tm, font, size):
         if text.strip():
-            x, y = _apply(_then([float(v) for v in cm], outer[-1]), tm[4], tm[5])
+            x, y = _apply(then([float(v) for v in cm], outer[-1]), tm[4], tm[5])
             texts.append((text.strip(), x / MM, y / MM))
 
     page.extract_text(
@@ -99,3 +100,27 @@ def write_deck(tmp_path: Path):
         return path
 
     return write
+
+
+def image_xobjects(pdf: Path) -> list[Any]:
+    """Every image XObject of the PDF, on the pages and inside their forms (a card design is a
+    form that holds its art), each image once."""
+    import pypdf
+
+    found: list[Any] = []
+    seen: set[int] = set()
+
+    def walk(resources: Any) -> None:
+        for ref in (resources.get("/XObject") or {}).values():
+            obj = ref.get_object()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if obj["/Subtype"] == "/Image":
+                found.append(obj)
+            elif obj["/Subtype"] == "/Form" and "/Resources" in obj:
+                walk(obj["/Resources"].get_object())
+
+    for page in pypdf.PdfReader(pdf).pages:
+        walk(page["/Resources"])
+    return found

@@ -9,9 +9,7 @@ import hashlib
 import math
 import re
 from pathlib import Path
-from typing import Any
 
-import pypdf
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -21,6 +19,7 @@ from printables.duplex import Duplex
 from printables.images import MAX_ART_PPI, MIN_ART_PPI, print_ppi
 from printables.render import RenderOptions, render_deck
 from tablesmith import cli
+from tests.printables.conftest import image_xobjects
 
 
 @pytest.fixture(autouse=True)
@@ -51,23 +50,7 @@ def cards(*args: str) -> tuple[int, list[str]]:
 
 def images(pdf: Path) -> list[tuple[int, int]]:
     """(width, height) of every image XObject, inside the card designs' forms too."""
-    found: list[tuple[int, int]] = []
-    seen: set[int] = set()
-
-    def walk(resources: Any) -> None:
-        for ref in (resources.get("/XObject") or {}).values():
-            obj = ref.get_object()
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            if obj["/Subtype"] == "/Image":
-                found.append((int(obj["/Width"]), int(obj["/Height"])))
-            elif obj["/Subtype"] == "/Form" and "/Resources" in obj:
-                walk(obj["/Resources"].get_object())
-
-    for page in pypdf.PdfReader(pdf).pages:
-        walk(page["/Resources"])
-    return found
+    return [(int(obj["/Width"]), int(obj["/Height"])) for obj in image_xobjects(pdf)]
 
 
 def test_a_webp_picture_is_printed(tmp_path: Path) -> None:

@@ -4,10 +4,8 @@ rendered page's pixels with pypdfium2."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import pypdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageCms
@@ -17,6 +15,7 @@ from printables.duplex import Duplex
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
 from printables.render import RenderOptions, render_deck
 from printables.units import MM
+from tests.printables.conftest import image_xobjects
 
 GHOSTSCRIPT_ICC = Path("/usr/share/color/icc/ghostscript")
 A98 = GHOSTSCRIPT_ICC / "a98.icc"
@@ -140,26 +139,9 @@ def test_a_phone_photo_prints_upright_on_the_card(tmp_path: Path) -> None:
 
 
 def image_colour_spaces(pdf: Path) -> list[str]:
-    """The colour space of every image XObject, on the pages and inside their forms (a card
-    design is a form that holds its art), each image once."""
-    reader = pypdf.PdfReader(pdf)
-    spaces: list[str] = []
-    seen: set[int] = set()
-
-    def walk(resources: Any) -> None:
-        for ref in (resources.get("/XObject") or {}).values():
-            obj = ref.get_object()
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            if obj["/Subtype"] == "/Image":
-                spaces.append(str(obj["/ColorSpace"]))
-            elif obj["/Subtype"] == "/Form" and "/Resources" in obj:
-                walk(obj["/Resources"].get_object())
-
-    for page in reader.pages:
-        walk(page["/Resources"])
-    return spaces
+    """The colour space of every image XObject, on the pages and inside their forms, each
+    image once."""
+    return [str(obj["/ColorSpace"]) for obj in image_xobjects(pdf)]
 
 
 def adobe_rgb_to_srgb(rgb: tuple[int, int, int]) -> np.ndarray:

@@ -18,21 +18,10 @@ from printables.geometry import Rect
 from printables.layout import SheetLayout
 from printables.regmarks import CRICUT_AREA
 from printables.render import RenderOptions, render_deck
+from tests.printables.conftest import then
 
 MM = 72 / 25.4
 CLEAR = 5.0  # mm of blank paper around every mark
-
-
-def _then(inner: list[float], outer: list[float]) -> list[float]:
-    a, b, c, d, e, f = inner
-    return [
-        a * outer[0] + b * outer[2],
-        a * outer[1] + b * outer[3],
-        c * outer[0] + d * outer[2],
-        c * outer[1] + d * outer[3],
-        e * outer[0] + f * outer[2] + outer[4],
-        e * outer[1] + f * outer[3] + outer[5],
-    ]
 
 
 def furniture(page: pypdf.PageObject) -> tuple[list[tuple[str, Rect, float]], list[Rect]]:
@@ -46,7 +35,7 @@ def furniture(page: pypdf.PageObject) -> tuple[list[tuple[str, Rect, float]], li
     start: list[tuple[float, float]] = []
 
     def point(cm: list[float], x: float, y: float) -> tuple[float, float]:
-        m = _then([float(v) for v in cm], outer[-1])
+        m = then([float(v) for v in cm], outer[-1])
         return (m[0] * x + m[2] * y + m[4]) / MM, (m[1] * x + m[3] * y + m[5]) / MM
 
     def before(op: bytes, args: list, cm: list, tm: list) -> None:
@@ -58,7 +47,7 @@ def furniture(page: pypdf.PageObject) -> tuple[list[tuple[str, Rect, float]], li
                 Rect(x=min(x0, x1), y=min(y0, y1), width=abs(x1 - x0), height=abs(y1 - y0))
             )
         elif op == b"Do":
-            outer.append(_then([float(v) for v in cm], outer[-1]))
+            outer.append(then([float(v) for v in cm], outer[-1]))
             forms.append(str(args[0]))
 
     def after(op: bytes, args: list, cm: list, tm: list) -> None:
@@ -69,7 +58,7 @@ def furniture(page: pypdf.PageObject) -> tuple[list[tuple[str, Rect, float]], li
     def on_text(text: str, cm: list, tm: list, font: object, size: float) -> None:
         text = text.strip()
         if text:
-            full = _then(_then([float(v) for v in tm], [float(v) for v in cm]), outer[-1])
+            full = then(then([float(v) for v in tm], [float(v) for v in cm]), outer[-1])
             pt = size * (full[0] ** 2 + full[1] ** 2) ** 0.5
             x, y = full[4] / MM, full[5] / MM
             width = stringWidth(text, REGULAR, pt) / MM
