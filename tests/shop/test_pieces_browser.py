@@ -55,7 +55,8 @@ def test_two_kits_queue_one_is_cancelled_the_other_is_the_commands_kit(
     phone.wait_for_selector("#job-status[data-state=done]", timeout=180_000)
     assert phone.inner_text("#job-status") == "Done: your kit is ready"
     assert phone.locator("#plates img").count() >= 4
-    assert "PRINT-NOTES" in phone.inner_text("#notes") or "Plates" in phone.inner_text("#notes")
+    notes = phone.inner_text("#notes")
+    assert "Layer height **0.2 mm**" in notes and "plate-1-board" in notes  # the kit's own notes
     shot(phone, folder, "done-phone-en")
     with phone.expect_download() as caught:
         phone.click("#download-zip")
