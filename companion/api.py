@@ -69,7 +69,8 @@ from companion.tables.clock_writes import clock_write, start_clock
 from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat
 from companion.tables.service import TableService, tables
-from games.protocol import SEATS, GameError, SetupError
+from companion.tables.writes import check_may_write
+from games.protocol import GameError, SetupError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
@@ -218,8 +219,7 @@ def bring_deck(table_id: str) -> Response:
     refused with 422 ``deck_rules`` (the message gives the rule and the numbers).
     """
     seat = seat_for(table_id)
-    if seat.role not in SEATS:
-        raise Rejected(403, "forbidden", "watchers cannot write")
+    check_may_write(seat)
     body = json_body()
     deck = decks.parse_upload(body)
     game = tables().table(table_id).fold.game

@@ -24,16 +24,14 @@ that cannot be reached, or a pool that stays empty for ``busy_seconds``, raises
 broken connection is dropped by the pool and replaced on the next request. Messages never show
 the password of the URL.
 
-The schema is created on first use (``CREATE TABLE IF NOT EXISTS`` under an advisory lock, so
-processes starting together do not trip over each other). Payloads are stored as the exact
-JSON text (``TEXT``, not ``jsonb``, which would reorder the keys), so every process folds and
-streams the same bytes.
+The schema (:data:`companion.store.sql.SCHEMA`, the same as SQLite's) is created on first use
+(``CREATE TABLE IF NOT EXISTS`` under an advisory lock, so processes starting together do not
+trip over each other).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -48,50 +46,9 @@ from companion.store.base import (
     Event,
     StorageUnavailable,
     StoreError,
-    token_hash,
 )
 from companion.store.sql import SqlStore
 from companion.urls import redact_url, url_error
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    join_token TEXT NOT NULL UNIQUE,
-    watch_token TEXT NOT NULL UNIQUE,
-    created_at DOUBLE PRECISION NOT NULL,
-    colours TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS reclaim_codes (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    code_hash TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    expires_at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, code_hash)
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq BIGINT NOT NULL,
-    kind TEXT NOT NULL,
-    seat TEXT,
-    client_action_id TEXT,
-    payload TEXT NOT NULL,
-    created_at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, seq),
-    UNIQUE (table_id, client_action_id)
-);
-CREATE TABLE IF NOT EXISTS removed_tables (
-    id TEXT PRIMARY KEY,
-    removed_at DOUBLE PRECISION NOT NULL,
-    retention DOUBLE PRECISION NOT NULL
-)
-"""
 
 SCHEMA_LOCK = 0x7461626C65736D  # "tablesm": the advisory lock taken while creating the schema
 POOL_MAX = 8
@@ -146,9 +103,7 @@ class PgEventStore(SqlStore):
         try:  # one direct connection first: a clear reason if the server cannot be used
             with psycopg.connect(url, connect_timeout=int(CONNECT_SECONDS)) as db:
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                self._create_schema(db)
         except (psycopg.Error, ValueError) as exc:
             raise StorageUnavailable(
                 f"cannot open the database {self.location}: {self._clean(exc)}"
@@ -270,41 +225,6 @@ class PgEventStore(SqlStore):
         return row is not None
 
     # ----------------------------------------------------------------------------- the store
-
-    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
-        """Remember a reclaim code (hashed) for a seat until ``expires_at`` (UNIX seconds);
-        expired codes of the table are dropped.
-
-        Raises:
-            StoreError: no such table.
-        """
-        try:
-            with self._transaction() as db:
-                db.execute(
-                    "DELETE FROM reclaim_codes WHERE table_id = %s AND expires_at < %s",
-                    (table_id, time.time()),
-                )
-                db.execute(
-                    "INSERT INTO reclaim_codes VALUES (%s, %s, %s, %s) "
-                    "ON CONFLICT (table_id, code_hash) "
-                    "DO UPDATE SET seat = EXCLUDED.seat, expires_at = EXCLUDED.expires_at",
-                    (table_id, token_hash(code), seat, expires_at),
-                )
-        except psycopg.IntegrityError as exc:
-            raise StoreError(f"no table {table_id} for a reclaim code") from exc
-
-    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
-        """The seat an unexpired reclaim code of a table is for, or None; a found code is
-        used up (deleted; of two processes taking the same code at once, one gets it)."""
-        with self._transaction() as db:
-            row = db.execute(
-                "DELETE FROM reclaim_codes WHERE table_id = %s AND code_hash = %s "
-                "RETURNING seat, expires_at",
-                (table_id, token_hash(code)),
-            ).fetchone()
-        if row is None:
-            return None
-        return str(row[0]) if row[1] >= time.time() else None
 
     def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
         """Append events in ONE transaction, committed durably before returning.

@@ -1,4 +1,5 @@
-"""The statements the SQL stores share (SQLite and PostgreSQL): tables, seats and logs."""
+"""What the SQL stores share (SQLite and PostgreSQL): the one schema and the statements on
+tables, seats, reclaim codes and logs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,53 @@ from typing import Any
 
 from companion.store.base import Event, RemovedTable, StoreError, TableRow, token_hash
 
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    join_token TEXT NOT NULL UNIQUE,
+    watch_token TEXT NOT NULL UNIQUE,
+    created_at DOUBLE PRECISION NOT NULL,
+    colours TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS reclaim_codes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    code_hash TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, code_hash)
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq BIGINT NOT NULL,
+    kind TEXT NOT NULL,
+    seat TEXT,
+    client_action_id TEXT,
+    payload TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, seq),
+    UNIQUE (table_id, client_action_id)
+);
+CREATE TABLE IF NOT EXISTS removed_tables (
+    id TEXT PRIMARY KEY,
+    removed_at DOUBLE PRECISION NOT NULL,
+    retention DOUBLE PRECISION NOT NULL
+)
+"""
+"""The one schema of both stores, created on first use. Written in the types both databases
+know: SQLite gives ``DOUBLE PRECISION`` the REAL and ``BIGINT`` the INTEGER affinity, the same
+as the ``REAL``/``INTEGER`` of the databases earlier versions made (so those open unchanged;
+the one column they lack, ``tables.colours``, :class:`~companion.store.sqlite.EventStore`
+adds). ``seq`` is BIGINT, not SQLite's ``INTEGER PRIMARY KEY`` rowid (the key is
+``(table_id, seq)``). Payloads are TEXT, not PostgreSQL's ``jsonb``, which would reorder the
+keys: every process folds and streams the same bytes."""
+
 LAST_PLAYED = (
     "COALESCE((SELECT e.created_at FROM events e WHERE e.table_id = t.id "
     "ORDER BY e.seq DESC LIMIT 1), t.created_at)"
@@ -19,8 +67,8 @@ finds it), or its creation while it has none (UNIX seconds)."""
 
 
 class SqlStore:
-    """What the SQLite and PostgreSQL stores share: the statements on tables, seats and logs
-    (written with ``?`` placeholders; :attr:`PLACEHOLDER` is the driver's) and the mapping of
+    """What the SQLite and PostgreSQL stores share: the schema (:data:`SCHEMA`), the statements
+    on tables, seats, reclaim codes and logs (written with ``?`` placeholders; :attr:`PLACEHOLDER` is the driver's) and the mapping of
     rows to :class:`TableRow` and :class:`Event`, and the retention sweep's removals
     (:meth:`idle_tables`, :meth:`remove_table`). A subclass gives the connection handling:
     :meth:`_transaction` (one transaction; a constraint error is raised as
@@ -51,6 +99,11 @@ class SqlStore:
     def _clean(self, exc: BaseException) -> str:
         """An error's message as it may be shown (no password)."""
         return str(exc)
+
+    def _create_schema(self, db: Any) -> None:
+        """Create :data:`SCHEMA`'s tables that do not exist yet, in the caller's transaction."""
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
 
     def _executemany(self, db: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """Run ``sql`` once per row (sqlite3 connections have ``executemany``)."""
@@ -129,6 +182,45 @@ class SqlStore:
                     self._insert(db, table_id, event.seq - 1, [event])
         except self.integrity_error as exc:
             raise StoreError(f"seat {seat} of table {table_id} is taken") from exc
+
+    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
+        """Remember a reclaim code (hashed) for a seat until ``expires_at`` (UNIX seconds);
+        expired codes of the table are dropped.
+
+        Raises:
+            StoreError: no such table.
+        """
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    self._sql("DELETE FROM reclaim_codes WHERE table_id = ? AND expires_at < ?"),
+                    (table_id, time.time()),
+                )
+                db.execute(
+                    self._sql(
+                        "INSERT INTO reclaim_codes VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (table_id, code_hash) "
+                        "DO UPDATE SET seat = EXCLUDED.seat, expires_at = EXCLUDED.expires_at"
+                    ),
+                    (table_id, token_hash(code), seat, expires_at),
+                )
+        except self.integrity_error as exc:
+            raise StoreError(f"no table {table_id} for a reclaim code") from exc
+
+    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
+        """The seat an unexpired reclaim code of a table is for, or None; a found code is
+        used up (deleted; of two processes taking the same code at once, one gets it)."""
+        with self._transaction() as db:
+            row = db.execute(
+                self._sql(
+                    "DELETE FROM reclaim_codes WHERE table_id = ? AND code_hash = ? "
+                    "RETURNING seat, expires_at"
+                ),
+                (table_id, token_hash(code)),
+            ).fetchone()
+        if row is None:
+            return None
+        return str(row[0]) if row[1] >= time.time() else None
 
     def table(self, table_id: str) -> TableRow | None:
         """The table with its tokens, or None."""

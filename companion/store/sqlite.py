@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
@@ -45,48 +44,8 @@ from companion.store.base import (
     Event,
     StorageUnavailable,
     StoreError,
-    token_hash,
 )
 from companion.store.sql import SqlStore
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    join_token TEXT NOT NULL UNIQUE,
-    watch_token TEXT NOT NULL UNIQUE,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS reclaim_codes (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    code_hash TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    expires_at REAL NOT NULL,
-    PRIMARY KEY (table_id, code_hash)
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    seat TEXT,
-    client_action_id TEXT,
-    payload TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (table_id, seq),
-    UNIQUE (table_id, client_action_id)
-);
-CREATE TABLE IF NOT EXISTS removed_tables (
-    id TEXT PRIMARY KEY,
-    removed_at REAL NOT NULL,
-    retention REAL NOT NULL
-);
-"""
 
 READERS = 4
 """Reader connections kept at most (each holds three file descriptors)."""
@@ -148,9 +107,7 @@ class EventStore(SqlStore):
         self._all: list[sqlite3.Connection] = []
         self._writer = self._open()
         with self._transaction() as db:
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            self._create_schema(db)
             columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
             if "colours" not in columns:  # databases made before tables had colours
                 db.execute("ALTER TABLE tables ADD COLUMN colours TEXT")
@@ -253,35 +210,6 @@ class EventStore(SqlStore):
             raise
         except sqlite3.Error as exc:
             raise StorageUnavailable(f"the database cannot be written: {exc}") from exc
-
-    def add_reclaim_code(self, *, table_id: str, seat: str, code: str, expires_at: float) -> None:
-        """Remember a reclaim code (hashed) for a seat until ``expires_at`` (UNIX seconds);
-        expired codes of the table are dropped."""
-        with self._transaction() as db:
-            db.execute(
-                "DELETE FROM reclaim_codes WHERE table_id = ? AND expires_at < ?",
-                (table_id, time.time()),
-            )
-            db.execute(
-                "INSERT OR REPLACE INTO reclaim_codes VALUES (?, ?, ?, ?)",
-                (table_id, token_hash(code), seat, expires_at),
-            )
-
-    def take_reclaim_code(self, *, table_id: str, code: str) -> str | None:
-        """The seat an unexpired reclaim code of a table is for, or None; a found code is
-        used up (deleted)."""
-        with self._transaction() as db:
-            row = db.execute(
-                "SELECT seat, expires_at FROM reclaim_codes WHERE table_id = ? AND code_hash = ?",
-                (table_id, token_hash(code)),
-            ).fetchone()
-            if row is None:
-                return None
-            db.execute(
-                "DELETE FROM reclaim_codes WHERE table_id = ? AND code_hash = ?",
-                (table_id, token_hash(code)),
-            )
-        return str(row[0]) if row[1] >= time.time() else None
 
     def append(self, table_id: str, expected_seq: int, events: Sequence[Event]) -> None:
         """Append events in ONE transaction, committed durably before returning.

@@ -227,8 +227,7 @@ class Writes:
         to the log before the answer. Where other processes write the same table, the table is
         caught up first, and a write that loses the race for a seq is decided again on the
         caught-up table (so it is refused as stale, or applied once after the other)."""
-        if seat.role not in SEATS:
-            raise Rejected(403, "forbidden", "watchers cannot write")
+        check_may_write(seat)
         table = self.cache.table(seat.table_id)
         attempts = 3 if self.catch_up.shared else 1
         for attempt in range(attempts):
@@ -311,8 +310,7 @@ class Writes:
         try:
             seat = self.seats.authorise(table_id, token)
             client_id, key, make = self._action_request(seat, body)
-            if seat.role not in SEATS:
-                raise Rejected(403, "forbidden", "watchers cannot write")
+            check_may_write(seat)
             duplicate, events, applied = _decide(table, seat.role, client_id, key, make)
             if duplicate:
                 return self._written(table, seat, True, events, applied, key)
@@ -435,6 +433,18 @@ class Writes:
         if faces:
             payload["faces"] = [list(f) for f in faces]
         return [*dice, self._event(table, seat, "action", payload, len(dice) + 1)], (parsed, after)
+
+
+def check_may_write(seat: Seat) -> None:
+    """The one write-permission check of every write (actions and rolls on the thread and the
+    event-loop path, clock writes, decks brought to the table): only a
+    seated player (A or B) writes.
+
+    Raises:
+        Rejected: 403 ``forbidden`` for a watcher.
+    """
+    if seat.role not in SEATS:
+        raise Rejected(403, "forbidden", "watchers cannot write")
 
 
 def _decide(

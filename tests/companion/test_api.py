@@ -69,6 +69,11 @@ def test_watchers_read_but_cannot_write(client: FlaskClient, seats: Seats) -> No
     }
     response = client.post(seats.api + "/actions", json=body, headers=watch)
     assert response.status_code == 403
+    assert response.get_json()["message"] == "watchers cannot write"
+    deck = {"client_action_id": "w2", "expected_revision": 2, "demo": "pocketmodel"}
+    refused = client.post(seats.api + "/deck", json=deck, headers=watch)
+    assert refused.status_code == 403  # the same one check refuses a deck from a watcher
+    assert refused.get_json() == response.get_json()
 
 
 @pytest.mark.parametrize("client", ["flask", "uvicorn"], indirect=True)

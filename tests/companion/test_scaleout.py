@@ -16,6 +16,7 @@ import random
 import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -129,6 +130,82 @@ def test_store_reclaim_codes_are_used_once_and_expire(database: str) -> None:
         assert row is not None and row.seat_hashes == {"A": token_hash("new")}  # rolled back
     finally:
         store.close()
+
+
+def test_store_reclaim_code_of_an_unknown_table_is_refused(database: str) -> None:
+    store = open_store(database)
+    try:
+        with pytest.raises(StoreError, match="no table t-none for a reclaim code"):
+            store.add_reclaim_code(table_id="t-none", seat="A", code="ABC234", expires_at=1e12)
+    finally:
+        store.close()
+
+
+OLD_SQLITE_SCHEMA = """
+CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, join_token TEXT NOT NULL UNIQUE,
+    watch_token TEXT NOT NULL UNIQUE, created_at REAL NOT NULL);
+CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE, PRIMARY KEY (table_id, seat));
+CREATE TABLE reclaim_codes (table_id TEXT NOT NULL REFERENCES tables(id), code_hash TEXT NOT NULL,
+    seat TEXT NOT NULL, expires_at REAL NOT NULL, PRIMARY KEY (table_id, code_hash));
+CREATE TABLE events (table_id TEXT NOT NULL REFERENCES tables(id), seq INTEGER NOT NULL,
+    kind TEXT NOT NULL, seat TEXT, client_action_id TEXT, payload TEXT NOT NULL,
+    created_at REAL NOT NULL, PRIMARY KEY (table_id, seq), UNIQUE (table_id, client_action_id));
+INSERT INTO tables VALUES ('t-old', 'asteroids', 'j-old', 'w-old', 1.5);
+INSERT INTO events VALUES ('t-old', 1, 'roll', 'A', 'c1', '{"faces":[3]}', 2.5);
+"""
+"""The SQLite schema of the releases before tables had colours and retention (their own DDL
+with REAL and INTEGER, where :data:`companion.store.sql.SCHEMA` writes DOUBLE PRECISION and
+BIGINT), with one table and one event in it."""
+
+
+def test_an_sqlite_database_of_an_earlier_release_opens_and_takes_new_tables(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SQLITE_SCHEMA)
+    store = EventStore(path)
+    try:
+        old = store.table("t-old")
+        assert old is not None and old.game == "asteroids" and old.colours is None
+        assert old.created_at == 1.5 and old.join_token == "j-old"
+        [logged] = store.events("t-old")
+        assert (logged.seq, logged.payload, logged.created_at) == (1, {"faces": [3]}, 2.5)
+        store.append("t-old", 1, [event(2)])
+        assert [e.seq for e in store.events("t-old")] == [1, 2]
+        t = new_table(store, colours={"B": "#445566"})
+        row = store.table(t)
+        assert row is not None and row.colours == {"B": "#445566"}
+        # last played: its last event's time (1.25), found in the old table by the new query
+        assert store.idle_tables(before=1.25, limit=10) == []
+        assert store.idle_tables(before=2.0, limit=10) == ["t-old"]
+    finally:
+        store.close()
+
+
+def test_both_stores_make_the_same_columns_from_the_one_schema(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The one :data:`~companion.store.sql.SCHEMA` gives both databases the same tables and
+    columns (SQLite's PRAGMA and PostgreSQL's information_schema agree)."""
+    open_store(str(tmp_path / "new.sqlite")).close()
+    with sqlite3.connect(tmp_path / "new.sqlite") as db:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        in_sqlite = {n: [r[1] for r in db.execute(f"PRAGMA table_info({n})")] for n in names}
+    open_store(postgres_url).close()
+    psycopg = pytest.importorskip("psycopg")
+    with psycopg.connect(postgres_url) as db:
+        rows = db.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"
+        ).fetchall()
+    in_postgres: dict[str, list[str]] = {}
+    for table, column in rows:
+        in_postgres.setdefault(table, []).append(column)
+    assert sorted(in_sqlite) == ["events", "reclaim_codes", "removed_tables", "seats", "tables"]
+    assert in_sqlite == in_postgres
+    assert in_sqlite["tables"][-1] == "colours"
 
 
 def test_append_soon_commits_in_the_background_and_says_how_it_went(database: str) -> None:
