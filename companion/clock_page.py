@@ -58,4 +58,7 @@ def js_strings() -> dict[str, Any]:
         "log_clock_expired": gettext("%(player)s ran out of time"),
         "err_clock_state": gettext("the clock was paused or resumed already"),
         "err_no_clock": gettext("this table has no clock"),
+        "err_clock_stopped": gettext(
+            "the clock stands: it starts with the game's first move and stops at its end"
+        ),
     }

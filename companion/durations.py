@@ -34,12 +34,19 @@ def parse_duration(text: str, option: str) -> float:
     return int(match.group(1)) * UNITS[match.group(2)]
 
 
-def describe_duration(seconds: float) -> str:
-    """A duration in the largest unit it is a whole number of: ``2592000`` -> "30 days",
-    ``3600`` -> "1 hour", ``90`` -> "90 seconds" (whole seconds; 0 is "0 seconds")."""
+def duration_parts(seconds: float) -> tuple[int, str]:
+    """A duration as a count of the largest unit it is a whole number of: ``2592000`` ->
+    ``(30, "day")``, ``3600`` -> ``(1, "hour")``, ``90`` -> ``(90, "second")`` (whole seconds;
+    0 is ``(0, "second")``). The unit is one of ``day``, ``hour``, ``minute``, ``second``."""
     whole = round(seconds)
     for name, size in _NAMES:
         if whole >= size and whole % size == 0:
-            count = int(whole // size)
-            return f"{count} {name}{'' if count == 1 else 's'}"
-    return f"{whole} seconds"
+            return int(whole // size), name
+    return whole, "second"
+
+
+def describe_duration(seconds: float) -> str:
+    """A duration in the largest unit it is a whole number of: ``2592000`` -> "30 days",
+    ``3600`` -> "1 hour", ``90`` -> "90 seconds" (whole seconds; 0 is "0 seconds")."""
+    count, name = duration_parts(seconds)
+    return f"{count} {name}{'' if count == 1 else 's'}"

@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
+from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException, InternalServerError, default_exceptions
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.durations import duration_parts
 from companion.store.base import StorageUnavailable
 from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected
 from games.protocol import GameError
@@ -63,12 +65,16 @@ def error_page(
         status: the HTTP status code, 400..599.
         headers: extra headers such as ``Allow`` (405) or ``Retry-After`` (503).
         details: the refusal's own fields the page may name (a removed table's
-            ``retention_days``, 410).
+            ``retention_seconds``, 410, said as :func:`spoken_duration`).
     """
     response: BaseResponse
+    seconds = (details or {}).get("retention_seconds")
     try:
+        retention = None if seconds is None else spoken_duration(seconds)
         response = make_response(
-            render_template("message.html", kind="error", status=status, details=details)
+            render_template(
+                "message.html", kind="error", status=status, details=details, retention=retention
+            )
         )
     except Exception:  # noqa: BLE001 - the error page must never raise
         current_app.logger.exception("the error page for %s could not be drawn", status)
@@ -76,6 +82,21 @@ def error_page(
     response.status_code = status
     response.headers.extend(headers)
     return response
+
+
+def spoken_duration(seconds: float) -> str:
+    """A duration in the request's language, in its largest whole unit ("45 seconds", "30
+    Tage"; :func:`companion.durations.duration_parts`)."""
+    count, unit = duration_parts(seconds)
+    if unit == "day":
+        words = ngettext("%(num)s day", "%(num)s days", count)
+    elif unit == "hour":
+        words = ngettext("%(num)s hour", "%(num)s hours", count)
+    elif unit == "minute":
+        words = ngettext("%(num)s minute", "%(num)s minutes", count)
+    else:
+        words = ngettext("%(num)s second", "%(num)s seconds", count)
+    return str(words)
 
 
 def rejected(error: Rejected) -> BaseResponse:

@@ -305,6 +305,13 @@ class Game(abc.ABC, Generic[S, A, T]):
     def to_act(self, state: S) -> str | None:
         """The seat whose turn it is, or None once the game is over."""
 
+    def started(self, state: S) -> bool:
+        """Whether the game proper has begun: False while the players still bring what they
+        play with (decks, fleets, teams) before the first move, True from then on (also once
+        over). A clock runs only from here (:mod:`companion.tables.clock`). The default: a
+        game without such a phase has begun with its setup."""
+        return True
+
     @abc.abstractmethod
     def turn(self, state: S) -> int:
         """The turn number (1, 2, ...); undo never reaches back into an earlier turn."""

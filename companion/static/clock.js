@@ -107,7 +107,10 @@
       ? Tablesmith.fmt(T.clock_paused_by, { player: name(clock.paused_by) })
       : out ? Tablesmith.fmt(T.clock_out, { player: name(side) }) : "";
     const pause = $("clock-pause");
-    if (pause) pause.textContent = clock.paused ? T.clock_resume : T.clock_pause;
+    if (pause) {
+      pause.textContent = clock.paused ? T.clock_resume : T.clock_pause;
+      pause.hidden = !clock.running; // no side runs (not started, or ended): nothing to pause
+    }
   }
 
   // Zero: vibrate (where the browser lets a page), beep (once the page was touched: browsers

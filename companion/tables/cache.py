@@ -104,7 +104,8 @@ class TableCache:
 
     def gone(self, table_id: str) -> Rejected:
         """The refusal for a table that is not in the store: 410 ``removed`` (with
-        ``removed_at``, ``retention_seconds`` and ``retention_days``) where the retention sweep
+        ``removed_at``, ``retention_seconds`` and ``retention``, the period in words such as "45
+        seconds" or "30 days") where the retention sweep
         removed it, else 404 ``unknown``.
 
         Raises:
@@ -122,7 +123,7 @@ class TableCache:
             details={
                 "removed_at": when,
                 "retention_seconds": removed.retention,
-                "retention_days": round(removed.retention / 86400),
+                "retention": describe_duration(removed.retention),
             },
         )
 

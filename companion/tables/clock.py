@@ -18,7 +18,11 @@ Events of kind ``clock`` (``seat``: who wrote it; ``payload["op"]``):
 
 Every other event is followed through the game protocol: the running side is
 :meth:`games.protocol.Game.to_act` (none before setup, before the second phone took seat B (its
-``join`` event) and once :meth:`~games.protocol.Game.outcome` says the game ended); a change of :meth:`~games.protocol.Game.turn` ends a turn. At the end of
+``join`` event), while the players still bring their decks (:meth:`~games.protocol.Game.started`
+is False: the game starts when both decks are in) and once :meth:`~games.protocol.Game.outcome`
+says the game ended); a change of :meth:`~games.protocol.Game.turn` ends a turn. While no side
+runs the clock has no pause: a pause ends with the game, and pause/resume are refused
+(:mod:`companion.tables.clock_writes`), so the phone shows no clock control then. At the end of
 a turn the chess clock adds the increment to the side that was running (Fischer increment:
 the player who ended the turn), and the per-turn timer starts again at its full time (each
 seat keeps its own timer within a turn, so a seat asked to act in the other's turn, a
@@ -178,8 +182,9 @@ class Clock:
         """Follow the game: switch the running side, end a turn (increment or a new turn)."""
         if self.setting is None:
             return
-        ended = state is None or game.outcome(state) is not None
-        side = None if ended or not self.seated else game.to_act(state)
+        ended = state is not None and game.outcome(state) is not None
+        waiting = state is None or not self.seated or not game.started(state)
+        side = None if ended or waiting else game.to_act(state)
         turn = None if state is None else game.turn(state)
         if side == self.running and turn == self.turn:
             return
@@ -191,6 +196,8 @@ class Clock:
             self.remaining = dict.fromkeys(SEATS, self.setting.seconds)
         if new_turn or side != self.running:
             self.period += 1
+        if side is None:  # the game ended (or is not under way): a pause ends with it
+            self.paused, self.paused_by = False, None
         self.running, self.turn = side, turn
 
     def expiry_key(self, side: str) -> tuple[int, str]:

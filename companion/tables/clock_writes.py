@@ -10,7 +10,9 @@ roll it needs no ``expected_revision``: a pause means the same at any revision, 
   is set up (else 422 ``illegal``); a table made with a clock logs it right away
   (:func:`start_clock`).
 * ``pause`` / ``resume``: either seat; 409 ``clock_state`` when the clock is paused (or runs)
-  already, 422 ``no_clock`` on a table without one.
+  already, 409 ``clock_stopped`` while no side's time runs (before the game's first move, after
+  its end: the view's ``running`` is null and the phone shows no control), 422 ``no_clock`` on
+  a table without one.
 * ``expired``: a phone's counter reached zero. Decided by the server alone: accepted only
   when its own remaining time of the running side is at most
   :data:`~companion.tables.clock.EXPIRY_TOLERANCE` (else 409 ``clock_running``), and logged
@@ -49,7 +51,7 @@ def clock_write(writes: Writes, seat: Seat, body: Any) -> str:
 
     Raises:
         Rejected: 400 malformed (naming the field), 403 watcher, 409 ``clock_state`` /
-            ``clock_running``, 422 ``illegal`` / ``no_clock``.
+            ``clock_running`` / ``clock_stopped``, 422 ``illegal`` / ``no_clock``.
     """
     _, client_id, _ = envelope(body, need_revision=False)
     op = body.get("op")
@@ -73,6 +75,14 @@ def start_clock(writes: Writes, seat: Seat, setting: ClockSetting | None) -> Non
         )
 
 
+def _stopped(table: Table) -> str:
+    """Why no side's time runs (the clock has nothing to pause or resume)."""
+    state = table.fold.state
+    if state is not None and table.fold.game.outcome(state) is not None:
+        return "the game has ended: the clock has stopped"
+    return "the clock starts with the game's first move (both decks in, both seats taken)"
+
+
 def _event(table: Table, seat: Seat, op: str, setting: ClockSetting | None) -> Event:
     """The ``clock`` event of a write, decided on the table under its lock."""
     clock = table.clock
@@ -88,6 +98,8 @@ def _event(table: Table, seat: Seat, op: str, setting: ClockSetting | None) -> E
         payload.update(setting.to_json() if setting else {"mode": "none"})
     elif clock.setting is None:
         raise refuse(422, "no_clock", "this table has no clock")
+    elif op in ("pause", "resume") and clock.running is None:
+        raise refuse(409, "clock_stopped", _stopped(table))
     elif op == "pause" and clock.paused:
         raise refuse(409, "clock_state", "the clock is paused already")
     elif op == "resume" and not clock.paused:

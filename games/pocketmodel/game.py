@@ -204,6 +204,10 @@ class PocketModelGame(Game[State, Action, Setup]):
         """:func:`rules.to_act`."""
         return rules.to_act(state)
 
+    def started(self, state: State) -> bool:
+        """Begun once both fleets are in (the ``fleets`` phase is over, PM-5, PM-8)."""
+        return state.phase != "fleets"
+
     def turn(self, state: State) -> int:
         """``state.turn``: a turn ends with ``end_turn``."""
         return state.turn

@@ -162,6 +162,10 @@ class TransformersGame(Game[State, Action, Setup]):
         a team is all KO'd (TF-40)."""
         return None if state.phase == "over" else state.player
 
+    def started(self, state: State) -> bool:
+        """Begun once both teams are in (the ``team`` phase is over)."""
+        return state.phase != "team"
+
     def turn(self, state: State) -> int:
         """``state.turn`` (1: the starting player's first turn, D6)."""
         return state.turn

@@ -24,6 +24,7 @@ class Turn:
     turn: int
     seat: str
     over: bool = False
+    started: bool = True
 
 
 class StandIn:
@@ -31,6 +32,9 @@ class StandIn:
 
     def to_act(self, state: Turn) -> str | None:
         return None if state.over else state.seat
+
+    def started(self, state: Turn) -> bool:
+        return state.started
 
     def turn(self, state: Turn) -> int:
         return state.turn
@@ -129,6 +133,20 @@ def test_clock_waits_for_the_second_phone_when_the_game_was_set_up_before_it_joi
     log.add(301, "join", "B")  # five minutes later phone B takes its seat: now B's time runs
     assert log.clock.running == "B" and log.clock.left(T0 + 311) == {"A": 60.0, "B": 50.0}
     assert log.refold().left(T0 + 311) == {"A": 60.0, "B": 50.0}
+
+
+def test_clock_waits_while_the_players_bring_their_decks() -> None:
+    log = Log()
+    log.add(0, "clock", op="set", mode="turn", seconds=30)
+    log.add(0, "join", "B")
+    log.state = Turn(1, "A", started=False)
+    log.add(1, "setup")  # the game is set up; seat A chooses its deck for two minutes
+    assert log.clock.running is None and log.clock.left(T0 + 121) == {"A": 30.0, "B": 30.0}
+    log.play(121, Turn(1, "B", started=False))  # A's deck is in; B chooses
+    assert log.clock.running is None
+    log.play(200, Turn(1, "A"))  # B's deck is in: the game starts, A's full 30 s run
+    assert log.clock.running == "A" and log.clock.left(T0 + 210) == {"A": 20.0, "B": 30.0}
+    assert log.refold().left(T0 + 210) == {"A": 20.0, "B": 30.0}
 
 
 def test_clock_turn_timer_starts_again_each_turn() -> None:

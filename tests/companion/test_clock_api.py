@@ -13,6 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.decks import default_demo
+from games import registry
 from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
 
 WITHIN = 1.0
@@ -197,8 +199,6 @@ SETUPS = {
 
 
 def test_clock_setups_cover_every_game() -> None:
-    from games import registry
-
     assert set(SETUPS) == set(registry.GAMES)
 
 
@@ -209,11 +209,22 @@ def test_clock_follows_every_game_through_the_protocol(client: FlaskClient, game
     joined = client.post("/api/join/" + created["join_url"].rsplit("/", 1)[1]).get_json()
     seats = Seats(created["table_id"], created["token"], joined["token"], "", "")
     view = act(client, seats, "A", SETUPS[game]).get_json()["view"]
+    deck_game = registry.get(game).deck_game
+    for _ in range(2):  # the players bring their decks (the demo ones): no clock yet
+        if view["clock"]["running"] is not None:
+            break
+        assert left(view) == {"A": 60.0, "B": 60.0} and deck_game is not None
+        seat = view["to_act"]
+        body = {"client_action_id": "deck" + seat, "expected_revision": view["revision"]}
+        body["demo"] = default_demo(deck_game, seat)
+        brought = client.post(seats.api + "/deck", json=body, headers=seats.headers(seat))
+        view = state(client, seats, brought.get_json()["view"]["to_act"] or "A")
     started, first, turn = time.time(), view["to_act"], view["clock"]["turn"]
     assert view["clock"]["running"] == first and first in ("A", "B") and turn is not None
     time.sleep(0.6)
     for _ in range(30):  # the seat to act plays until another seat's time runs
-        view = act(client, seats, first, view["legal"][0]).get_json()["view"]
+        ends = [a for a in view["legal"] if a["type"] == "end_turn"]  # else the first one
+        view = act(client, seats, first, (ends or view["legal"])[0]).get_json()["view"]
         if view["clock"]["running"] != first:
             break
     used = time.time() - started
@@ -235,3 +246,43 @@ def test_clock_chosen_on_the_start_page_form(app: Flask, client: FlaskClient) ->
     plain = client.post("/tables", data={"game": "toy-battle"})  # no clock unless chosen
     table = app.extensions["tablesmith.tables"].table(plain.headers["Location"].rsplit("/", 1)[1])
     assert "clock" not in table.view() and table.revision == 0
+
+
+def test_clock_starts_when_both_decks_are_in_and_its_controls_leave_with_the_game(
+    client: FlaskClient,
+) -> None:
+    """Issue 31.4: seat A ran out of time while still choosing a deck, and after the end a
+    resume answered "the clock is running already" while the view said it was not."""
+    from tests.companion.test_last_blow import ONE_EACH, post
+    from tests.companion.test_transformers_api import ok
+    from tests.games.transformers_helpers import team
+
+    clock = {"mode": "turn", "seconds": 30}
+    seats = seat_both(flask_post(client), "transformers", clock=clock)
+    ok(act(client, seats, "A", {"type": "setup"}))
+    time.sleep(0.8)  # seat A chooses its team ...
+    view = ok(act(client, seats, "A", team("A", ONE_EACH["A"])))
+    time.sleep(0.8)  # ... and seat B its own: no time runs meanwhile
+    assert view["clock"]["running"] is None and left(view) == {"A": 30.0, "B": 30.0}
+    stands = clock_post(client, seats, "A", "pause")
+    assert stands.status_code == 409 and stands.get_json()["error"] == "clock_stopped"
+    assert "first move" in stands.get_json()["message"]
+    view = ok(act(client, seats, "B", team("B", ONE_EACH["B"])))
+    first = view["to_act"]
+    assert view["clock"]["running"] == first and first in ("A", "B")
+    assert abs(left(view)[first] - 30) < 0.3, left(view)  # the 1.6 s of choosing not charged
+
+    assert clock_post(client, seats, "B", "pause").status_code == 200
+    other = "B" if first == "A" else "A"
+    blow = {"type": "counter", "character": other + "1", "delta": 1}
+    ended = ok(post(client, seats, first, view["revision"] + 1, action=blow))
+    assert ended["outcome"]["winner"] == first
+    assert ended["clock"]["running"] is None and ended["clock"]["paused"] is False
+    for seat, op in (("A", "resume"), ("B", "pause")):
+        refused = clock_post(client, seats, seat, op)
+        body = refused.get_json()
+        assert refused.status_code == 409 and body["error"] == "clock_stopped", body
+        assert body["message"] == "the game has ended: the clock has stopped"
+        assert body["view"]["clock"]["running"] is None  # the answer and the view agree
+    back = ok(post(client, seats, first, ended["revision"], action={"type": "undo"}))
+    assert back["clock"]["running"] == first and not back["clock"]["paused"]  # runs on

@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.dice import DiceService
-from companion.durations import describe_duration, parse_duration
+from companion.durations import describe_duration, duration_parts, parse_duration
 from companion.store.base import Event, Store
 from companion.store.factory import open_store
 from companion.tables.rejected import Rejected
@@ -125,7 +125,7 @@ def test_retention_keeps_a_table_29_days_idle_and_removes_it_at_31_from_db_and_m
     gone = state(client, seats)
     assert gone.status_code == 410
     body = gone.get_json()
-    assert body["error"] == "removed" and body["retention_days"] == 30
+    assert body["error"] == "removed" and body["retention"] == "30 days"
     assert "removed after 30 days without play" in body["message"]
     page = client.get(f"/t/{seats.table_id}")
     assert page.status_code == 410
@@ -280,6 +280,12 @@ def test_retention_short_value_serve_removes_the_table(tmp_path: Path) -> None:
         body = requests.get(url, headers=headers, timeout=10).json()
         assert body["error"] == "removed"
         assert "removed after 2 seconds without play" in body["message"]
+        assert body["retention"] == "2 seconds" and body["retention_seconds"] == 2.0
+        page = requests.get(f"{serve.base}/t/{made['table_id']}", timeout=10)
+        german = requests.get(page.url, headers={"Accept-Language": "de"}, timeout=10)
+        assert page.status_code == german.status_code == 410
+        assert "Nobody played at this table for 2 seconds," in page.text
+        assert "An diesem Tisch wurde 2 Sekunden lang nicht gespielt" in german.text
     finally:
         serve.stop()
 
@@ -317,6 +323,7 @@ def test_retention_durations_are_described_in_their_largest_whole_unit() -> None
     assert describe_duration(7200) == "2 hours"
     assert describe_duration(90) == "90 seconds"
     assert describe_duration(2) == "2 seconds"
+    assert duration_parts(45) == (45, "second") and duration_parts(1) == (1, "second")
 
 
 def test_retention_refuses_negative_periods(tmp_path: Path) -> None:
