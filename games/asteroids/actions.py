@@ -6,9 +6,9 @@ applies them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from games.actionjson import GameAction
 from games.asteroids.spec import ASTEROIDS
 from games.asteroids.state import (
     RIFTS,
@@ -22,8 +22,7 @@ from games.asteroids.state import (
 # ----------------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True, kw_only=True)
-class Move:
+class Move(GameAction):
     """A step (AST-10) or a jump (AST-15) of the top ship at ``origin`` of the player to move.
 
     Attributes:
@@ -43,13 +42,11 @@ class Move:
             raise MalformedAction(f"target must be a Spot or None, got {self.target!r}")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Skip:
+class Skip(GameAction):
     """Skip a step because no step is possible (AST-24)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Push:
+class Push(GameAction):
     """Push a supply fragment into a rift (AST-20).
 
     Attributes:

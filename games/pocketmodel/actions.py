@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, fields
 from typing import Any
 
+from games.actionjson import GameAction, action_kind, brief, field_names
 from games.codec import encoder
 from games.pocketmodel.state import (
     CARD_ICONS,
@@ -53,8 +53,7 @@ MAX_PAIRS = 5
 """Most battle pairs or strikers (PM-12, PM-13: 5 stars, 1 star at least each)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class FleetUnit:
+class FleetUnit(GameAction):
     """One unit of a fleet as brought (PM-1); ``deploy``: into the home zone (PM-8)."""
 
     name: str
@@ -70,8 +69,7 @@ class FleetUnit:
     deploy: bool = True
 
 
-@dataclass(frozen=True, kw_only=True)
-class Fleet:
+class Fleet(GameAction):
     """Bring a fleet and its deck list (PM-5, PM-7, PM-8)."""
 
     units: tuple[FleetUnit, ...]
@@ -81,54 +79,47 @@ class Fleet:
     table records which rules and numbers (:attr:`games.pocketmodel.state.Player.casual`)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Counter:
+class Counter(GameAction):
     """One damage counter on (+1) or off (-1) a unit in play (PM-23, PM-24)."""
 
     unit: str
     delta: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class PlayObjective:
+class PlayObjective(GameAction):
     """Replace the objective in ``slot`` with the objective card ``card`` (PM-10)."""
 
     slot: int
     card: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class Move:
+class Move(GameAction):
     """Move units worth up to 5 stars to the adjacent zone ``to`` (PM-11)."""
 
     units: tuple[str, ...]
     to: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class Combat:
+class Combat(GameAction):
     """Battles: each attacker (up to 5 stars in all) attacks one enemy unit (PM-12)."""
 
     pairs: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Strike:
+class Strike(GameAction):
     """Units in the enemy home zone (up to 5 stars) strike objectives (PM-13)."""
 
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Carrier:
+class Carrier(GameAction):
     """Carrier power: reserve units worth up to 2 stars into the carrier's zone (PM-14)."""
 
     carrier: str
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class PlayCard:
+class PlayCard(GameAction):
     """A combat card from the deck list (``card``) or a bonus typed by hand (PM-20)."""
 
     card: str | None = None
@@ -137,13 +128,11 @@ class PlayCard:
     defense: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class Pass:
+class Pass(GameAction):
     """Play no card now (PM-20)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Modify:
+class Modify(GameAction):
     """A modifier from card texts or objectives the engine does not model (D10), for a unit of
     the fight or (``unit`` None) the struck objective."""
 
@@ -153,25 +142,21 @@ class Modify:
     defense: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class Roll:
+class Roll(GameAction):
     """Roll the fight's dice: 2d6 per unit (PM-21) or for the strike (PM-31)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Confirm:
+class Confirm(GameAction):
     """Apply the rolled result (PM-23, PM-24, PM-31)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Target:
+class Target(GameAction):
     """Strike the enemy objective in ``slot`` (PM-30)."""
 
     slot: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class Reveal:
+class Reveal(GameAction):
     """The defender names the face-down objective turned up: a card of the deck list, or its
     printed defense and stars (a fleet without deck list, D9) (PM-30)."""
 
@@ -180,15 +165,13 @@ class Reveal:
     stars: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Reinforce:
+class Reinforce(GameAction):
     """Reserve units into the home zone after losing an objective (PM-32)."""
 
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class EndTurn:
+class EndTurn(GameAction):
     """End the turn, after its action or passing it (D14)."""
 
 
@@ -231,7 +214,7 @@ _KINDS: dict[str, type[Any]] = {
     "end_turn": EndTurn,
 }
 """Action ``type`` -> its class; the JSON's other keys are the class's fields."""
-_FIELDS: dict[str, set[str]] = {kind: {f.name for f in fields(c)} for kind, c in _KINDS.items()}
+_FIELDS = {kind: field_names(c) for kind, c in _KINDS.items()}
 _WRITE: dict[type[Any], tuple[str, Callable[[Any], dict[str, Any]]]] = {
     c: (kind, encoder(c)) for kind, c in _KINDS.items()
 }
@@ -241,15 +224,10 @@ TYPES = tuple(_FIELDS)
 """Every action ``type``."""
 
 
-def _brief(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "\u2026"
-
-
 def _int(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise MalformedAction(f"{key} must be an integer {low}..{high}, got {_brief(value)}")
+        raise MalformedAction(f"{key} must be an integer {low}..{high}, got {brief(value)}")
     return value
 
 
@@ -266,16 +244,14 @@ def _text(data: dict[str, Any], key: str, limit: int, *, optional: bool = False)
     if not isinstance(value, str) or not len(value.strip()) >= 1 or len(value) > limit:
         allowed = "null or " if optional else ""
         raise MalformedAction(
-            f"{key} must be {allowed}text of 1..{limit} characters, got {_brief(value)}"
+            f"{key} must be {allowed}text of 1..{limit} characters, got {brief(value)}"
         )
     return value.strip()
 
 
 def _ident(value: Any, key: str) -> str:
     if not isinstance(value, str) or not 1 <= len(value) <= ID_CHARS:
-        raise MalformedAction(
-            f"{key} must be an id (1..{ID_CHARS} characters), got {_brief(value)}"
-        )
+        raise MalformedAction(f"{key} must be an id (1..{ID_CHARS} characters), got {brief(value)}")
     return value
 
 
@@ -283,7 +259,7 @@ def _ids(data: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
     value = data.get(key)
     if not isinstance(value, list) or len(value) > most:
         raise MalformedAction(
-            f"{key} must be a list of at most {most} unit ids, got {_brief(value)}"
+            f"{key} must be a list of at most {most} unit ids, got {brief(value)}"
         )
     ids = tuple(_ident(v, key) for v in value)
     if len(set(ids)) != len(ids):
@@ -294,7 +270,7 @@ def _ids(data: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
 def _icons(value: Any, allowed: tuple[str, ...], key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or len(value) > 4 or any(v not in allowed for v in value):
         raise MalformedAction(
-            f"{key} must be a list of up to 4 of {list(allowed)}, got {_brief(value)}"
+            f"{key} must be a list of up to 4 of {list(allowed)}, got {brief(value)}"
         )
     return tuple(value)
 
@@ -302,13 +278,13 @@ def _icons(value: Any, allowed: tuple[str, ...], key: str) -> tuple[str, ...]:
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise MalformedAction(f"{key} must be true or false, got {_brief(value)}")
+        raise MalformedAction(f"{key} must be true or false, got {brief(value)}")
     return value
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise MalformedAction(f"{what} must be a JSON object, got {_brief(value)}")
+        raise MalformedAction(f"{what} must be a JSON object, got {brief(value)}")
     return value
 
 
@@ -369,7 +345,7 @@ def deck_from_action_json(data: Any) -> DeckList | None:
         raw = _object(raw, "each of deck.cards")
         kind = raw.get("type")
         if kind not in ("combat", "objective"):
-            raise MalformedAction(f"type must be combat or objective, got {_brief(kind)}")
+            raise MalformedAction(f"type must be combat or objective, got {brief(kind)}")
         cards.append(
             DeckCard(
                 id=_ident(raw.get("id"), "id"),
@@ -393,7 +369,7 @@ def deck_from_action_json(data: Any) -> DeckList | None:
         slug = _ident(slug, "deck.slug")
     if title is not None and (not isinstance(title, str) or len(title) > 60):
         raise MalformedAction(
-            f"deck.title must be text of at most 60 characters, got {_brief(title)}"
+            f"deck.title must be text of at most 60 characters, got {brief(title)}"
         )
     return DeckList(slug=slug, title=title, cards=tuple(cards))
 
@@ -406,10 +382,10 @@ def fleet_from_json(data: dict[str, Any]) -> Fleet:
     """
     units = data.get("units")
     if not isinstance(units, list) or not 1 <= len(units) <= MAX_UNITS:
-        raise MalformedAction(f"units must be a list of 1..{MAX_UNITS} units, got {_brief(units)}")
+        raise MalformedAction(f"units must be a list of 1..{MAX_UNITS} units, got {brief(units)}")
     casual = data.get("casual", False)
     if not isinstance(casual, bool):
-        raise MalformedAction(f"casual must be true or false, got {_brief(casual)}")
+        raise MalformedAction(f"casual must be true or false, got {brief(casual)}")
     return Fleet(
         units=tuple(fleet_unit_from_json(u) for u in units),
         deck=deck_from_action_json(data.get("deck")),
@@ -433,27 +409,20 @@ def action_from_json(data: Any) -> Action:
     Raises:
         MalformedAction: not an object, an unknown ``type`` or field, a value out of range.
     """
-    if not isinstance(data, dict):
-        raise MalformedAction(f"an action must be a JSON object, got {_brief(data)}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise MalformedAction(f"type must be one of {list(TYPES)}, got {_brief(kind)}")
-    unknown = set(data) - _FIELDS[kind] - {"type"}
-    if unknown:
-        raise MalformedAction(f"unknown fields of {kind}: {sorted(unknown)}")
+    kind = action_kind(data, _FIELDS)
     if kind == "fleet":
         return fleet_from_json(data)
     if kind == "counter":
         delta = data.get("delta")
         if delta not in (1, -1) or isinstance(delta, bool):
-            raise MalformedAction(f"delta must be 1 or -1, got {_brief(delta)}")
+            raise MalformedAction(f"delta must be 1 or -1, got {brief(delta)}")
         return Counter(unit=_ident(data.get("unit"), "unit"), delta=int(delta))
     if kind == "objective":
         return PlayObjective(slot=_int(data, "slot", 1, 3), card=_ident(data.get("card"), "card"))
     if kind == "move":
         to = data.get("to")
         if to not in ZONES:
-            raise MalformedAction(f"to must be one of {list(ZONES)}, got {_brief(to)}")
+            raise MalformedAction(f"to must be one of {list(ZONES)}, got {brief(to)}")
         units = _ids(data, "units", MAX_PAIRS)
         if not units:
             raise MalformedAction("units must name at least one unit")
@@ -466,7 +435,7 @@ def action_from_json(data: Any) -> Action:
             or not all(isinstance(p, list) and len(p) == 2 for p in pairs)
         ):
             raise MalformedAction(
-                f"pairs must be a list of 1..{MAX_PAIRS} [attacker, defender] pairs, got {_brief(pairs)}"
+                f"pairs must be a list of 1..{MAX_PAIRS} [attacker, defender] pairs, got {brief(pairs)}"
             )
         return Combat(pairs=tuple((_ident(a, "pairs"), _ident(d, "pairs")) for a, d in pairs))
     if kind == "strike":

@@ -7,30 +7,27 @@ Source: shared/rules/toy-battle.md, TB-10..TB-41; :mod:`games.toybattle.effects`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from games.actionjson import GameAction, action_kind, brief
 from games.protocol import MalformedAction
 from games.toybattle.rules import TROOP_INDEX, TROOPS
 
 # ---------------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True, kw_only=True)
-class Draw:
+class Draw(GameAction):
     """TB-10: draw 2 (or 1) troops from the reserve."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Place:
+class Place(GameAction):
     """TB-11: place ``troop`` (a name of :data:`TROOPS`) on ``node``; also a Cap'n's extra."""
 
     troop: str
     node: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class Resolve:
+class Resolve(GameAction):
     """Apply the first pending effect with its choice: ``node`` (Jumbo, Castle Field, the
     Jungle's troop), ``to`` (the Jungle's destination), ``troop`` (XB-42, Cursed Cemetery);
     none for a draw or a Battlefield block."""
@@ -40,13 +37,11 @@ class Resolve:
     troop: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Decline:
+class Decline(GameAction):
     """Skip the first pending effect (all effects are optional, TB-20)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Stuck:
+class Stuck(GameAction):
     """TB-41: the player to move declares they can neither draw nor place (D11)."""
 
 
@@ -56,24 +51,25 @@ Action = Draw | Place | Resolve | Decline | Stuck
 def _node(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 99:
-        raise MalformedAction(f"{key} must be a node id 1..99, got {value!r:.40}")
+        raise MalformedAction(f"{key} must be a node id 1..99, got {brief(value)}")
     return value
 
 
 def _troop(data: Mapping[str, Any], key: str = "troop") -> str:
     value = data.get(key)
     if not isinstance(value, str) or value not in TROOP_INDEX:
-        raise MalformedAction(f"{key} must be one of {list(TROOPS)}, got {value!r:.40}")
+        raise MalformedAction(f"{key} must be one of {list(TROOPS)}, got {brief(value)}")
     return str(value)
 
 
 _FIELDS = {
-    "draw": {"type"},
-    "place": {"type", "troop", "node"},
-    "resolve": {"type", "node", "to", "troop"},
-    "decline": {"type"},
-    "stuck": {"type"},
+    "draw": frozenset[str](),
+    "place": frozenset({"troop", "node"}),
+    "resolve": frozenset({"node", "to", "troop"}),
+    "decline": frozenset[str](),
+    "stuck": frozenset[str](),
 }
+"""Action ``type`` -> the keys its JSON takes besides ``type``."""
 
 
 def action_from_json(data: Any) -> Action:
@@ -82,16 +78,7 @@ def action_from_json(data: Any) -> Action:
     Raises:
         MalformedAction: not an object, unknown type or field, a bad node id or troop name.
     """
-    if not isinstance(data, dict):
-        raise MalformedAction("an action must be a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise MalformedAction(f"type must be one of {list(_FIELDS)}, got {kind!r:.40}")
-    extra = set(data) - _FIELDS[kind]
-    if extra:
-        raise MalformedAction(
-            f"{kind} takes the fields {sorted(_FIELDS[kind])}, got {sorted(extra)}"
-        )
+    kind = action_kind(data, _FIELDS)
     if kind == "draw":
         return Draw()
     if kind == "decline":

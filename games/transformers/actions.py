@@ -24,9 +24,9 @@ applies them. The JSON forms are the ones the phone view sends
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from games.actionjson import GameAction, action_kind
 from games.codec import encoder
 from games.protocol import SEATS, MalformedAction
 from games.transformers import codec
@@ -41,44 +41,38 @@ from games.transformers.state import (
 from games.transformers.team import BringTeam
 
 
-@dataclass(frozen=True, kw_only=True)
-class Draw:
+class Draw(GameAction):
     """TF-10: the turn's card is drawn (a check mark: the companion holds no hands, D3)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Flip:
+class Flip(GameAction):
     """TF-11: flip ``character`` (an id) to its other mode."""
 
     character: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class Tap:
+class Tap(GameAction):
     """D7: tap (``tapped`` True) or untap a character by hand (card effects)."""
 
     character: str
     tapped: bool
 
 
-@dataclass(frozen=True, kw_only=True)
-class Counters:
+class Counters(GameAction):
     """D14: ``delta`` (-30..30, not 0) damage counters on ``character``; KO at Health (TF-30)."""
 
     character: str
     delta: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class PlayAction:
+class PlayAction(GameAction):
     """TF-11: the turn's Action: a card of the deck list, a name typed in, or neither (D18)."""
 
     card: str | None = None
     name: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class PlayUpgrade:
+class PlayUpgrade(GameAction):
     """TF-11, TF-13: the turn's Upgrade onto ``character``: a deck list ``card`` (its slot),
     or a ``slot`` with an optional ``name`` (D17)."""
 
@@ -88,8 +82,7 @@ class PlayUpgrade:
     name: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class StartAttack:
+class StartAttack(GameAction):
     """TF-20: ``attacker`` attacks ``defender``; ``any_defender``: a card allows an untapped
     defender although a tapped enemy exists (D10)."""
 
@@ -98,37 +91,32 @@ class StartAttack:
     any_defender: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class EnterIcons:
+class EnterIcons(GameAction):
     """TF-21: the icons one flip of ``side`` (``attacker``/``defender``) showed."""
 
     side: str
     icons: Icons
 
 
-@dataclass(frozen=True, kw_only=True)
-class EnterCard:
+class EnterCard(GameAction):
     """TF-21, D23: the icons one flipped card of ``side`` showed (the flip's cards one by one)."""
 
     side: str
     icons: Icons
 
 
-@dataclass(frozen=True, kw_only=True)
-class AddBonus:
+class AddBonus(GameAction):
     """D12: a card effect on ``side``'s total."""
 
     side: str
     bonus: Bonus
 
 
-@dataclass(frozen=True, kw_only=True)
-class Resolve:
+class Resolve(GameAction):
     """TF-23: apply the calculated damage."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class EndTurn:
+class EndTurn(GameAction):
     """TF-26: end the turn; the other player's turn begins."""
 
 
@@ -178,12 +166,7 @@ def action_from_json(data: Any) -> Action:
         MalformedAction: not an object, unknown type, a missing, unknown or bad field (the
             message names the field and the allowed values).
     """
-    if not isinstance(data, dict):
-        raise MalformedAction(f"an action must be a JSON object, got {str(data)[:40]!r}")
-    kind = data.get("type")
-    if kind not in TYPES:
-        shown = repr(kind)[:40]
-        raise MalformedAction(f"type must be one of {', '.join(TYPES)}, got {shown}")
+    kind = action_kind(data, dict.fromkeys(TYPES))  # each type's parser checks its fields
     try:
         parsed: Action = _PARSERS[kind](data)
         return parsed
