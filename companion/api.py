@@ -30,6 +30,9 @@ Routes:
   :data:`LIVE_STREAM`). 429 ``watchers_full`` / 503 ``server_full`` with ``Retry-After`` when
   over budget (:meth:`companion.tables.budgets.StreamBudgets.open`). A change of presence alone
   is sent as ``data: {"event": null, "view": {...}}`` without an ``id``.
+* ``GET /api/t/<table>/socket`` (WebSocket, ``tablesmith serve`` only): the stream and the
+  writes above on one socket, answered by these same routes (:mod:`companion.sockets`); the
+  token comes in the socket's first message.
 * ``POST /api/t/<table>/reclaim-code`` ``{"seat"?}`` (seated phone) -> ``{"code", "seat",
   "expires_at"}``: a 6-character code, 10 minutes, for the other seat by default.
 * ``POST /api/t/<table>/reclaim`` ``{"code"}`` (no token needed) -> 200 that seat's new token

@@ -25,6 +25,11 @@ table's lock is taken, the table is not loaded, other processes share the log)
 :func:`companion.api.action_answer`, its refusals by the Flask app's error handlers, and
 anything unusual (cross-site, not JSON, too large, ambiguous headers, a hook of the app it
 does not know) is left to Flask.
+
+A WebSocket (``GET /api/t/<table>/socket``, :mod:`companion.sockets`) carries a phone's stream
+and writes on one connection: each of its messages is answered as the HTTP request it stands
+for, by :meth:`CompanionASGI.action_answer` and :meth:`CompanionASGI.flask_answer`, and its
+stream is driven by :meth:`CompanionASGI.pump`, the driver of the SSE answers.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from werkzeug.sansio.utils import get_host
 
 from companion.api import LIVE_STREAM, action_answer, post_action
 from companion.security import cross_site_guard, is_cross_site
+from companion.sockets import Answer, SocketChannel
 from companion.tables.service import EXTENSION, TableService
 from companion.tables.sse import Stream
 
@@ -97,9 +103,6 @@ HONOURED_HOOKS: dict[str, dict[str | None, tuple[Callable[..., Any], ...]]] = {
 """The hooks the direct action route does itself: the cross-site test
 (:func:`companion.security.is_cross_site`, in :meth:`CompanionASGI._direct_request`)."""
 
-Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
-"""An answer collected from the Flask app: status, headers, body."""
-
 
 def unknown_hooks(app: Flask) -> list[str]:
     """The hooks of ``app`` the direct action route would skip (empty: it may run): any
@@ -142,9 +145,11 @@ class CompanionASGI:
         self.script_name = os.environ.get("SCRIPT_NAME", "")
         """a2wsgi puts this before every path: then the direct action route stays off (as
         with an ASGI ``root_path`` or Flask's ``TRUSTED_HOSTS``)."""
+        self.sockets = SocketChannel(self)
+        """The WebSocket channel (:mod:`companion.sockets`)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Dispatch one ASGI connection scope (lifespan, http; websockets are refused)."""
+        """Dispatch one ASGI connection scope (lifespan, http, websocket)."""
         kind = scope["type"]
         if kind == "lifespan":
             await self._lifespan(receive, send)
@@ -155,7 +160,7 @@ class CompanionASGI:
             else:
                 await self._wsgi(scope, receive, send)
         elif kind == "websocket":
-            await send({"type": "websocket.close", "code": 1000})
+            await self.sockets(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
@@ -219,14 +224,14 @@ class CompanionASGI:
         app's own error handler, and close the connection (the rest of the body is unread)."""
         loop = asyncio.get_running_loop()
         status, headers, content = await loop.run_in_executor(
-            self.executor, self._flask_error, self._environ(scope, b""), error
+            self.executor, self.flask_error, self.environ(scope, b""), error
         )
         headers.append((b"connection", b"close"))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
     @staticmethod
-    def _environ(scope: Scope, body: bytes) -> dict[str, Any]:
+    def environ(scope: Scope, body: bytes) -> dict[str, Any]:
         """The WSGI environ of a request whose whole body has arrived."""
         environ: dict[str, Any] = dict(build_environ(scope, io.BytesIO(body)))  # type: ignore[arg-type]
         environ["wsgi.errors"] = sys.stderr
@@ -240,16 +245,23 @@ class CompanionASGI:
             body = await self._read_body(scope, receive, send)
             if body is None:
                 return
-        environ = self._environ(scope, body)
+        (status, headers, content), stream = await self.flask_answer(scope, body)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if stream is not None:  # Flask answered with a live stream: drive it here
+            await self._drive(stream, receive, send)
+        else:
+            await send({"type": "http.response.body", "body": content})
+
+    async def flask_answer(self, scope: Scope, body: bytes) -> tuple[Answer, Stream | None]:
+        """The Flask app's whole answer to a request whose body has arrived (in a worker
+        thread), and the live stream its route opened where it answered 200 with one (the
+        caller drives it, :meth:`pump`; else None)."""
+        environ = self.environ(scope, body)
         taken: list[Stream] = []
         environ[LIVE_STREAM] = taken
         loop = asyncio.get_running_loop()
-        status, headers, content = await loop.run_in_executor(self.executor, self._call, environ)
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        if taken and status == 200:  # Flask answered with a live stream: drive it here
-            await self._drive(taken[0], receive, send)
-        else:
-            await send({"type": "http.response.body", "body": content})
+        answer = await loop.run_in_executor(self.executor, self._call, environ)
+        return answer, taken[0] if taken and answer[0] == 200 else None
 
     # ------------------------------------------------------------------ direct action route
 
@@ -267,32 +279,36 @@ class CompanionASGI:
         (:meth:`companion.tables.writes.Writes.submit_soon`), or, where it cannot be there,
         by :func:`companion.api.post_action` (the Flask route's own function) in one worker
         thread; a refusal is answered by the Flask app's error handlers
-        (:meth:`_flask_error`), so the shapes are the same.
+        (:meth:`flask_error`), so the shapes are the same.
         """
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
+        status, headers, content = await self.action_answer(scope, body, table_id)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+    async def action_answer(self, scope: Scope, body: bytes, table_id: str) -> Answer:
+        """The answer to an action whose body has arrived, as :meth:`_action` says: decided
+        on the event loop where Flask would accept the request as it is, else by Flask
+        (:meth:`flask_answer`). The WebSocket channel's actions come here too
+        (:mod:`companion.sockets`)."""
         direct = self._direct_request(scope, body)
         if direct is None:
-            await self._wsgi(scope, receive, send, body)
-            return
+            return (await self.flask_answer(scope, body))[0]
         token, parsed = direct
         loop = asyncio.get_running_loop()
         try:
             text = await self.service.submit_soon(table_id, token, parsed)
         except Exception as exc:  # noqa: BLE001 - answered by the app's error handlers
-            status, headers, content = await loop.run_in_executor(
-                self.executor, self._flask_error, self._environ(scope, body), exc
+            return await loop.run_in_executor(
+                self.executor, self.flask_error, self.environ(scope, body), exc
             )
-        else:
-            if text is None:  # not on the loop now: the whole action in a worker thread
-                status, headers, content = await loop.run_in_executor(
-                    self.executor, self._direct_action, scope, body, table_id, token, parsed
-                )
-            else:
-                status, headers, content = self._ok(text)
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
+        if text is None:  # not on the loop now: the whole action in a worker thread
+            return await loop.run_in_executor(
+                self.executor, self._direct_action, scope, body, table_id, token, parsed
+            )
+        return self._ok(text)
 
     def _direct_request(self, scope: Scope, body: bytes) -> tuple[str | None, Any] | None:
         """(token, parsed JSON body) of an action request the Flask app would accept as it
@@ -334,7 +350,7 @@ class CompanionASGI:
         try:
             text = post_action(self.service, table_id, token, lambda: parsed)
         except Exception as exc:  # noqa: BLE001 - answered by the app's error handlers
-            return self._flask_error(self._environ(scope, body), exc)
+            return self.flask_error(self.environ(scope, body), exc)
         return self._ok(text)
 
     @staticmethod
@@ -347,7 +363,7 @@ class CompanionASGI:
             content,
         )
 
-    def _flask_error(
+    def flask_error(
         self, environ: dict[str, Any], error: Exception
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """The Flask app's answer to ``error`` raised by its view for this request: its
@@ -395,23 +411,56 @@ class CompanionASGI:
     # ----------------------------------------------------------------------------- live stream
 
     async def _drive(self, stream: Stream, receive: Receive, send: Send) -> None:
-        """Send a live stream the Flask route opened, on the event loop: its frames as
-        :func:`companion.tables.sse.stream_loop` yields them, each wait on the hub's wake-up
-        for the table (or the phone going away); the slot is given back at the end."""
+        """Send a live stream the Flask route opened as the body of its answer (:meth:`pump`),
+        until the phone goes away (``http.disconnect``)."""
+
+        async def emit(text: str) -> None:
+            await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+
+        async def until_gone() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        try:
+            if not await self.pump(stream, emit, until_gone):
+                await send({"type": "http.response.body", "body": b""})
+        except OSError:
+            pass  # the phone went away while we wrote
+
+    async def pump(
+        self,
+        stream: Stream,
+        emit: Callable[[str], Awaitable[None]],
+        watch: Callable[[], Awaitable[None]],
+    ) -> bool:
+        """Drive a live stream the Flask route opened, on the event loop: its frames as
+        :func:`companion.tables.sse.stream_loop` yields them go to ``emit``, each wait is on
+        the hub's wake-up for the table; ``watch`` runs beside it and returns when the phone
+        went away (the SSE answer's disconnect, the WebSocket's reader). The one driver of
+        both channels; the slot is given back at the end.
+
+        Returns:
+            True when the phone went away (``watch`` returned or raised), False when the
+            stream ended by itself (its deadline, the slot taken back, server shutdown).
+
+        Raises:
+            OSError: from ``emit`` (the phone went away while we wrote).
+        """
         slot = stream.slot
         hub = self.service.hub
         table_id = slot.table.id
         wake = hub.subscribe(table_id)
         gone = False
 
-        async def watch_disconnect() -> None:
+        async def watcher() -> None:
             nonlocal gone
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            gone = True
-            wake.set()
+            try:
+                await watch()
+            finally:
+                gone = True
+                wake.set()
 
-        watcher = asyncio.create_task(watch_disconnect())
+        watching = asyncio.create_task(watcher())
         frames = stream.loop
         reply: bool | None = None
         try:
@@ -422,9 +471,7 @@ class CompanionASGI:
                     break
                 if isinstance(step, str):
                     reply = None
-                    await send(
-                        {"type": "http.response.body", "body": step.encode(), "more_body": True}
-                    )
+                    await emit(step)
                     continue
                 try:
                     async with asyncio.timeout(step.seconds):
@@ -433,12 +480,9 @@ class CompanionASGI:
                 except TimeoutError:
                     reply = True
                 wake.clear()  # before the loop looks again: a later change sets it anew
-            if not gone:
-                await send({"type": "http.response.body", "body": b""})
-        except OSError:
-            pass  # the phone went away while we wrote
+            return gone
         finally:
-            watcher.cancel()
+            watching.cancel()
             hub.unsubscribe(table_id, wake)
             frames.close()
             slot.release()

@@ -46,7 +46,8 @@ import uvicorn
 from flask import Flask
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from companion.asgi import BODY_SECONDS, CompanionASGI
+from companion.asgi import BODY_SECONDS, MAX_REQUEST_BODY, CompanionASGI
+from companion.sockets import max_message
 
 HEADER_SECONDS = 10.0
 """Request headers must be complete within this many seconds."""
@@ -262,7 +263,13 @@ def create_evented_server(
     config = uvicorn.Config(
         CompanionASGI(app, threads=threads, body_seconds=body_seconds),
         http=GuardedProtocol,
-        ws="none",
+        # the WebSocket channel (companion.sockets): wsproto (pure Python, a dependency of
+        # ours); no per-message deflate (CPU for a few hundred bytes) and no pings (the
+        # stream's heartbeats and TCP_USER_TIMEOUT find a vanished phone)
+        ws="wsproto",
+        ws_max_size=max_message(app.config.get("MAX_CONTENT_LENGTH"), MAX_REQUEST_BODY),
+        ws_per_message_deflate=False,
+        ws_ping_interval=None,
         lifespan="on",
         log_level=log_level,
         access_log=False,
