@@ -35,6 +35,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from games.registry import CARD_GAMES
+
 TARGET = 1000
 ANCHOR = Path(__file__).resolve().parent / "anchors" / "reportlab_floor.py"
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +60,7 @@ def mixed_deck(image: str, demos: list[str] | None = None) -> object:
         base = pool[i % len(pool)]
         cards.append(replace(base, id=f"c{i:04d}", name=f"{base.name} {i}", copies=1, image=image))
     return Deck(
-        game="pocketmodel",
+        card_game=CARD_GAMES["pocketmodel"],
         slug="bench",
         title="Benchmark",
         cards=tuple(cards),

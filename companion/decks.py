@@ -1,40 +1,25 @@
 """Decks at the table: the shipped demo decks, deck files a phone uploads, and the cards that
 printed QR codes point to (``/card/<game>/<deck>/<card>``, :func:`games.cards.card_path`).
 
-The demo decks are the ones ``tablesmith cards demo:NAME`` prints (package data of
-``games.cards``), so a demo card's QR code opens its face here. Uploaded decks are parsed with
+The demo decks are the ones ``tablesmith cards demo:NAME`` prints, read by the same loader
+(:func:`games.demos.demo_decks`), so a demo card's QR code opens its face here. Uploaded decks are parsed with
 the same reader as the card sheets (:func:`games.cards.parse_deck_text`); their problems are
 reported with the file, line and field.
 """
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
 from typing import Any
 
 from companion.tables.rejected import Rejected
 from games.cards.deck import Card, Deck, DeckError, parse_deck_text
-from games.registry import DEMO_DECKS
+from games.demos import demo_decks as demo_decks  # re-exported: the pages list them
+from games.registry import CARD_GAMES
 
 MAX_DECK_CHARS = 48 * 1024
 """Largest deck file text a phone may upload (the request body limit is 64 KiB)."""
 MAX_NAME_CHARS = 120
 """Longest file name accepted with an upload."""
-
-
-@functools.cache
-def demo_decks() -> dict[str, Deck]:
-    """The shipped demo decks by their demo name (``pocketmodel``, ``pocketmodel-corsairs``,
-    ``toy-battle``, ...), sorted by name: a game's first demo (``<game>``) is seat A's side,
-    the next one (``<game>-<side>``) the side opposing it, seat B's default
-    (:func:`default_demo`)."""
-    decks = {}
-    for name, (package, path) in sorted(DEMO_DECKS.items()):
-        entry = resources.files(package) / path
-        text = entry.read_text(encoding="utf-8")
-        decks[name] = parse_deck_text(text, source=entry.name, default_slug=name)
-    return decks
 
 
 def demos_for(deck_game: str) -> dict[str, Deck]:
@@ -83,7 +68,7 @@ def parse_upload(body: Any) -> Deck:
             f"text must be the deck file's text, at most {MAX_DECK_CHARS} characters",
         )
     try:
-        return parse_deck_text(text, source=filename)
+        return parse_deck_text(text, games=CARD_GAMES, source=filename)
     except DeckError as exc:
         raise Rejected(422, "deck", str(exc)) from exc
 

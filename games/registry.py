@@ -1,8 +1,9 @@
 """The registry of games: one entry per game (:class:`games.entry.GameEntry`).
 
 The companion looks games up here by name (the slug used in URLs, table records and deck
-files) and never imports a game module itself; the deck reader and the card printer find a
-game's cards here (:data:`CARD_GAMES`). Only the card schemas are imported with the
+files) and never imports a game module itself; the card printer and the companion hand
+:data:`CARD_GAMES` to the deck reader (:func:`games.cards.deck.parse_deck_text`, which knows no
+game of its own) and read the demo decks through :mod:`games.demos`. Only the card schemas are imported with the
 registry; an engine is imported when its game is first looked up in :data:`GAMES`. Adding a
 game: implement :class:`games.protocol.Game` as ``GAME`` in ``games/<game>/game.py`` and add
 its :class:`~games.entry.GameEntry` to :data:`ENTRIES` below.

@@ -1,8 +1,8 @@
 """Reading deck files (the I/O side of ``games.cards``) and the demo decks shipped as data.
 
 A deck argument is either a path to a ``.yaml``/``.yml``/``.csv`` file or ``demo:NAME`` for a
-shipped demo deck (``games/<game>/demo/NAME.yaml``, package data of the game found through
-:data:`games.registry.DEMO_DECKS`, because the companion reads the same decks). Files are decoded as UTF-8; a byte-order
+shipped demo deck (``games/<game>/demo/NAME.yaml``, read by :mod:`games.demos`, the loader the
+companion reads the same decks with). Files are decoded as UTF-8; a byte-order
 mark is dropped; a CSV that is not UTF-8 is read as Windows-1252 with a warning
 (:func:`decode_deck`). Image paths inside a deck are relative to the deck file's folder and
 must exist and be readable PNG, JPEG or WebP images (checked here, reported with the card's
@@ -16,12 +16,13 @@ import os
 import stat
 import warnings
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from games.cards.deck import MAX_DECK_BYTES, Deck, DeckError, parse_deck_text
 from games.cards.fields import FieldError
-from games.registry import DEMO_DECKS
+from games.demos import demo_deck, demo_resource
+from games.demos import demo_names as demo_names  # re-exported: the CLI lists them
+from games.registry import CARD_GAMES
 from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
@@ -112,11 +113,6 @@ class LoadedDeck:
     notes: tuple[str, ...] = ()
 
 
-def demo_names() -> list[str]:
-    """Names of the shipped demo decks (use as ``demo:NAME``)."""
-    return sorted(DEMO_DECKS)
-
-
 def read_deck(argument: str) -> LoadedDeck:
     """Read and validate a deck file or a ``demo:NAME`` deck.
 
@@ -126,24 +122,10 @@ def read_deck(argument: str) -> LoadedDeck:
     """
     if argument.startswith(DEMO_PREFIX):
         name = argument[len(DEMO_PREFIX) :]
-        if name not in demo_names():
-            raise DeckError(
-                argument,
-                [
-                    (
-                        "deck",
-                        FieldError(
-                            field="demo", allowed="one of " + ", ".join(demo_names()), found=name
-                        ),
-                    )
-                ],
-            )
-        package, resource_path = DEMO_DECKS[name]
-        resource = resources.files(package) / resource_path
-        text = resource.read_text(encoding="utf-8")
-        base_dir = Path(str(resource)).parent
-        deck = parse_deck_text(text, source=f"{name}.yaml", default_slug=name)
-        return LoadedDeck(deck=deck, source=argument, base_dir=base_dir)
+        resource = demo_resource(name)
+        return LoadedDeck(
+            deck=demo_deck(name), source=argument, base_dir=Path(str(resource)).parent
+        )
     if not argument.strip():
         raise DeckError(
             "''",
@@ -185,7 +167,7 @@ def read_deck(argument: str) -> LoadedDeck:
             ],
         ) from None
     text, encoding_note = decode_deck(data, argument)
-    deck = parse_deck_text(text, source=argument)
+    deck = parse_deck_text(text, games=CARD_GAMES, source=argument)
     base_dir = path.parent
     problems = art_problems(deck, base_dir)
     if problems:

@@ -24,6 +24,7 @@ from flask import render_template, request
 from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
+from games.registry import CARD_GAMES
 from shop.jobs import Job
 from shop.pages import (
     MAX_FIELD,
@@ -99,7 +100,6 @@ def limit_body() -> None:
 def demo_decks() -> list[dict[str, str]]:
     """The shipped demo decks: name, title, game (registry slug), its title, and the cards
     printed, copies included (read once)."""
-    from games.registry import CARD_GAMES
     from printables.deckfile import DEMO_PREFIX, demo_names, read_deck
 
     decks = []
@@ -176,7 +176,7 @@ def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
     name = safe_deck_name(name)
     try:
-        deck = parse_deck_text(text, source=name)
+        deck = parse_deck_text(text, games=CARD_GAMES, source=name)
     except DeckError as exc:
         return {"filename": name, "text": text}, str(exc).splitlines()
     art = art_fields(deck)
@@ -305,7 +305,7 @@ def cards_job(job_id: str) -> str:
         game = {d["name"]: d["game"] for d in demo_decks()}.get(demo)
     elif "text" in job.payload:  # an own deck: this tab carries it to the table (decks.js)
         carried = {"filename": job.payload["filename"], "text": job.payload["text"]}
-        game = parse_deck_text(carried["text"], source=carried["filename"]).game
+        game = parse_deck_text(carried["text"], games=CARD_GAMES, source=carried["filename"]).game
     return render_template("shop/cards_job.html", job=job, demo=demo, game=game, carried=carried)
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -48,7 +49,6 @@ from games.cards.fields import (
 )
 from games.cards.yamltext import Mapping as YamlMapping
 from games.cards.yamltext import YamlTextError, load_deck_yaml
-from games.registry import CARD_GAMES
 
 MAX_DECK_BYTES = 1_048_576
 """Largest deck file, bytes (1 MiB: about 8,000 cards of this format; checked by the reader
@@ -61,7 +61,10 @@ MAX_PRINTED_CARDS = 10_000
 Card = ValidatedCard
 """A card of any game (each game's card classes are in its ``games/<game>/cards.py``)."""
 
-_GAME = FieldSpec(name="game", kind=Kind.CHOICE, required=True, choices=tuple(CARD_GAMES))
+CardGames = Mapping[str, CardGame]
+"""The card games a deck may be of: ``game:`` value -> the game's cards (its card schemas,
+deck rules and faces). The caller passes them (:data:`games.registry.CARD_GAMES`, or a test's
+own), so this reader knows no game of its own."""
 _DECK = FieldSpec(name="deck", kind=Kind.SLUG)
 _TITLE = FieldSpec(name="title", max_length=60)
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -128,7 +131,8 @@ class Deck:
     """A validated deck.
 
     Attributes:
-        game: game slug, a key of :data:`games.registry.CARD_GAMES`.
+        card_game: the card game the deck is of (its schemas and deck rules); its slug is
+            :attr:`game`.
         slug: deck slug used in card URLs.
         title: display title.
         cards: the cards in file order (each with its ``copies``).
@@ -138,11 +142,11 @@ class Deck:
             the table (two fleets, two teams) are told apart and sorted back.
 
     Raises:
-        FieldError: unknown game, bad slug, a ``colour`` that is not ``#RRGGBB``, or two
+        FieldError: bad slug, a ``colour`` that is not ``#RRGGBB``, or two
             cards share an ``id``.
     """
 
-    game: str
+    card_game: CardGame
     slug: str
     title: str
     cards: tuple[Card, ...]
@@ -150,7 +154,6 @@ class Deck:
     colour: str | None = None
 
     def __post_init__(self) -> None:
-        _GAME.check(self.game)
         _DECK.check(self.slug)
         if self.colour is not None and not _COLOUR.match(self.colour):
             raise FieldError(field="colour", allowed="#RRGGBB", found=self.colour)
@@ -161,13 +164,19 @@ class Deck:
             seen.add(card.id)
 
     @property
+    def game(self) -> str:
+        """The game's slug (the deck file's ``game:``), a key of the card games it was read
+        with."""
+        return self.card_game.slug
+
+    @property
     def card_count(self) -> int:
         """Number of physical cards (copies included)."""
         return sum(card.copies for card in self.cards)
 
     def legality_problems(self) -> list[FieldError]:
         """The game's deck-building rule problems (PM-5, TF-3, TB-1); empty when legal."""
-        return CARD_GAMES[self.game].legality(self.cards)
+        return self.card_game.legality(self.cards)
 
 
 def card_path(game: str, deck: str, card: str) -> str:
@@ -253,6 +262,7 @@ def _parse_cards(
 
 
 def _finish(
+    games: CardGames,
     source: str,
     header: dict[str, Any],
     rows: list[tuple[str, dict[str, Any]]],
@@ -262,7 +272,9 @@ def _finish(
 ) -> Deck:
     where = "header"
     try:
-        game_slug = _GAME.parse(header.get("game"))
+        game_slug = FieldSpec(
+            name="game", kind=Kind.CHOICE, required=True, choices=tuple(games)
+        ).parse(header.get("game"))
     except FieldError as exc:
         problems.append((_where(header, "game"), exc))
         raise DeckError(source, problems) from None
@@ -285,7 +297,7 @@ def _finish(
             )
         )
         colour = None
-    cards = _parse_cards(CARD_GAMES[game_slug], rows, problems)
+    cards = _parse_cards(games[game_slug], rows, problems)
     ids: dict[str, str] = {}
     for row_where, card in cards:
         if card.id in ids:
@@ -317,7 +329,7 @@ def _finish(
     if problems:
         raise DeckError(source, problems)
     return Deck(
-        game=game_slug,
+        card_game=games[game_slug],
         slug=slug,
         title=title or slug,
         cards=tuple(card for _, card in cards),
@@ -344,11 +356,12 @@ def _one(source: str, where: str, problem: FieldError) -> DeckError:
     return DeckError(source, [(where, problem)])
 
 
-def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
+def parse_yaml_deck(text: str, *, games: CardGames, source: str, default_slug: str) -> Deck:
     """Parse a YAML deck file's text.
 
     Args:
         text: the file's text.
+        games: the card games a deck may be of (``game:`` value -> its cards).
         source: the file name for error messages.
         default_slug: the deck slug when the file has no ``deck`` key (usually the file stem).
 
@@ -437,7 +450,7 @@ def parse_yaml_deck(text: str, *, source: str, default_slug: str) -> Deck:
                 continue
             rows.append((f"line {item.line} (card {number})", item))
     back = _parse_back(data.get("back"), problems)
-    return _finish(source, data, rows, problems, default_slug, back)
+    return _finish(games, source, data, rows, problems, default_slug, back)
 
 
 def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> BackSpec | None:
@@ -528,12 +541,13 @@ def csv_dialect(text: str) -> tuple[str, str, int]:
     return text, sniff_delimiter(first), 0
 
 
-def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
+def parse_csv_deck(text: str, *, games: CardGames, source: str, default_slug: str) -> Deck:
     """Parse a CSV deck file's text (see the module docstring for the dialect).
 
     Args:
         text: the file's text, decoded; a leading byte-order mark and a first line
             ``sep=;`` (:func:`csv_dialect`) are dropped.
+        games: the card games a deck may be of (``game:`` value -> its cards).
         source: the file name for error messages.
         default_slug: the deck slug when there is no ``deck`` column.
 
@@ -571,7 +585,7 @@ def parse_csv_deck(text: str, *, source: str, default_slug: str) -> Deck:
         meta[key] = next(iter(values)) if len(values) == 1 else None
     if "game" not in header:
         meta["game"] = None
-    return _finish(source, meta, rows, problems, default_slug, None)
+    return _finish(games, source, meta, rows, problems, default_slug, None)
 
 
 def _csv_header(reader: Any, source: str, skipped: int) -> list[str]:
@@ -710,11 +724,14 @@ def _unterminated(detail: str) -> FieldError:
     )
 
 
-def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) -> Deck:
+def parse_deck_text(
+    text: str, *, games: CardGames, source: str, default_slug: str | None = None
+) -> Deck:
     """Parse a deck file's text, choosing YAML or CSV by the extension of ``source``.
 
     Args:
         text: the decoded file text.
+        games: the card games a deck may be of (``game:`` value -> its cards).
         source: the file name (``.yaml``, ``.yml`` or ``.csv``), used for messages.
         default_slug: deck slug if the file names none; default: slug of the file stem.
 
@@ -725,9 +742,9 @@ def parse_deck_text(text: str, *, source: str, default_slug: str | None = None) 
     stem, _, ext = name.rpartition(".")
     slug = default_slug or slugify(stem or name, fallback="deck")
     if ext.lower() in ("yaml", "yml"):
-        return parse_yaml_deck(text, source=source, default_slug=slug)
+        return parse_yaml_deck(text, games=games, source=source, default_slug=slug)
     if ext.lower() == "csv":
-        return parse_csv_deck(text, source=source, default_slug=slug)
+        return parse_csv_deck(text, games=games, source=source, default_slug=slug)
     raise DeckError(
         source,
         [

@@ -9,7 +9,9 @@ import pytest
 
 from games.cards.deck import DeckError, card_url, parse_deck_text
 from games.cards.fields import FieldError
+from games.demos import demo_deck, demo_resource
 from games.pocketmodel.cards import PocketModelCard, PocketModelUnit
+from games.registry import CARD_GAMES
 from games.toybattle.cards import ToyBattleTroop
 from games.transformers.cards import TransformersBattleCard, TransformersCharacter
 
@@ -21,6 +23,7 @@ def test_yaml_scalars_stay_text_until_their_field_converts_them() -> None:
         "game: pocketmodel\ncards:\n"
         "  - {kind: unit, name: 007, id: '007', stars: 3, attack: 2, damage: 1, defense: 9, "
         "shields: 2, icons: [Laser, leader], ground: no}\n",
+        games=CARD_GAMES,
         source="decks/x.yaml",
     )
     unit = deck.cards[0]
@@ -35,6 +38,7 @@ def test_kind_selects_the_card_type_pm3() -> None:
         "game: pocketmodel\ndeck: d\ncards:\n"
         "  - {kind: objective, name: Depot, text: Hold, stars: 3, defense: 10}\n"
         "  - {kind: combat, name: Roll, text: Dodge, stars: 1, defense: 6, bonus_defense: 3}\n",
+        games=CARD_GAMES,
         source="d.yaml",
     )
     objective, combat = deck.cards
@@ -51,7 +55,7 @@ def test_all_errors_of_a_yaml_file_are_reported_at_once_with_line_field_allowed_
         "  - {kind: wing, name: C}\n"
     )
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="bad.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="bad.yaml")
     message = str(info.value)
     lines = message.splitlines()
     assert len(lines) == 4
@@ -74,7 +78,7 @@ CSV = (
 
 
 def test_csv_with_bom_semicolons_and_line_breaks_in_quotes() -> None:
-    deck = parse_deck_text(CSV, source="troops.csv")
+    deck = parse_deck_text(CSV, games=CARD_GAMES, source="troops.csv")
     skully, star = deck.cards
     assert isinstance(skully, ToyBattleTroop)
     assert skully.text == "Draw 2.\nOr 1 if the rack holds 7."  # CRLF in a cell -> \n
@@ -86,7 +90,7 @@ def test_csv_with_bom_semicolons_and_line_breaks_in_quotes() -> None:
 def test_csv_errors_name_the_line_where_the_record_starts() -> None:
     text = CSV.replace("\ufeff", "") + "toy-battle;troop;X;Blob;green;many;\r\n"
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text.replace(";", ","), source="t.csv")
+        parse_deck_text(text.replace(";", ","), games=CARD_GAMES, source="t.csv")
     problems = info.value.problems
     # Record 3 starts on physical line 5 (record 1 spans lines 2 and 3).
     assert {where for where, _ in problems} == {"line 5"}
@@ -98,7 +102,7 @@ def test_csv_errors_name_the_line_where_the_record_starts() -> None:
 def test_csv_game_column_must_agree() -> None:
     text = "game,name,troop,colour\ntoy-battle,A,Star,red\npocketmodel,B,Star,red\n"
     with pytest.raises(DeckError, match="all rows: field 'game': allowed the same value"):
-        parse_deck_text(text, source="m.csv")
+        parse_deck_text(text, games=CARD_GAMES, source="m.csv")
 
 
 def test_transformers_character_sides_and_battle_card_rules_tf1_tf2() -> None:
@@ -107,6 +111,7 @@ def test_transformers_character_sides_and_battle_card_rules_tf1_tf2() -> None:
         "  - {kind: character, name: Quay, faction: decepticon, stars: 8, health: 9,"
         " alt_attack: 2, alt_defense: 1, bot_attack: 3, bot_defense: 2, bot_text: Grr}\n"
         "  - {kind: upgrade, upgrade: Armor, name: Plate, icons: blue blue, text: +2 Defense}\n",
+        games=CARD_GAMES,
         source="t.yaml",
     )
     character, plate = deck.cards
@@ -153,10 +158,14 @@ def _pm_deck(units: str, copies: int, distinct: int) -> str:
 
 
 def test_pm5_fleet_and_deck_limits() -> None:
-    legal = parse_deck_text(_pm_deck("  - " + UNIT + "\n", 3, 10), source="a.yaml")
+    legal = parse_deck_text(
+        _pm_deck("  - " + UNIT + "\n", 3, 10), games=CARD_GAMES, source="a.yaml"
+    )
     assert legal.legality_problems() == []
     big_unit = UNIT.replace("stars: 2", "stars: 5").replace("Skiff", "Big")[:-1] + ", copies: 7}"
-    bad = parse_deck_text(_pm_deck("  - " + big_unit + "\n", 4, 7), source="b.yaml")
+    bad = parse_deck_text(
+        _pm_deck("  - " + big_unit + "\n", 4, 7), games=CARD_GAMES, source="b.yaml"
+    )
     found = {(p.field, p.found) for p in bad.legality_problems()}
     assert ("stars", 35) in found  # fleet of 35 stars > 30
     assert ("copies", 28) in found  # 28 cards < 30
@@ -182,7 +191,7 @@ def test_tf3_team_stars_and_character_copies() -> None:
         + char.format(n="B", s=12, extra="")
         + battle
     )
-    deck = parse_deck_text(text, source="t.yaml")
+    deck = parse_deck_text(text, games=CARD_GAMES, source="t.yaml")
     assert deck.legality_problems() == []  # 25 stars: legal by the seed's reading
     from games.transformers.cards import legality_problems
 
@@ -190,7 +199,8 @@ def test_tf3_team_stars_and_character_copies() -> None:
     assert [p.found for p in legality_problems(deck.cards, count_battle_stars=True)] == [67]
     twice = text.replace("name: B, faction", "name: B, copies: 2, faction")
     found = {
-        (p.field, p.found) for p in parse_deck_text(twice, source="t.yaml").legality_problems()
+        (p.field, p.found)
+        for p in parse_deck_text(twice, games=CARD_GAMES, source="t.yaml").legality_problems()
     }
     assert ("stars", 37) in found and ("copies", 2) in found
 
@@ -199,10 +209,12 @@ def test_tb1_needs_three_of_each_type_per_colour() -> None:
     from games.toybattle.rules import TROOPS
 
     rows = "".join(f'  - {{troop: "{t}", name: "{t}", colour: blue, copies: 3}}\n' for t in TROOPS)
-    deck = parse_deck_text("game: toy-battle\ncards:\n" + rows, source="tb.yaml")
+    deck = parse_deck_text("game: toy-battle\ncards:\n" + rows, games=CARD_GAMES, source="tb.yaml")
     assert deck.card_count == 24 and deck.legality_problems() == []
     short = parse_deck_text(
-        "game: toy-battle\ncards:\n" + rows.replace("copies: 3}", "copies: 2}", 1), source="tb.yaml"
+        "game: toy-battle\ncards:\n" + rows.replace("copies: 3}", "copies: 2}", 1),
+        games=CARD_GAMES,
+        source="tb.yaml",
     )
     assert [str(p) for p in short.legality_problems()] == [
         "a Toy Battle set has 24 troops per colour, 3 of each of the 8 types (TB-1): "
@@ -211,6 +223,7 @@ def test_tb1_needs_three_of_each_type_per_colour() -> None:
     one = parse_deck_text(
         "game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red, copies: 4}\n"
         "  - {troop: Kwak, name: K, colour: blue}\n",
+        games=CARD_GAMES,
         source="tb.yaml",
     )
     assert [str(p) for p in one.legality_problems()] == [
@@ -226,10 +239,11 @@ def test_duplicate_ids_and_unknown_extension_are_errors() -> None:
         parse_deck_text(
             "game: toy-battle\ncards:\n  - {troop: Star, name: S, colour: red}\n"
             "  - {troop: Star, name: S, colour: blue}\n",
+            games=CARD_GAMES,
             source="x.yaml",
         )
     with pytest.raises(DeckError, match=r"field 'extension'.*found '\.txt'"):
-        parse_deck_text("", source="deck.txt")
+        parse_deck_text("", games=CARD_GAMES, source="deck.txt")
 
 
 def test_card_url_scheme() -> None:
@@ -268,7 +282,7 @@ TROOP = "{troop: Star, name: A, colour: blue}"
 def test_back_fields_must_be_text(back: str, field: str, found: str) -> None:
     text = f"game: toy-battle\nback: {back}\ncards:\n  - {TROOP}\n"
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="b.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="b.yaml")
     assert str(info.value).startswith(f"b.yaml: line 2: field '{field}': allowed ")
     assert str(info.value).endswith(f"; found {found}")
 
@@ -285,7 +299,7 @@ def test_back_built_in_code_checks_types() -> None:
 def test_a_yaml_alias_is_refused_with_its_line() -> None:
     text = f"game: toy-battle\ncards:\n  - &star {TROOP}\n  - *star\n"
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="a.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="a.yaml")
     assert str(info.value) == (
         "a.yaml: line 4: YAML aliases (*name) are not supported; "
         "write the value out, or repeat a card with copies"
@@ -298,7 +312,7 @@ def test_billion_laughs_is_refused_quickly_with_a_short_message() -> None:
     lines += [f"a{i}: &a{i} [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
     text = "\n".join(lines) + "\ngame: *a9\ncards: []\n"
     with pytest.raises(DeckError) as info:  # refused at the first alias, never expanded
-        parse_deck_text(text, source="lol.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="lol.yaml")
     assert str(info.value).startswith("lol.yaml: line 2: YAML aliases (*name) are not supported")
 
 
@@ -308,7 +322,7 @@ def test_duplicate_yaml_keys_are_errors_naming_both_lines() -> None:
         "  - {troop: Star, name: A, colour: blue, colour: red}\n"
     )
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="d.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="d.yaml")
     assert str(info.value).splitlines() == [
         "d.yaml: line 2: field 'game' is given twice (first on line 1)",
         "d.yaml: line 4: field 'colour' is given twice (first on line 4)",
@@ -318,7 +332,7 @@ def test_duplicate_yaml_keys_are_errors_naming_both_lines() -> None:
 def test_internal_names_are_ordinary_unknown_fields() -> None:
     text = "game: toy-battle\n__line__: 9\ncards:\n  - {troop: Star, name: A, colour: blue, __line__: x}\n"
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="u.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="u.yaml")
     problems = {(where, p.field) for where, p in info.value.problems}
     assert problems == {("line 2", "__line__"), ("line 4 (card 1)", "__line__")}
 
@@ -326,7 +340,7 @@ def test_internal_names_are_ordinary_unknown_fields() -> None:
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n"])
 def test_an_empty_yaml_file_says_so(text: str) -> None:
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="e.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="e.yaml")
     assert str(info.value) == "e.yaml: the file is empty (a deck needs game: and cards:)"
 
 
@@ -335,6 +349,7 @@ def test_found_values_are_cut_to_60_characters() -> None:
     with pytest.raises(DeckError) as info:
         parse_deck_text(
             f"game: toy-battle\ncards:\n  - {{troop: Star, name: '{name}', colour: blue}}\n",
+            games=CARD_GAMES,
             source="n.yaml",
         )
     (problem,) = info.value.problems
@@ -378,14 +393,14 @@ def test_short_repr_abbreviates_nested_values() -> None:
 )
 def test_csv_unterminated_quote_is_an_error(csv_text: str, where: str) -> None:
     with pytest.raises(DeckError) as info:
-        parse_deck_text(csv_text, source="q.csv")
+        parse_deck_text(csv_text, games=CARD_GAMES, source="q.csv")
     assert str(info.value).startswith(f"q.csv: {where}: unterminated quoted field: ")
 
 
 def test_csv_text_after_a_closing_quote_is_an_error() -> None:
     text = 'game,kind,name,troop,colour\ntoy-battle,troop,"A"x,Star,blue\n'
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="x.csv")
+        parse_deck_text(text, games=CARD_GAMES, source="x.csv")
     assert str(info.value) == (
         "x.csv: line 2: malformed CSV: ',' expected after '\"' "
         '(a quote inside a quoted cell is written "")'
@@ -394,29 +409,29 @@ def test_csv_text_after_a_closing_quote_is_an_error() -> None:
 
 def test_csv_multi_line_text_with_a_few_commas_is_fine() -> None:
     text = 'game,kind,name,troop,colour,text\ntoy-battle,troop,A,Star,blue,"Draw 1, then\nplay 1, if you can."\n'
-    (card,) = parse_deck_text(text, source="ok.csv").cards
+    (card,) = parse_deck_text(text, games=CARD_GAMES, source="ok.csv").cards
     assert card.text == "Draw 1, then\nplay 1, if you can."
 
 
 def test_csv_duplicate_column_names_both_columns() -> None:
     text = "game,kind,name,troop,colour,Name\ntoy-battle,troop,A,Star,blue,B\n"
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="dup.csv")
+        parse_deck_text(text, games=CARD_GAMES, source="dup.csv")
     assert str(info.value) == "dup.csv: line 1: columns 3 and 6 are both named 'name'"
 
 
 def test_csv_without_card_rows_says_no_cards() -> None:
     with pytest.raises(DeckError) as info:
-        parse_deck_text("game,kind,name,troop,colour\n\n", source="h.csv")
+        parse_deck_text("game,kind,name,troop,colour\n\n", games=CARD_GAMES, source="h.csv")
     assert str(info.value) == "h.csv: line 2: no cards: the file has a header row and no card rows"
     with pytest.raises(DeckError) as empty:
-        parse_deck_text("\ufeff", source="e.csv")
+        parse_deck_text("\ufeff", games=CARD_GAMES, source="e.csv")
     assert str(empty.value) == "e.csv: the file is empty (a deck needs a header row and card rows)"
 
 
 def test_yaml_without_cards_says_no_cards() -> None:
     with pytest.raises(DeckError) as info:
-        parse_deck_text("game: toy-battle\ncards: []\n", source="n.yaml")
+        parse_deck_text("game: toy-battle\ncards: []\n", games=CARD_GAMES, source="n.yaml")
     assert str(info.value) == "n.yaml: header: no cards: the deck needs at least one card"
 
 
@@ -427,6 +442,7 @@ def test_default_ids_of_non_latin_names_differ_and_are_stable() -> None:
     deck = parse_deck_text(
         "game: toy-battle\ncards:\n"
         + "".join(f"  - {{troop: Star, name: '{n}', colour: blue}}\n" for n in names),
+        games=CARD_GAMES,
         source="w.yaml",
     )
     ids = [card.id for card in deck.cards]
@@ -437,7 +453,7 @@ def test_default_ids_of_non_latin_names_differ_and_are_stable() -> None:
     assert slugify("Łódź") == "lodz" and slugify("Größe") == "grosse"
     assert slugify("Comet Lancer") == "comet-lancer"
     assert parse_deck_text(
-        f"game: toy-battle\ncards:\n  - {TROOP}\n", source="колода.yaml"
+        f"game: toy-battle\ncards:\n  - {TROOP}\n", games=CARD_GAMES, source="колода.yaml"
     ).slug.startswith("deck-")
 
 
@@ -448,7 +464,7 @@ def test_duplicate_id_names_the_line_of_the_second_card_after_a_bad_card() -> No
         "  - {troop: Star, name: S, colour: blue}\n"
     )
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source="x.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="x.yaml")
     where = {p.field: w for w, p in info.value.problems}
     assert where == {"troop": "line 4 (card 2)", "id": "line 5 (card 3)"}
 
@@ -473,7 +489,7 @@ def test_a_list_field_with_too_many_items_shows_them_as_the_file_wrote_them() ->
     with pytest.raises(
         DeckError, match=r"field 'icons': allowed 0\.\.2 of .*; found 'orange orange orange'$"
     ):
-        parse_deck_text(text, source="t.yaml")
+        parse_deck_text(text, games=CARD_GAMES, source="t.yaml")
 
 
 def test_a_kwak_without_text_shows_the_joker_rule_and_roxy_no_effect() -> None:
@@ -486,3 +502,26 @@ def test_a_kwak_without_text_shows_the_joker_rule_and_roxy_no_effect() -> None:
     assert own.text == ("Quack.", "text")
     roxy = face(ToyBattleTroop(name="Roxy", troop="Roxy", colour="red"))
     assert roxy.text == ("", "text") and roxy.empty_text == "No effect."
+
+
+def test_the_deck_reader_knows_only_the_card_games_it_is_given() -> None:
+    """games.cards.deck imports no registry: the caller passes the card games (issue 28)."""
+    text = demo_resource("toy-battle").read_text(encoding="utf-8")
+    others = {slug: game for slug, game in CARD_GAMES.items() if slug != "toy-battle"}
+    with pytest.raises(DeckError) as refused:
+        parse_deck_text(text, games=others, source="tb.yaml")
+    assert "field 'game': allowed one of pocketmodel, transformers" in str(refused.value)
+    alone = parse_deck_text(text, games={"toy-battle": CARD_GAMES["toy-battle"]}, source="tb.yaml")
+    assert alone.card_game is CARD_GAMES["toy-battle"] and alone.game == "toy-battle"
+    assert alone == demo_deck("toy-battle") and alone.card_count == 48
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import games.cards.deck, sys; print('games.registry' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert imported.stdout.strip() == "False"

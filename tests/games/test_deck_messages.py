@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from games.cards.deck import DeckError, csv_dialect, parse_deck_text
+from games.registry import CARD_GAMES
 
 
 def problems(text: str, source: str) -> list[str]:
     with pytest.raises(DeckError) as info:
-        parse_deck_text(text, source=source)
+        parse_deck_text(text, games=CARD_GAMES, source=source)
     return str(info.value).splitlines()
 
 
@@ -51,7 +52,7 @@ def test_a_blank_required_cell_is_empty_and_an_absent_column_missing() -> None:
 
 def test_an_excel_sep_line_names_the_delimiter_and_lines_stay_the_files() -> None:
     text = "sep=;\r\ngame;kind;name;troop;colour;text\r\ntoy-battle;troop;A, B;Star;red;x, y\r\n"
-    deck = parse_deck_text(text, source="d.csv")
+    deck = parse_deck_text(text, games=CARD_GAMES, source="d.csv")
     assert [(c.name, c.text) for c in deck.cards] == [("A, B", "x, y")]
     assert csv_dialect("\ufeffSEP=,\nname;game\n") == ("name;game\n", ",", 1)
     assert csv_dialect("name;game\n") == ("name;game\n", ";", 0)

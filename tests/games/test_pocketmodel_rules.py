@@ -18,6 +18,7 @@ from games.pocketmodel.game import GAME
 from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import State, Variant
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
+from games.registry import CARD_GAMES
 
 DEMO = Path(__file__).resolve().parents[2] / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
 
@@ -106,14 +107,16 @@ def test_pm5_fleet_over_30_stars_and_small_decks_are_refused_with_the_numbers() 
 
 def test_pm5_a_deck_file_becomes_a_fleet_and_an_illegal_file_is_refused() -> None:
     text = DEMO.read_text(encoding="utf-8")
-    deck = parse_deck_text(text, source="pocketmodel.yaml", default_slug="pocketmodel")
+    deck = parse_deck_text(
+        text, games=CARD_GAMES, source="pocketmodel.yaml", default_slug="pocketmodel"
+    )
     action = GAME.setup_from_deck(deck, "A")
     assert action["type"] == "fleet" and len(action["units"]) == 8
     assert sum(u["stars"] for u in action["units"]) == 29
     assert sum(u["stars"] for u in action["units"] if u["deploy"]) == 20  # PM-8, D12
     assert sum(c["copies"] for c in action["deck"]["cards"]) == 31
     heavy = text.replace("stars: 2, attack: 1, damage: 1", "stars: 5, attack: 1, damage: 1")
-    bad = parse_deck_text(heavy, source="heavy.yaml", default_slug="heavy")
+    bad = parse_deck_text(heavy, games=CARD_GAMES, source="heavy.yaml", default_slug="heavy")
     with pytest.raises(SetupError, match=r"fleet has 32 stars, at most 30 \(PM-5\)"):
         GAME.setup_from_deck(bad, "A")
 
@@ -618,7 +621,9 @@ def test_pm40_no_units_in_play_loses_and_both_at_once_is_a_draw() -> None:
 
 def test_pieces_of_card_finds_the_units_of_a_printed_card() -> None:
     text = DEMO.read_text(encoding="utf-8")
-    deck = parse_deck_text(text, source="pocketmodel.yaml", default_slug="pocketmodel")
+    deck = parse_deck_text(
+        text, games=CARD_GAMES, source="pocketmodel.yaml", default_slug="pocketmodel"
+    )
     fleet = GAME.parse_action(GAME.setup_from_deck(deck, "A"))
     state = rules.new_game(Variant(), (fleet, fleet), "A")  # type: ignore[arg-type]
     card = fleet.units[0].card  # type: ignore[union-attr]

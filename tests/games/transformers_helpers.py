@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from games.cards.deck import Deck, parse_deck_text
+from games.registry import CARD_GAMES
 from games.transformers.game import GAME
 from games.transformers.state import State
 
@@ -125,4 +126,6 @@ def flips(state: State, attacker: dict[str, int], defender: dict[str, int]) -> S
 def demo_deck(text: str | None = None) -> Deck:
     """The shipped demo deck, or a variant of its text."""
     source = DEMO_YAML.read_text(encoding="utf-8") if text is None else text
-    return parse_deck_text(source, source="transformers.yaml", default_slug="transformers")
+    return parse_deck_text(
+        source, games=CARD_GAMES, source="transformers.yaml", default_slug="transformers"
+    )

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -22,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards.deck import MAX_CARD_ENTRIES, MAX_DECK_BYTES
-from games.registry import DEMO_DECKS
+from games.demos import demo_resource
 from tablesmith import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {
-    name: (resources.files(DEMO_DECKS[name][0]) / DEMO_DECKS[name][1]).read_text(encoding="utf-8")
+    name: demo_resource(name).read_text(encoding="utf-8")
     for name in ("pocketmodel", "toy-battle", "transformers")
 }
 CSV = (

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from games.cards.deck import parse_deck_text
+from games.registry import CARD_GAMES
 from printables.duplex import Duplex
 from printables.images import MAX_ART_PPI, MIN_ART_PPI, print_ppi
 from printables.render import RenderOptions, render_deck
@@ -95,7 +96,9 @@ def test_art_above_600_ppi_is_downsampled_once_and_the_original_kept(
     big = tmp_path / "big.jpg"
     Image.new("RGB", (3300, 4600), (240, 200, 30)).save(big, "JPEG", quality=90)
     original = hashlib.sha256(big.read_bytes()).hexdigest()
-    source = parse_deck_text(deck(tmp_path, "big.jpg", copies=2).read_text(), source="d.yaml")
+    source = parse_deck_text(
+        deck(tmp_path, "big.jpg", copies=2).read_text(), games=CARD_GAMES, source="d.yaml"
+    )
     options = RenderOptions(duplex=Duplex.NONE, qr=False)
     render_deck(source, options, tmp_path / "b.pdf", base_dir=tmp_path)
     (embedded,) = images(tmp_path / "b.pdf")

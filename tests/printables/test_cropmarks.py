@@ -8,6 +8,7 @@ import numpy as np
 import pypdfium2 as pdfium
 
 from games.cards.deck import parse_deck_text
+from games.registry import CARD_GAMES
 from printables.cropmarks import marks_on_art
 from printables.duplex import Duplex
 from printables.layout import CardSize, SheetSpec, layout_sheet
@@ -26,6 +27,7 @@ def test_marks_on_the_bleed_show_over_the_art(tmp_path: Path) -> None:
     assert len(on_art) == 2 * 2 * layout.rows  # both sides, both trim lines of each row
     deck = parse_deck_text(
         "game: toy-battle\ncards: [{troop: Star, name: Star, colour: blue, copies: 9}]\n",
+        games=CARD_GAMES,
         source="t.yaml",
     )
     out = tmp_path / "b.pdf"

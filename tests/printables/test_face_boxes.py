@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from games.cards.deck import card_url, parse_deck_text
 from games.pocketmodel.state import GREEN_ICONS, SILVER_ICONS
+from games.registry import CARD_GAMES
 from printables.deckfile import read_deck
 from printables.duplex import Duplex
 from printables.icons import FORM_SIZE
@@ -227,6 +228,7 @@ def test_a_four_icon_unit_at_tcg_size_is_clean(tmp_path: Path, page_content) -> 
         ' text: "Carrier power: deploy reserve units worth up to 3 stars here."}\n'
         "  - {kind: unit, name: Turbolaser Carrier Leader, stars: 5, attack: 9, damage: 9,"
         " defense: 20, shields: 20, ground: yes, icons: Turbolaser Carrier Leader Torpedo}\n",
+        games=CARD_GAMES,
         source="four.yaml",
     )
     cards, warnings = check(deck, tmp_path, "tcg", page_content)
@@ -270,7 +272,9 @@ def hostile_decks(draw):
         ]
     cards = [card.replace("{", f"{{id: c{i}, ", 1) for i, card in enumerate(cards)]
     text = f"game: {game}\ncards:\n" + "".join(f"  - {card}\n" for card in cards)
-    return parse_deck_text(text, source="hostile.yaml"), draw(st.sampled_from(SIZES))
+    return parse_deck_text(text, games=CARD_GAMES, source="hostile.yaml"), draw(
+        st.sampled_from(SIZES)
+    )
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from games.cards.anatomy import FaceContent
 from games.cards.deck import DeckError, parse_deck_text
+from games.registry import CARD_GAMES
 from printables.deckfile import read_deck
 from printables.facelower import TEXT_BOX, lower_half, symbols_only
 from printables.faces import face_content
@@ -143,5 +144,6 @@ def test_the_edge_colour_fills_the_bleed_and_a_bad_one_is_refused(tmp_path: Path
         parse_deck_text(
             "game: toy-battle\ntitle: T\ncolour: blue\ncards:\n  - {troop: Star, name: A, "
             "colour: red}\n",
+            games=CARD_GAMES,
             source="d.yaml",
         )

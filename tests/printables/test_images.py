@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageCms
 
 from games.cards.deck import parse_deck_text
+from games.registry import CARD_GAMES
 from printables.duplex import Duplex
 from printables.images import ORIENTATION_MATRICES, _prepare, prepare_image
 from printables.render import RenderOptions, render_deck
@@ -120,6 +121,7 @@ def deck_with_art(tmp_path: Path, art: str) -> Path:
         "game: pocketmodel\ncards:\n"
         "  - {kind: unit, name: Lancer, stars: 3, attack: 4, damage: 2, defense: 8, "
         f"shields: 2, icons: Leader, image: {art}}}\n",
+        games=CARD_GAMES,
         source="art.yaml",
     )
     out = tmp_path / "art.pdf"
@@ -238,6 +240,7 @@ def test_a_back_image_from_a_phone_prints_upright(tmp_path: Path) -> None:
     deck = parse_deck_text(
         "game: toy-battle\nback: {image: back.jpg}\n"
         "cards: [{troop: Star, name: Star, colour: blue}]\n",
+        games=CARD_GAMES,
         source="b.yaml",
     )
     out = tmp_path / "b.pdf"

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from games.cards.deck import DeckError, ascii_base, parse_deck_text
+from games.registry import CARD_GAMES
 from printables.deckfile import read_deck
 from printables.layout import SettingError
 from printables.render import RenderOptions, render_deck
@@ -92,7 +93,7 @@ def test_a_qr_base_host_idna_cannot_encode_is_refused() -> None:
 def test_a_5000_digit_number_names_its_field(run, tmp_path: Path) -> None:
     digits = "9" * 5000
     with pytest.raises(DeckError) as info:
-        parse_deck_text(TROOP % digits, source="d.yaml")
+        parse_deck_text(TROOP % digits, games=CARD_GAMES, source="d.yaml")
     assert str(info.value).startswith(
         "d.yaml: line 3 (card 1): field 'copies': allowed a whole number 1..99; found '9999"
     )

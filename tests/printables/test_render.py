@@ -11,6 +11,7 @@ import pypdf
 import pytest
 
 from games.cards.deck import card_url
+from games.registry import CARD_GAMES
 from printables.deckfile import demo_names, read_deck
 from printables.duplex import BackAdjust, Duplex
 from printables.layout import parse_card_size
@@ -303,7 +304,11 @@ def test_shared_art_back_designs_and_card_designs_are_embedded_once(tmp_path: Pa
         for i in range(300)
     )
     deck = Deck(
-        game="pocketmodel", slug="mixed", title="Mixed", cards=cards, back=BackSpec(text="Back")
+        card_game=CARD_GAMES["pocketmodel"],
+        slug="mixed",
+        title="Mixed",
+        cards=cards,
+        back=BackSpec(text="Back"),
     )
     out = tmp_path / "mixed.pdf"
     result = render_deck(deck, RenderOptions(), out, base_dir=tmp_path)

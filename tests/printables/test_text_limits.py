@@ -12,6 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from games.cards.deck import parse_deck_text
+from games.registry import CARD_GAMES
 from printables.duplex import Duplex
 from printables.layout import CARD_SIZES, CardSize
 from printables.render import RenderError, RenderOptions, render_deck
@@ -83,7 +84,9 @@ def card_yaml(kind: str, name: str, text: str) -> tuple[str, str]:
 def render(tmp_path: Path, kind: str, size: str, name: str, text: str) -> str | RenderError:
     """The text of the rendered page (whitespace collapsed), or the RenderError."""
     game, card = card_yaml(kind, name, text)
-    deck = parse_deck_text(f"game: {game}\ncards:\n  - {card}\n", source="limits.yaml")
+    deck = parse_deck_text(
+        f"game: {game}\ncards:\n  - {card}\n", games=CARD_GAMES, source="limits.yaml"
+    )
     width, height = CARD_SIZES[size]
     card_size = CardSize(width=width, height=height, name=size)
     options = RenderOptions(

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from games.cards.deck import DeckError, parse_deck_text
+from games.registry import CARD_GAMES
 from shop.cardpages import FORM_ROOM, MAX_NAME, MAX_UPLOAD
 from shop.pages import MAX_FIELD
 from tests.shop.conftest import wait_ended
@@ -91,7 +92,7 @@ def test_an_uploaded_deck_is_checked_fixed_on_the_page_and_printed_as_the_comman
     assert checked.status_code == 400
     page = checked.get_data(as_text=True)
     with pytest.raises(DeckError) as problems:
-        parse_deck_text(BROKEN, source="tiny.yaml")
+        parse_deck_text(BROKEN, games=CARD_GAMES, source="tiny.yaml")
     lines = str(problems.value).splitlines()
     assert len(lines) >= 2
     for line in lines:  # each problem by line and field, in the command's words
