@@ -672,6 +672,14 @@ def toy_battle_aids(
     help="Remove a table from the database this long after its last action, finished or not: "
     "a whole number of s, m, h or d (45s, 90m, 12h, 30d), or 0 to keep all [default: 30d].",
 )
+@click.option(
+    "--trusted-proxy",
+    metavar="ADDR[,ADDR]",
+    help="Reverse proxies (IP addresses or networks) whose X-Forwarded-For and "
+    "X-Forwarded-Proto are believed: the phone address the join limits count and https for "
+    "Secure seat cookies. Name only a proxy that sets both headers [default: none: every "
+    "phone behind a proxy shares the proxy's limit].",
+)
 def serve(
     host: str,
     port: int,
@@ -684,6 +692,7 @@ def serve(
     qr: bool,
     mdns: bool,
     retention: str,
+    trusted_proxy: str | None,
 ) -> None:
     """Run the phone companion on the local network (uvicorn; or waitress, --server)."""
     from companion.serve import ServeError, ServeOptions, run
@@ -706,6 +715,7 @@ def serve(
         mdns=mdns,
         card_qr_base=card_qr_base,
         retention=retention,
+        trusted_proxy=trusted_proxy,
         extensions=(print_shop,),
     )
     try:

@@ -47,6 +47,7 @@ from flask import Flask
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from companion.asgi import BODY_SECONDS, MAX_REQUEST_BODY, CompanionASGI
+from companion.proxy import NO_PROXY, TrustedProxies
 from companion.sockets import max_message
 
 HEADER_SECONDS = 10.0
@@ -237,6 +238,7 @@ def create_evented_server(
     connections: int | None = None,
     log_level: str = "warning",
     body_seconds: float = BODY_SECONDS,
+    proxies: TrustedProxies = NO_PROXY,
 ) -> tuple[EventedServer, socket.socket]:
     """The uvicorn server for the companion and its (already bound) listening socket.
 
@@ -251,6 +253,8 @@ def create_evented_server(
         connections: connection cap; default :func:`connection_cap` of the raised descriptor limit.
         log_level: uvicorn's log level.
         body_seconds: deadline for a request body (408 after it).
+        proxies: the proxies whose X-Forwarded-For/-Proto are believed
+            (:mod:`companion.proxy`; default none: the peer is the client).
 
     Raises:
         OSError: the address cannot be used.
@@ -279,6 +283,7 @@ def create_evented_server(
         backlog=2048,
         server_header=False,
         date_header=False,
+        **proxies.uvicorn_options(),
     )
     server = EventedServer(config)
     server.on_exit = service.close

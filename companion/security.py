@@ -46,13 +46,22 @@ def token_from(request: Request, *, allow_query: bool) -> str | None:
 def seated(response: Response, seat: Seat) -> Response:
     """Attach the seat cookie ``ts_seat_<table>`` (HttpOnly, SameSite=Lax, 30 days) to
     ``response``, and the seat key's cookie ``ts_key_<table>_<seat>`` where the seat came with
-    a key (made, joined, or taken back with the key)."""
+    a key (made, joined, or taken back with the key). Both are ``Secure`` when the phone
+    came by https (directly, or through a trusted proxy's ``X-Forwarded-Proto``:
+    :mod:`companion.proxy`), so a browser never sends them over plain http."""
     for name, value in (
         (SEAT_COOKIE_PREFIX + seat.table_id, seat.token),
         (f"{KEY_COOKIE_PREFIX}{seat.table_id}_{seat.role}", seat.key),
     ):
         if value is not None:
-            response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+            response.set_cookie(
+                name,
+                value,
+                max_age=COOKIE_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure,
+            )
     return response
 
 

@@ -34,6 +34,7 @@ from companion.evented import create_evented_server, tune_gc
 from companion.hub.base import HubUnavailable
 from companion.hub.factory import make_hub
 from companion.mdns import MdnsUnavailable, announce
+from companion.proxy import parse_trusted_proxies
 from companion.server import bound_port, connection_limit, create_server, max_streams
 from companion.store.base import StorageUnavailable, StoreError
 from companion.store.factory import POSTGRES_SCHEMES
@@ -67,6 +68,8 @@ class ServeOptions:
         retention: how long a table is kept after its last action, as typed (``30d``,
             ``12h``, ``90m``, ``45s``; ``0`` keeps every table):
             :mod:`companion.tables.retention`.
+        trusted_proxy: ``ADDR[,ADDR]``: the reverse proxies whose X-Forwarded-For/-Proto are
+            believed (:mod:`companion.proxy`), or None (the peer is the client).
         extensions: given to :func:`companion.create_app` (the print shop's pages).
     """
 
@@ -82,6 +85,7 @@ class ServeOptions:
     mdns: bool = True
     card_qr_base: str = ""
     retention: str = "30d"
+    trusted_proxy: str | None = None
     extensions: tuple[Callable[[Flask], None], ...] = ()
 
 
@@ -255,8 +259,13 @@ def run(options: ServeOptions) -> None:
         retention = parse_duration(options.retention, "--retention")
     except ValueError as exc:
         raise ServeError(str(exc)) from None
-
     evented = options.server == "uvicorn"
+    try:
+        proxies = parse_trusted_proxies(options.trusted_proxy)
+        if not evented:
+            proxies.waitress_options()  # waitress trusts one address: say so before starting
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
     try:
         hub = make_hub(pubsub)
     except ValueError as exc:
@@ -291,10 +300,17 @@ def run(options: ServeOptions) -> None:
     server: Any
     try:
         if evented:
-            server, listener = create_evented_server(app, host=host, port=port, threads=threads)
+            server, listener = create_evented_server(
+                app, host=host, port=port, threads=threads, proxies=proxies
+            )
         else:
             server = create_server(
-                app, host=host, port=port, threads=threads, connections=connections
+                app,
+                host=host,
+                port=port,
+                threads=threads,
+                connections=connections,
+                proxies=proxies,
             )
     except OSError as exc:
         store.close()
@@ -321,6 +337,9 @@ def run(options: ServeOptions) -> None:
     click.echo(f"Database: {store.location} (tables are {kept})")
     if pubsub != "local":
         click.echo(f"Live updates between processes: {redact_url(pubsub)}")
+    if proxies:
+        trusted = ", ".join(proxies.entries)
+        click.echo(f"Phone addresses and https: from X-Forwarded-For/-Proto of {trusted}")
     if options.qr and unreachable is None:  # a code no phone can follow helps nobody
         terminal_qr(base_url + "/", sys.stdout)
     click.echo("Press Ctrl+C to stop.", err=True)

@@ -28,6 +28,8 @@ import waitress
 from flask import Flask
 from waitress.server import BaseWSGIServer
 
+from companion.proxy import NO_PROXY, TrustedProxies
+
 FD_SETSIZE = 1024
 """``select()`` cannot watch descriptors numbered at or above this."""
 RESERVED_FDS = 128
@@ -90,6 +92,7 @@ def create_server(
     threads: int,
     connections: int | None = None,
     channel_timeout: float = CHANNEL_TIMEOUT,
+    proxies: TrustedProxies = NO_PROXY,
 ) -> Any:
     """A waitress server for the companion (not yet running: call ``.run()``).
 
@@ -100,10 +103,12 @@ def create_server(
         threads: worker threads.
         connections: the connection cap; default :func:`connection_limit`.
         channel_timeout: seconds before an idle connection is closed.
+        proxies: the proxy whose X-Forwarded-For/-Proto are believed (:mod:`companion.proxy`).
 
     Raises:
         OSError: the address cannot be used (port taken, unknown host ...).
-        ValueError: waitress refuses an argument.
+        ValueError: waitress refuses an argument, or ``proxies`` has more than one address
+            (the message starts with ``--trusted-proxy``).
     """
     limit = connection_limit() if connections is None else connections
     server = waitress.create_server(
@@ -116,6 +121,7 @@ def create_server(
         cleanup_interval=CLEANUP_SECONDS,
         max_request_body_size=MAX_REQUEST_BODY,
         asyncore_use_poll=hasattr(select, "poll"),
+        **proxies.waitress_options(),
     )
     listeners = [server] if isinstance(server, BaseWSGIServer) else list(server.map.values())
     for listener in listeners:

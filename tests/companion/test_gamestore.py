@@ -19,10 +19,11 @@ must differ from a store:
 * the serve processes get ``--port`` (free loopback ports), ``--base-url`` (nginx's address),
   ``--db`` (a role and database made as the guide's step 1 says, on the session's own
   PostgreSQL) and ``--pubsub`` (the session's own Redis) in place of the guide's examples,
-  plus ``--host 127.0.0.1 --no-qr`` (off the LAN, quiet).
+  plus ``--no-qr`` (quiet); the guide's ``--host 127.0.0.1 --trusted-proxy 127.0.0.1`` stay.
 
 A third test checks the guide's word on the join limits behind the proxy: counted per
-phone address (``X-Forwarded-For``, trusted from 127.0.0.1 only), by each process on its own.
+phone address (``X-Forwarded-For`` as nginx sets it, believed from the trusted proxy only, a
+phone's own header changing nothing), by each process on its own (more in test_proxy.py).
 
 Skips, saying which Debian package is missing, where nginx, PostgreSQL or Redis are absent.
 """
@@ -100,7 +101,9 @@ def serve_options(port: int, base_url: str, db: str, pubsub: str) -> list[str]:
             word = values[options[-1]]
         options.append(word)
     assert replaced == set(values), f"the guide's serve command lacks {set(values) - replaced}"
-    return [*options, "--host", "127.0.0.1", "--no-qr"]
+    joined = " ".join(options)  # behind nginx only, believing nginx alone
+    assert "--host 127.0.0.1" in joined and "--trusted-proxy 127.0.0.1" in joined, joined
+    return [*options, "--no-qr"]
 
 
 def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None = None) -> str:
@@ -183,14 +186,17 @@ def nginx_command(prefix: Path, block: str) -> list[str]:
     return command
 
 
-def start_nginx(prefix: Path, block: str, port: int) -> Serve:
-    """nginx in the foreground (``-g 'daemon off;'``) on ``port``, once it answers."""
+def start_nginx(prefix: Path, block: str, port: int, certificate: Path | None = None) -> Serve:
+    """nginx in the foreground (``-g 'daemon off;'``) on ``port``, once it answers (by https,
+    checked against ``certificate``, where one is given)."""
     process = subprocess.Popen(
         [*nginx_command(prefix, block), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    proxy = Serve(process, f"http://127.0.0.1:{port}")
+    scheme = "https" if certificate else "http"
+    proxy = Serve(process, f"{scheme}://127.0.0.1:{port}")
+    verify: bool | str = str(certificate) if certificate else True
 
     def answers() -> bool:
         if process.poll() is not None:
@@ -198,7 +204,7 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
                 f"nginx ended: {(prefix / 'error.log').read_text(encoding='utf-8')}"
             )
         try:
-            return requests.get(proxy.base + "/", timeout=5).ok
+            return requests.get(proxy.base + "/", timeout=5, verify=verify).ok
         except requests.ConnectionError:
             return False
 
@@ -206,22 +212,31 @@ def start_nginx(prefix: Path, block: str, port: int) -> Serve:
     return proxy
 
 
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for games.example.org and 127.0.0.1 (so a client can check
+    it when it connects to the loopback address) and its key, under ``folder``; skips where
+    openssl is missing."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl not found: Debian package openssl")
+    certificate, key = folder / "games.pem", folder / "games.key"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-subj", "/CN=games.example.org", "-keyout", str(key), "-out", str(certificate)]
+        + ["-addext", "subjectAltName=DNS:games.example.org,IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    return certificate, key
+
+
 def test_the_guide_nginx_config_with_its_tls_lines_is_accepted(tmp_path: Path) -> None:
     """The guide's block as a store runs it, TLS included (a self-signed certificate of
     this test's own in place of the store's): ``nginx -t`` accepts it."""
     if nginx_program() is None:
         pytest.skip("nginx not found: Debian package nginx")
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        pytest.skip("openssl not found: Debian package openssl")
-    certificate, key = tmp_path / "games.pem", tmp_path / "games.key"
-    subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
-        + ["-subj", "/CN=games.example.org", "-keyout", str(key), "-out", str(certificate)],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    certificate, key = self_signed(tmp_path)
     block = proxy_config(["127.0.0.1:8801", "127.0.0.1:8802"], free_port(), (certificate, key))
     assert f"ssl_certificate {certificate};" in block and " ssl;" in block
     nginx_command(tmp_path / "nginx", block)
@@ -433,8 +448,8 @@ def test_behind_nginx_the_join_limit_counts_each_phone_address(
     game_store: tuple[Serve, dict[str, Serve]],
 ) -> None:
     """Through the proxy each phone address has its own join limit (X-Forwarded-For), counted
-    by each process on its own; a phone reaching a process directly cannot pick its address
-    (X-Forwarded-For is trusted from 127.0.0.1 only)."""
+    by each process on its own; a phone cannot pick its address, neither reaching a process
+    directly nor through nginx with an X-Forwarded-For of its own (issue 31.4)."""
     proxy, upstreams = game_store
     limit = DEFAULTS["JOIN_RATE_LIMIT"][0]
     json = {"Content-Type": "application/json"}
@@ -445,4 +460,7 @@ def test_behind_nginx_the_join_limit_counts_each_phone_address(
     direct = next(iter(upstreams.values())).base
     forged = {**json, "X-Forwarded-For": "127.0.0.4"}
     assert post_from("127.0.0.2", direct, "/api/tables", forged) == 429
+    for number in range(5, 9):  # through nginx too: it appends the address it saw
+        forged = {**json, "X-Forwarded-For": f"127.0.0.{number}"}
+        assert post_from("127.0.0.2", proxy.base, "/api/tables", forged) == 429
     assert post_from("127.0.0.4", proxy.base, "/api/tables", json) == 400
