@@ -23,9 +23,26 @@ def print_notes(manifest: dict[str, Any]) -> str:
     Returns:
         Markdown text, one section per topic, ending with a newline.
     """
+    return (
+        "\n".join(
+            [
+                *_slicer_section(manifest),
+                *_plates_section(manifest),
+                *_board_split_lines(manifest),
+                *_symbols_section(manifest["settings"]),
+                *_fits_section(manifest),
+                *_storage_section(manifest["storage_box"]),
+            ]
+        )
+        + "\n"
+    )
+
+
+def _slicer_section(manifest: dict[str, Any]) -> list[str]:
+    """The title, the scale and estimate, and the slicer settings with what goes wrong."""
     s = manifest["settings"]
     bed = s["bed"]
-    lines = [
+    return [
         "# Asteroids print kit: how to print it",
         "",
         f"Scale {s['scale']:g} ({_scale_words(manifest)}), "
@@ -70,9 +87,13 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "its own colour change, or none.",
         "- Supports would fill the ships' underside recesses, and the ships would not stack.",
         "- The slicer's \"XY size compensation\" on top of the geometry's doubles the play.",
-        "",
-        "## Plates",
     ]
+
+
+def _plates_section(manifest: dict[str, Any]) -> list[str]:
+    """One item per plate: its parts, filament, time and colour change or symbol part."""
+    s = manifest["settings"]
+    lines = ["", "## Plates"]
     for plate in manifest["plates"]:
         parts = ", ".join(f"{n} x {name}" for name, n in plate["parts"].items())
         lines.append(
@@ -97,6 +118,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
                 lines.append(_tower_words(plate["wipe_tower"], s["slicer"]))
         else:
             lines.append("  - One colour, no filament change.")
+    return lines
+
+
+def _board_split_lines(manifest: dict[str, Any]) -> list[str]:
+    """How the two board halves join (none for a whole board)."""
+    lines: list[str] = []
     if manifest.get("board_split"):
         travel = manifest.get("joint_travel_mm") or {}
         lines += [
@@ -119,7 +146,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
                 f"{travel['along_plus']:.2f} mm along it, {travel['pull']:.2f} mm pulling the "
                 f"halves apart, {travel['push']:.2f} mm pushing them together."
             )
-    lines += [
+    return lines
+
+
+def _symbols_section(s: dict[str, Any]) -> list[str]:
+    """The two ways to print the symbols, remixing, and what the pieces are."""
+    return [
         "",
         "## Two ways to print the symbols",
         "- **One nozzle, one spool at a time** (the default kit): the plate pauses once at the "
@@ -142,9 +174,12 @@ def print_notes(manifest: dict[str, Any]) -> str:
         "- `board`: two home bases (pockets hold the ships) and six rifts open at both ends.",
         "- `fragment-HH`: two holes. `fragment-HA`: a hole and an engraved asteroid.",
         "- `ship`: stacks three high; print the ship plates once per fleet colour.",
-        "",
-        "## Fits (measured on the generated parts)",
     ]
+
+
+def _fits_section(manifest: dict[str, Any]) -> list[str]:
+    """The measured fits, narrow symbol lands and the thinnest wall."""
+    lines = ["", "## Fits (measured on the generated parts)"]
     for fit in manifest["fits"]:
         lines.append(f"- {fit['pair']}: {fit['play_mm']:.2f} mm play per side.")
     narrow = {k: v for k, v in (manifest.get("symbol_lands_mm") or {}).items() if v < 0.8}
@@ -160,9 +195,13 @@ def print_notes(manifest: dict[str, Any]) -> str:
             f"- Thinnest wall: {width:.2f} mm ({name}); none is under 0.8 mm (two lines of a "
             "0.4 mm nozzle)."
         )
-    box = manifest["storage_box"]
+    return lines
+
+
+def _storage_section(box: dict[str, Any]) -> list[str]:
+    """Whether the whole set fits the storage box, and how."""
     bx, by, bz = box["box_mm"]
-    lines += ["", "## Storage box"]
+    lines = ["", "## Storage box"]
     if box["fits"]:
         mx, my, mz = box["margins_mm"]
         lines.append(
@@ -175,7 +214,7 @@ def print_notes(manifest: dict[str, Any]) -> str:
             f"- Box {bx:g} x {by:g} x {bz:g} mm (inside): does not fit: {box['reason']}. "
             "Try `--scale 0.8`."
         )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _estimate_words(manifest: dict[str, Any]) -> str:

@@ -119,98 +119,14 @@ def write_plate(
             solids).
     """
     bambu_layout = settings.slicer in ("bambu", "orca")
-    wrapper = lib3mf.get_wrapper()
-    model = wrapper.CreateModel()
-    model.SetUnit(lib3mf.ModelUnit.MilliMeter)
-    # fixed UUIDs (production extension), so the same plate always gives the same bytes
-    model.SetBuildUUID(_uuid(path.name, "build"))
-    metadata = model.GetMetaDataGroup()
-    metadata.AddMetaData("", "Title", path.stem, "string", True)
-    metadata.AddMetaData("", "Designer", "Tablesmith (Asteroids print kit)", "string", True)
-    if bambu_layout:
-        application = BAMBU_APPLICATION if settings.slicer == "bambu" else ORCA_APPLICATION
-        metadata.AddMetaData("", "Application", application, "string", True)
-        if settings.slicer == "bambu":
-            metadata.AddMetaData(_BAMBU_NAMESPACE, "3mfVersion", BAMBU_3MF_VERSION, "string", False)
-    # PrusaSlicer splits every copy of a part in a file without this mark into an object of
-    # its own (3mf.cpp, ``m_version == 0``): 28 objects to slice instead of 2
-    metadata.AddMetaData(_SLIC3RPE_NAMESPACE, "Version3mf", "1", "string", False)
+    model = _new_model(path, settings)
     # one colour group per filament: Bambu Studio maps (group, index) and OrcaSlicer a group
     # to a filament, one per distinct colour in file order (bbs_3mf.cpp, "process group colors")
     groups = []
     for colour in settings.filaments:
         group = model.AddColorGroup()
         groups.append((group.GetResourceID(), group.AddColor(_colour(colour))))
-    entries: list[ObjectEntry] = []
-    for obj in objects:
-        volumes = [
-            VolumeEntry(
-                name=obj.name,
-                filament=obj.filament,
-                first_triangle=0,
-                last_triangle=len(obj.faces) - 1,
-            )
-        ]
-        vertices, faces = obj.vertices, obj.faces
-        if obj.extra_parts and not bambu_layout:
-            # PrusaSlicer: one mesh, parts as triangle ranges (3mf.cpp, ``_generate_volumes``)
-            vertices_list, faces_list = [obj.vertices], [obj.faces]
-            offset, first = len(obj.vertices), len(obj.faces)
-            for part in obj.extra_parts:
-                vertices_list.append(part.vertices)
-                faces_list.append(part.faces + offset)
-                volumes.append(
-                    VolumeEntry(
-                        name=part.name,
-                        filament=part.filament,
-                        first_triangle=first,
-                        last_triangle=first + len(part.faces) - 1,
-                    )
-                )
-                offset += len(part.vertices)
-                first += len(part.faces)
-            vertices, faces = np.concatenate(vertices_list), np.concatenate(faces_list)
-        body = _mesh_object(model, path.name, obj.name, vertices, faces)
-        body.SetObjectLevelProperty(*groups[obj.filament - 1])
-        built: lib3mf.MeshObject | lib3mf.ComponentsObject = body
-        if obj.extra_parts and bambu_layout:
-            # parts are the mesh objects of a component object (bbs_3mf.cpp,
-            # ``_generate_volumes_new``), named in model_settings.config by their object id
-            parent = model.AddComponentsObject()
-            parent.SetName(obj.name)
-            parent.SetUUID(_uuid(path.name, obj.name, "object"))
-            parent.AddComponent(body, _transform(0.0, 0.0, False)).SetUUID(
-                _uuid(path.name, obj.name, "component")
-            )
-            volumes = [replace(volumes[0], object_id=body.GetModelResourceID())]
-            for part in obj.extra_parts:
-                mesh = _mesh_object(model, path.name, part.name, part.vertices, part.faces)
-                mesh.SetObjectLevelProperty(*groups[part.filament - 1])
-                parent.AddComponent(mesh, _transform(0.0, 0.0, False)).SetUUID(
-                    _uuid(path.name, part.name, "component")
-                )
-                volumes.append(
-                    VolumeEntry(
-                        name=part.name,
-                        filament=part.filament,
-                        first_triangle=0,
-                        last_triangle=len(part.faces) - 1,
-                        object_id=mesh.GetModelResourceID(),
-                    )
-                )
-            built = parent
-        for copy, (x, y, rotated) in enumerate(obj.placements):
-            item = model.AddBuildItem(built, _transform(x, y, rotated))
-            item.SetUUID(_uuid(path.name, f"{obj.name}/{copy}"))
-        entries.append(
-            ObjectEntry(
-                object_id=built.GetModelResourceID(),
-                name=obj.name,
-                filament=obj.filament,
-                copies=len(obj.placements),
-                volumes=tuple(volumes) if obj.extra_parts or not bambu_layout else (),
-            )
-        )
+    entries = [_add_object(model, path.name, obj, groups, bambu_layout) for obj in objects]
     attachments = [
         (PRUSA_PRINT_CONFIG, prusaslicer_config(settings)),
         (ORCA_PROJECT_CONFIG, orcaslicer_config(settings)),
@@ -230,6 +146,118 @@ def write_plate(
         attachment.ReadFromBuffer(bytearray(data))
     model.QueryWriter("3mf").WriteToFile(str(path))
     _valid_zip_dates(path, thumbnails)
+
+
+def _new_model(path: Path, settings: SlicerSettings) -> lib3mf.Model:
+    """An empty millimetre model with the plate's fixed build UUID and its metadata (title,
+    designer, and the marks the slicer of ``settings`` reads)."""
+    model = lib3mf.get_wrapper().CreateModel()
+    model.SetUnit(lib3mf.ModelUnit.MilliMeter)
+    # fixed UUIDs (production extension), so the same plate always gives the same bytes
+    model.SetBuildUUID(_uuid(path.name, "build"))
+    metadata = model.GetMetaDataGroup()
+    metadata.AddMetaData("", "Title", path.stem, "string", True)
+    metadata.AddMetaData("", "Designer", "Tablesmith (Asteroids print kit)", "string", True)
+    if settings.slicer in ("bambu", "orca"):
+        application = BAMBU_APPLICATION if settings.slicer == "bambu" else ORCA_APPLICATION
+        metadata.AddMetaData("", "Application", application, "string", True)
+        if settings.slicer == "bambu":
+            metadata.AddMetaData(_BAMBU_NAMESPACE, "3mfVersion", BAMBU_3MF_VERSION, "string", False)
+    # PrusaSlicer splits every copy of a part in a file without this mark into an object of
+    # its own (3mf.cpp, ``m_version == 0``): 28 objects to slice instead of 2
+    metadata.AddMetaData(_SLIC3RPE_NAMESPACE, "Version3mf", "1", "string", False)
+    return model
+
+
+def _add_object(
+    model: lib3mf.Model,
+    plate: str,
+    obj: PlateObject,
+    groups: list[tuple[int, int]],
+    bambu_layout: bool,
+) -> ObjectEntry:
+    """Add one distinct part with its extra parts and a build item per copy to ``model``;
+    return its entry for the slicer's model config. ``groups``: (colour group, index) per
+    filament; ``bambu_layout``: parts as component objects (Bambu, Orca), else as triangle
+    ranges of one mesh (PrusaSlicer)."""
+    volumes = [
+        VolumeEntry(
+            name=obj.name,
+            filament=obj.filament,
+            first_triangle=0,
+            last_triangle=len(obj.faces) - 1,
+        )
+    ]
+    vertices, faces = obj.vertices, obj.faces
+    if obj.extra_parts and not bambu_layout:
+        # PrusaSlicer: one mesh, parts as triangle ranges (3mf.cpp, ``_generate_volumes``)
+        vertices_list, faces_list = [obj.vertices], [obj.faces]
+        offset, first = len(obj.vertices), len(obj.faces)
+        for part in obj.extra_parts:
+            vertices_list.append(part.vertices)
+            faces_list.append(part.faces + offset)
+            volumes.append(
+                VolumeEntry(
+                    name=part.name,
+                    filament=part.filament,
+                    first_triangle=first,
+                    last_triangle=first + len(part.faces) - 1,
+                )
+            )
+            offset += len(part.vertices)
+            first += len(part.faces)
+        vertices, faces = np.concatenate(vertices_list), np.concatenate(faces_list)
+    body = _mesh_object(model, plate, obj.name, vertices, faces)
+    body.SetObjectLevelProperty(*groups[obj.filament - 1])
+    built: lib3mf.MeshObject | lib3mf.ComponentsObject = body
+    if obj.extra_parts and bambu_layout:
+        built, volumes = _component_object(model, plate, obj, body, volumes[0], groups)
+    for copy, (x, y, rotated) in enumerate(obj.placements):
+        item = model.AddBuildItem(built, _transform(x, y, rotated))
+        item.SetUUID(_uuid(plate, f"{obj.name}/{copy}"))
+    return ObjectEntry(
+        object_id=built.GetModelResourceID(),
+        name=obj.name,
+        filament=obj.filament,
+        copies=len(obj.placements),
+        volumes=tuple(volumes) if obj.extra_parts or not bambu_layout else (),
+    )
+
+
+def _component_object(
+    model: lib3mf.Model,
+    plate: str,
+    obj: PlateObject,
+    body: lib3mf.MeshObject,
+    body_volume: VolumeEntry,
+    groups: list[tuple[int, int]],
+) -> tuple[lib3mf.ComponentsObject, list[VolumeEntry]]:
+    """Bambu and Orca: the object's parts are the mesh objects of a component object
+    (bbs_3mf.cpp, ``_generate_volumes_new``), named in model_settings.config by their object
+    id. Returns the component object and its volumes, the body's first."""
+    parent = model.AddComponentsObject()
+    parent.SetName(obj.name)
+    parent.SetUUID(_uuid(plate, obj.name, "object"))
+    parent.AddComponent(body, _transform(0.0, 0.0, False)).SetUUID(
+        _uuid(plate, obj.name, "component")
+    )
+    volumes = [replace(body_volume, object_id=body.GetModelResourceID())]
+    for part in obj.extra_parts:
+        mesh = _mesh_object(model, plate, part.name, part.vertices, part.faces)
+        mesh.SetObjectLevelProperty(*groups[part.filament - 1])
+        parent.AddComponent(mesh, _transform(0.0, 0.0, False)).SetUUID(
+            _uuid(plate, part.name, "component")
+        )
+        volumes.append(
+            VolumeEntry(
+                name=part.name,
+                filament=part.filament,
+                first_triangle=0,
+                last_triangle=len(part.faces) - 1,
+                object_id=mesh.GetModelResourceID(),
+            )
+        )
+    return parent, volumes
 
 
 def _mesh_object(

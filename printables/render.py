@@ -35,6 +35,7 @@ from printables.cutter import svg_text, write_dxf
 from printables.duplex import (
     BackAdjust,
     Duplex,
+    Overreach,
     PrintScale,
     back_overreach,
     back_slot_index,
@@ -519,6 +520,97 @@ def backs_path(out: Path) -> Path:
     return out.with_name(out.stem + "-backs" + out.suffix)
 
 
+def _front_page(
+    job: _Job,
+    front: Canvas,
+    layout: SheetLayout,
+    chunk: list[_Item],
+    heading: list[str],
+    page: int,
+    *,
+    cut: bool,
+) -> None:
+    """Draw one sheet of fronts (page ``page`` of file 0) with its furniture and crop marks;
+    ``cut``: the sheet has a cut file (its registration marks go into the furniture)."""
+    options = job.options
+    front.setPageSize((layout.page_width * MM, layout.page_height * MM))
+    front.saveState()
+    apply_scale(front, layout.page_width, layout.page_height, options.scale)
+    draw_furniture(front, layout, heading, (-1, 0) if cut else (0,))
+    for slot, item in zip(layout.slots, chunk, strict=False):
+        job.face(front, slot.trim, item.card, item.side)
+        job.placements.append(
+            Placement(
+                file=0,
+                page=page,
+                slot=slot.index,
+                card_id=item.card.id,
+                side=item.side,
+                trim=slot.trim,
+            )
+        )
+    draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
+    front.restoreState()
+    boxes = sheet_boxes(layout, options.scale)
+    front.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
+    front.showPage()
+
+
+def _back_page(
+    job: _Job,
+    back: Canvas,
+    layout: SheetLayout,
+    chunk: list[_Item],
+    heading: list[str],
+    where: tuple[int, int],
+    over: dict[int, Overreach],
+    warned: dict[str, str],
+    sheet: int,
+) -> None:
+    """Draw the backs of one sheet (``where``: file index and page number), mirrored for the
+    duplex mode and shifted by the back adjustment; a back pushed off the paper or into the
+    unprintable border adds a warning per card to ``warned`` (``over``: the slots that are)."""
+    options = job.options
+    index, page = where
+    separate = options.duplex is Duplex.SEPARATE
+    back.setPageSize((layout.page_width * MM, layout.page_height * MM))
+    left_right = mirrors_left_right(options.duplex, options.landscape)
+    back.saveState()
+    apply_scale(back, layout.page_width, layout.page_height, options.scale)
+    draw_heading(back, layout, heading, (0,))
+    _apply_adjust(back, layout, options.adjust)
+    for slot, item in zip(layout.slots, chunk, strict=False):
+        target = layout.slots[back_slot_index(layout, slot.index, left_right=left_right)]
+        job.back(back, target.trim, item)
+        reach = over.get(target.index)
+        if reach is not None and item.card.id not in warned:
+            where_words = (
+                "off the paper"
+                if reach.off_paper
+                else (f"into the {options.page_margin:g} mm unprintable border")
+            )
+            warned[item.card.id] = (
+                f"the back offset/rotation moves the back of card '{item.card.name}' "
+                f"(sheet {sheet}) {reach.distance:.1f} mm {where_words} at the {reach.side}"
+            )
+        job.placements.append(
+            Placement(
+                file=index,
+                page=page,
+                slot=target.index,
+                card_id=item.card.id,
+                side="back",
+                trim=target.trim,
+            )
+        )
+    if separate:  # a backs sheet of its own is cut from its own marks
+        draw_marks(back, [*layout.crop_marks, *inner_marks(layout)])
+    back.restoreState()
+    boxes = sheet_boxes(layout, options.scale, options.adjust)
+    back.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
+    back.showPage()
+
+
 def render_deck(
     deck: Deck, options: RenderOptions, out: Path, *, base_dir: Path = Path(".")
 ) -> RenderResult:
@@ -581,11 +673,6 @@ def render_deck(
             for start in range(0, len(group), layout.per_page):
                 sheet += 1
                 chunk = group[start : start + layout.per_page]
-                page_size = (layout.page_width * MM, layout.page_height * MM)
-                front.setPageSize(page_size)
-                pages[0] += 1
-                front.saveState()
-                apply_scale(front, layout.page_width, layout.page_height, options.scale)
                 heading = [
                     title,
                     f"sheet {sheet}/{total} fronts",
@@ -596,66 +683,23 @@ def render_deck(
                     heading.append(marks.studio_settings())
                 if sheet in cut_of:
                     heading.append(f"cut file {cut_of[sheet].svg.name}")
-                draw_furniture(front, layout, heading, (-1, 0) if sheet in cut_of else (0,))
-                for slot, item in zip(layout.slots, chunk, strict=False):
-                    job.face(front, slot.trim, item.card, item.side)
-                    job.placements.append(
-                        Placement(
-                            file=0,
-                            page=pages[0],
-                            slot=slot.index,
-                            card_id=item.card.id,
-                            side=item.side,
-                            trim=slot.trim,
-                        )
-                    )
-                draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
-                front.restoreState()
-                boxes = sheet_boxes(layout, options.scale)
-                front.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
-                front.showPage()
+                pages[0] += 1
+                _front_page(job, front, layout, chunk, heading, pages[0], cut=sheet in cut_of)
                 if options.duplex is Duplex.NONE:
                     continue
                 index = 1 if separate else 0
-                back.setPageSize(page_size)
                 pages[index] += 1
-                left_right = mirrors_left_right(options.duplex, options.landscape)
-                back.saveState()
-                apply_scale(back, layout.page_width, layout.page_height, options.scale)
-                draw_heading(back, layout, [title, f"sheet {sheet}/{total} backs"], (0,))
-                _apply_adjust(back, layout, options.adjust)
-                for slot, item in zip(layout.slots, chunk, strict=False):
-                    target = layout.slots[
-                        back_slot_index(layout, slot.index, left_right=left_right)
-                    ]
-                    job.back(back, target.trim, item)
-                    reach = over.get(target.index)
-                    if reach is not None and item.card.id not in warned:
-                        where = (
-                            "off the paper"
-                            if reach.off_paper
-                            else (f"into the {options.page_margin:g} mm unprintable border")
-                        )
-                        warned[item.card.id] = (
-                            f"the back offset/rotation moves the back of card '{item.card.name}' "
-                            f"(sheet {sheet}) {reach.distance:.1f} mm {where} at the {reach.side}"
-                        )
-                    job.placements.append(
-                        Placement(
-                            file=index,
-                            page=pages[index],
-                            slot=target.index,
-                            card_id=item.card.id,
-                            side="back",
-                            trim=target.trim,
-                        )
-                    )
-                if separate:  # a backs sheet of its own is cut from its own marks
-                    draw_marks(back, [*layout.crop_marks, *inner_marks(layout)])
-                back.restoreState()
-                boxes = sheet_boxes(layout, options.scale, options.adjust)
-                back.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
-                back.showPage()
+                _back_page(
+                    job,
+                    back,
+                    layout,
+                    chunk,
+                    [title, f"sheet {sheet}/{total} backs"],
+                    (index, pages[index]),
+                    over,
+                    warned,
+                    sheet,
+                )
         if job.problems:
             raise RenderError(job.problems)
         front.save()
