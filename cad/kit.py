@@ -26,12 +26,11 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions, symbol_lands
-from cad.estimate import PLA_DENSITY_G_PER_MM3, estimate_basis, plate_time
+from cad.design import AsteroidsDesign, PrintDimensions, print_dimensions
 from cad.jobs import (
     Helpers,
     PartJob,
@@ -42,9 +41,16 @@ from cad.jobs import (
     run_part,
     run_plate,
 )
+from cad.manifest import (
+    KitPart,
+    ManifestInputs,
+    change_words,
+    kit_manifest,
+    plate_colour,
+)
 from cad.notes import print_notes
 from cad.outdir import check_target, replacing
-from cad.plates import Footprint, PlateError, TowerRoom, arrange, fits_bed, pack_box
+from cad.plates import Footprint, PlateError, TowerRoom, arrange, fits_bed
 from cad.settings import OptionError, PrintSettings, colour_name
 from games.asteroids import FragmentKind
 
@@ -59,25 +65,6 @@ Progress = Callable[[str], None]
 
 class KitError(OptionError):
     """The kit cannot be built with these settings (e.g. ``--printer``: a part is too big)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class KitPart:
-    """A distinct printed part.
-
-    Attributes:
-        name: file stem and slicer object name.
-        count: copies printed.
-        group: plate group (``board``, ``fragments``, ``ships-A``, ``ships-B``).
-        colours: ``(colour, copies)`` pairs: which filament how many copies are printed in.
-        change_z: top of the first layer in the symbol colour (mm), or None (no colour change).
-    """
-
-    name: str
-    count: int
-    group: str
-    colours: tuple[tuple[str, int], ...] = ()
-    change_z: float | None = None
 
 
 def source_hash() -> str:
@@ -239,14 +226,60 @@ def _generate(
     """Build every part and write every file of the kit into ``root``.
 
     This process builds the solids, writes their STLs and measures the fits; part checks,
-    previews and plates are queued on ``helpers`` as soon as their STLs exist.
+    previews and plates are queued on ``helpers`` as soon as their STLs exist. The steps are
+    the ones the progress lines (and the print shop's job page) name: building the parts,
+    arranging and writing the plates, measuring the fits, the storage box and the manifest.
     """
-    from cad import fits, mesh, occ, parts
-    from cad.slicers import BAMBU_PRINTERS, ColourChange, SlicerSettings, WipeTower
-
-    step = progress  # already time-stamped by build_kit
     for sub in ("stl", "step", "plates", "preview") if previews else ("stl", "step", "plates"):
         (root / sub).mkdir(exist_ok=True)
+    kit = _KitBuild(
+        settings=settings,
+        dims=dims,
+        split=split,
+        root=root,
+        previews=previews,
+        helpers=helpers,
+        step=progress,  # already time-stamped by build_kit
+        table=part_table(settings, design, dims, split),
+    )
+    board, halves = kit.build_parts()
+    footprints = kit.footprints()
+    plates = kit.queue_plates(footprints)
+    kit.step("measuring the fits")
+    measured, travel = kit.measure_fits(board, halves)
+    volumes = kit.volumes()
+    results = helpers.finish()
+    checks: dict[str, PartResult] = {p.name: results[f"part:{p.name}"] for p in kit.table}
+    kit.step("checking the storage box")
+    manifest = kit_manifest(
+        ManifestInputs(
+            settings=settings,
+            dims=dims,
+            split=split,
+            previews=previews,
+            table=kit.table,
+            checks=checks,
+            volumes=volumes,
+            plates=plates,
+            slicers=kit.plate_slicers,
+            changes=kit.plate_changes,
+            footprints=footprints,
+            fits=measured,
+            travel=travel,
+            source=source_hash()[:16],
+        )
+    )
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    (root / "PRINT-NOTES.md").write_text(print_notes(manifest), encoding="utf-8")
+    kit.step("kit complete")
+    return manifest
+
+
+def part_table(
+    settings: PrintSettings, design: AsteroidsDesign, dims: PrintDimensions, split: bool
+) -> list[KitPart]:
+    """The kit's distinct parts in file order: the board (or its halves), one fragment per
+    kind, the ship; with their counts, colours and colour-change heights (mm)."""
     layer = dims.layer_height
     change_layers = settings.engraving_layers - 1
     fragment_change = round(dims.fragment_height - change_layers * layer, 6)
@@ -288,20 +321,64 @@ def _generate(
             change_z=ship_change,
         )
     )
-    by_name = {p.name: p for p in table}
+    return table
 
-    solids: dict[str, Any] = {}
-    sizes: dict[str, tuple[float, float, float]] = {}
 
-    def publish(name: str, solid: Any) -> None:
-        """Write a part's STL (and its two multi-material parts) and queue its check and
-        preview."""
-        part = by_name[name]
-        step(f"meshing and writing stl/{name}.stl")
+@dataclass(kw_only=True)
+class _KitBuild:
+    """One kit being generated: its inputs, and the solids, sizes and plate settings the
+    steps hand on to each other (``_generate`` runs the steps in order)."""
+
+    settings: PrintSettings
+    dims: PrintDimensions
+    split: bool
+    root: Path
+    previews: bool
+    helpers: Helpers
+    step: Progress
+    table: list[KitPart]
+    solids: dict[str, Any] = field(default_factory=dict)
+    sizes: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    plate_changes: dict[str, Any] = field(default_factory=dict)
+    plate_slicers: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def by_name(self) -> dict[str, KitPart]:
+        """Part name -> its table row."""
+        return {p.name: p for p in self.table}
+
+    def build_parts(self) -> tuple[Any, Any]:
+        """Steps "building the board", "building fragment X", "building the ship": build
+        each solid and publish it. Returns the whole board and its halves (or None)."""
+        from cad import parts
+
+        self.step("building the board")
+        board = parts.board(self.dims)
+        halves = parts.board_halves(self.dims, board) if self.split else None
+        if halves is not None:
+            self.publish("board-half-a", halves[0])
+            self.publish("board-half-b", halves[1])
+        else:
+            self.publish("board", board)
+        for kind in FragmentKind:
+            self.step(f"building fragment {kind.value}")
+            self.publish(f"fragment-{kind.value}", parts.fragment(self.dims, kind))
+        self.step("building the ship")
+        self.publish("ship", parts.ship(self.dims))
+        return board, halves
+
+    def publish(self, name: str, solid: Any) -> None:
+        """Step "meshing and writing stl/NAME.stl": write a part's STL and STEP (and its two
+        multi-material parts) and queue its check and preview."""
+        from cad import mesh, occ, parts
+
+        settings, root, layer = self.settings, self.root, self.dims.layer_height
+        part = self.by_name[name]
+        self.step(f"meshing and writing stl/{name}.stl")
         stl = root / "stl" / f"{name}.stl"
         occ.write_stl(solid, stl, mesh.TESSELLATION_TOLERANCE, mesh.ANGULAR_TOLERANCE_RAD)
-        solids[name] = solid
-        sizes[name] = mesh.stl_size(stl)
+        self.solids[name] = solid
+        self.sizes[name] = mesh.stl_size(stl)
         occ.write_step(solid, root / "step" / f"{name}.step", name)
         if settings.multi_material and part.change_z:
             body, symbols = parts.symbol_layer_split(solid, part.change_z - layer)
@@ -315,81 +392,94 @@ def _generate(
                 occ.write_step(piece, root / "step" / f"{name}-{suffix}.step", f"{name}-{suffix}")
         colour = part.colours[0][0]
         top = settings.symbol_colour if part.change_z else None
-        helpers.add(
+        self.helpers.add(
             f"part:{name}",
-            f"checking stl/{name}.stl" + (f", drawing preview/{name}.png" if previews else ""),
+            f"checking stl/{name}.stl" + (f", drawing preview/{name}.png" if self.previews else ""),
             run_part,
             PartJob(
                 name=name,
                 stl=stl,
-                preview=root / "preview" / f"{name}.png" if previews else None,
+                preview=root / "preview" / f"{name}.png" if self.previews else None,
                 colour=colour,
                 top_colour=top,
                 change_z=(part.change_z or 0) - layer,
-                title=f"{name}  ({_size_words(sizes[name])})",
+                title=f"{name}  ({_size_words(self.sizes[name])})",
                 legend=_legend(colour, top, part.change_z, layer, multi=settings.multi_material),
                 layer_height=layer,
             ),
         )
 
-    step("building the board")
-    board = parts.board(dims)
-    halves = parts.board_halves(dims, board) if split else None
-    if halves is not None:
-        publish("board-half-a", halves[0])
-        publish("board-half-b", halves[1])
-    else:
-        publish("board", board)
-    for kind in FragmentKind:
-        step(f"building fragment {kind.value}")
-        publish(f"fragment-{kind.value}", parts.fragment(dims, kind))
-    step("building the ship")
-    publish("ship", parts.ship(dims))
-
-    footprints = []
-    for part in table:
-        x, y, z = sizes[part.name]
-        if part.group == "ships":  # one plate group per fleet colour
-            for letter, (_, count) in zip("AB", part.colours):
+    def footprints(self) -> list[Footprint]:
+        """Every part's footprint on the bed, in plate groups (one per fleet colour)."""
+        footprints = []
+        for part in self.table:
+            x, y, z = self.sizes[part.name]
+            if part.group == "ships":  # one plate group per fleet colour
+                for letter, (_, count) in zip("AB", part.colours):
+                    footprints.append(
+                        Footprint(
+                            part=part.name, x=x, y=y, z=z, count=count, group=f"ships-{letter}"
+                        )
+                    )
+            else:
                 footprints.append(
-                    Footprint(part=part.name, x=x, y=y, z=z, count=count, group=f"ships-{letter}")
+                    Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
                 )
-        else:
-            footprints.append(
-                Footprint(part=part.name, x=x, y=y, z=z, count=part.count, group=part.group)
+        return footprints
+
+    def queue_plates(self, footprints: list[Footprint]) -> list[Any]:
+        """Arrange the plates and queue step "writing plates/NAME.3mf" for each; returns the
+        plates and keeps each one's colour change and slicer settings.
+
+        Raises:
+            KitError: the parts cannot be arranged on the bed (``--printer``).
+        """
+        from cad.slicers import BAMBU_PRINTERS
+
+        settings = self.settings
+        printer = BAMBU_PRINTERS.get(settings.bed.name) if settings.slicer_name == "bambu" else None
+        by_name = self.by_name
+        towers = {
+            fp.group: _tower_room(settings, fp.group, self.dims.layer_height, printer)
+            for fp in footprints
+            if settings.multi_material and by_name[fp.part].change_z
+        }
+        try:
+            plates = arrange(
+                footprints, settings.bed, settings.plate_spacing, settings.bed_border, towers
             )
-    slicer_name = settings.slicer_name
-    printer = BAMBU_PRINTERS.get(settings.bed.name) if slicer_name == "bambu" else None
-    towers = {
-        fp.group: _tower_room(settings, fp.group, layer, printer)
-        for fp in footprints
-        if settings.multi_material and by_name[fp.part].change_z
-    }
-    try:
-        plates = arrange(
-            footprints, settings.bed, settings.plate_spacing, settings.bed_border, towers
+        except PlateError as exc:
+            raise KitError("--printer", str(exc)) from None
+        for plate in plates:
+            self.queue_plate(plate, printer)
+        return plates
+
+    def queue_plate(self, plate: Any, printer: Any) -> None:
+        """Queue one plate's 3MF and preview, with its colour change or symbol part."""
+        from cad.slicers import ColourChange, SlicerSettings, WipeTower
+
+        settings, root, layer, previews = (
+            self.settings,
+            self.root,
+            self.dims.layer_height,
+            self.previews,
         )
-    except PlateError as exc:
-        raise KitError("--printer", str(exc)) from None
-    plate_changes: dict[str, Any] = {}
-    plate_slicers: dict[str, Any] = {}
-    for plate in plates:
-        colour_of = _plate_colour(plate.group, settings)
-        change_z = by_name[plate.placements[0].part].change_z
+        colour_of = plate_colour(plate.group, settings)
+        change_z = self.by_name[plate.placements[0].part].change_z
         multi = settings.multi_material and change_z is not None
         change = (
             ColourChange(print_z=change_z, colour=settings.symbol_colour)
             if change_z and not multi
             else None
         )
-        plate_changes[plate.name] = change
-        slicer = plate_slicers[plate.name] = SlicerSettings(
+        self.plate_changes[plate.name] = change
+        slicer = self.plate_slicers[plate.name] = SlicerSettings(
             bed=(settings.bed.x, settings.bed.y, settings.bed.z),
             layer_height=layer,
             skirt_distance=SKIRT_DISTANCE if settings.bed_border >= SKIRT_BORDER else None,
             filaments=(colour_of, settings.symbol_colour) if multi else (colour_of,),
             output_name=f"{plate.name}.gcode",
-            slicer=slicer_name,
+            slicer=settings.slicer_name,
             tower=None if plate.tower is None else WipeTower(**_tower_box(plate.tower)),
             printer=printer,
         )
@@ -406,7 +496,7 @@ def _generate(
             for name in dict.fromkeys(p.part for p in plate.placements)
         )
         bed = settings.bed
-        helpers.add(
+        self.helpers.add(
             f"plate:{plate.name}",
             f"writing plates/{plate.name}.3mf"
             + (f", drawing preview/{plate.name}.png" if previews else ""),
@@ -433,139 +523,30 @@ def _generate(
             ),
         )
 
-    step("measuring the fits")
-    measured = fits.kit_fits(
-        dims,
-        fits.PartSet(
-            board=board,
-            board_halves=halves,
-            fragment_hh=solids["fragment-HH"],
-            fragment_ha=solids["fragment-HA"],
-            ship=solids["ship"],
-        ),
-        joint=split,
-    )
-    travel = fits.joint_travel(dims, halves) if halves is not None else None
-    volumes = {name: occ.volume(solid) for name, solid in solids.items()}
-    results = helpers.finish()
+    def measure_fits(self, board: Any, halves: Any) -> tuple[list[Any], Any]:
+        """Step "measuring the fits": the play between the parts that meet, and the board
+        joint's travel (None for a whole board)."""
+        from cad import fits
 
-    part_entries: list[dict[str, Any]] = []
-    checks: dict[str, PartResult] = {p.name: results[f"part:{p.name}"] for p in table}
-    grams = {name: checked.estimate.grams for name, checked in checks.items()}
-    for part in table:
-        checked = checks[part.name]
-        volume = volumes[part.name]
-        part_entries.append(
-            {
-                "name": part.name,
-                "count": part.count,
-                "file": f"stl/{part.name}.stl",
-                "step": f"step/{part.name}.step",
-                "bounding_box_mm": [round(v, 3) for v in checked.size],
-                "volume_mm3": round(volume, 1),
-                "filament_g": round(grams[part.name], 2),
-                "filament_g_all_copies": round(grams[part.name] * part.count, 1),
-                "filament_g_solid": round(volume * PLA_DENSITY_G_PER_MM3, 2),
-                "print_time_s": round(checked.estimate.time_s),
-                "colours": [{"colour": c, "count": n} for c, n in part.colours],
-                "colour_change_mm": part.change_z,
-                "multi_material_files": [
-                    f"stl/{part.name}-body.stl",
-                    f"stl/{part.name}-symbols.stl",
-                ]
-                if settings.multi_material and part.change_z
-                else None,
-                "multi_material_step": [
-                    f"step/{part.name}-body.step",
-                    f"step/{part.name}-symbols.step",
-                ]
-                if settings.multi_material and part.change_z
-                else None,
-                "triangles": checked.triangles,
-                "preview": f"preview/{part.name}.png" if previews else None,
-            }
+        measured = fits.kit_fits(
+            self.dims,
+            fits.PartSet(
+                board=board,
+                board_halves=halves,
+                fragment_hh=self.solids["fragment-HH"],
+                fragment_ha=self.solids["fragment-HA"],
+                ship=self.solids["ship"],
+            ),
+            joint=self.split,
         )
-    plate_entries = []
-    for plate in plates:
-        change = plate_changes[plate.name]
-        counts: dict[str, int] = {}
-        for placement in plate.placements:
-            counts[placement.part] = counts.get(placement.part, 0) + 1
-        plate_entries.append(
-            {
-                "file": f"plates/{plate.name}.3mf",
-                "group": plate.group,
-                "colour": _plate_colour(plate.group, settings),
-                "parts": counts,
-                "height_mm": round(plate.height, 3),
-                "used_area_mm": [round(plate.used[0], 1), round(plate.used[1], 1)],
-                "filament_g": round(sum(grams[name] * n for name, n in counts.items()), 1),
-                "print_time_s": round(
-                    plate_time([(checks[name].estimate, n) for name, n in counts.items()])
-                ),
-                "colour_change": None
-                if change is None
-                else {
-                    "height_mm": change.print_z,
-                    "layer": round(change.print_z / layer),
-                    "colour": settings.symbol_colour,
-                    "words": change_words(change.print_z, layer),
-                },
-                "symbol_part": _symbol_part(
-                    by_name[plate.placements[0].part].change_z,
-                    multi=len(plate_slicers[plate.name].filaments) > 1,
-                    colour=settings.symbol_colour,
-                    layer=layer,
-                ),
-                "slicer": plate_slicers[plate.name].slicer,
-                "filaments": list(plate_slicers[plate.name].filaments),
-                "gcode_name": plate_slicers[plate.name].output_name,
-                "slicer_settings": plate_slicers[plate.name].values(),
-                "wipe_tower": _tower_entry(plate_slicers[plate.name]),
-                "preview": f"preview/{plate.name}.png" if previews else None,
-            }
-        )
+        travel = fits.joint_travel(self.dims, halves) if halves is not None else None
+        return measured, travel
 
-    step("checking the storage box")
-    box = _box_report(footprints, settings)
-    manifest = {
-        "kit": "asteroids",
-        "generator": "tablesmith",
-        "source_hash": source_hash()[:16],
-        "settings": settings.to_json(),
-        "dimensions_mm": _dimension_summary(dims),
-        "walls_mm": {name: round(width, 3) for name, width in dims.walls(split=split).items()},
-        "symbol_lands_mm": {name: round(w, 3) for name, w in symbol_lands(dims).items()},
-        "board_split": split,
-        "whole_board_bed_border_mm": _whole_board_border(settings, dims) if split else None,
-        "parts": part_entries,
-        "plates": plate_entries,
-        "fits": [
-            {
-                "pair": f.pair,
-                "play_mm": round(f.play, 4),
-                "interference_mm3": round(f.interference, 6),
-                "section_z_mm": round(f.section_z, 3),
-            }
-            for f in measured
-        ],
-        "joint_travel_mm": None
-        if travel is None
-        else {
-            "along_minus": travel.along_minus,
-            "along_plus": travel.along_plus,
-            "pull": travel.pull,
-            "push": travel.push,
-        },
-        "storage_box": box,
-        "filament_total_g": round(sum(e["filament_g_all_copies"] for e in part_entries), 1),
-        "print_time_total_s": sum(e["print_time_s"] for e in plate_entries),
-        "estimate": estimate_basis(),
-    }
-    (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (root / "PRINT-NOTES.md").write_text(print_notes(manifest), encoding="utf-8")
-    step("kit complete")
-    return manifest
+    def volumes(self) -> dict[str, float]:
+        """Part name -> the exact solid's volume (mm^3)."""
+        from cad import occ
+
+        return {name: occ.volume(solid) for name, solid in self.solids.items()}
 
 
 def _size_words(size: tuple[float, float, float]) -> str:
@@ -574,16 +555,6 @@ def _size_words(size: tuple[float, float, float]) -> str:
 
 def _plate_words(items: tuple[PlateItem, ...]) -> str:
     return ", ".join(f"{len(item.placements)} x {item.name}" for item in items)
-
-
-def change_words(print_z: float, layer: float) -> str:
-    """The colour change as a slicer user places it by hand: the height the layer slider
-    shows for the first layer in the new colour (its top), and that layer's number.
-
-    Every place that tells the height (previews, PRINT-NOTES.md, the summary, the 3MF's
-    ``print_z`` / ``top_z``) uses this convention.
-    """
-    return f"at {print_z:g} mm (layer {round(print_z / layer)})"
 
 
 def _legend(
@@ -609,27 +580,6 @@ def _legend(
     )
 
 
-def _whole_board_border(settings: PrintSettings, dims: PrintDimensions) -> float | None:
-    """The widest ``--bed-border`` (whole mm, at least 1) with which the whole board fits the
-    bed, when the kit's border made it split; None when no border does."""
-    for border in range(int(settings.bed_border) - 1, 0, -1):
-        if fits_bed(dims.board_footprint(half=False), settings.bed, float(border)):
-            return float(border)
-    return None
-
-
-def _symbol_part(
-    height: float | None, *, multi: bool, colour: str, layer: float
-) -> dict[str, Any] | None:
-    """The manifest's entry for a plate's symbol part on filament 2 (multi-material), else None.
-
-    ``height_mm`` follows the colour change's convention: the top of its first layer.
-    """
-    if not multi or height is None:
-        return None
-    return {"filament": 2, "colour": colour, "height_mm": height, "layer": round(height / layer)}
-
-
 def _tower_room(settings: PrintSettings, group: str, layer: float, printer: Any) -> TowerRoom:
     """The room a multi-material plate of ``group`` keeps for its wipe tower: the purge of
     its one change, body to symbol colour, in the plate's slicer (``cad.slicers``)."""
@@ -639,7 +589,7 @@ def _tower_room(settings: PrintSettings, group: str, layer: float, printer: Any)
         bed=(settings.bed.x, settings.bed.y, settings.bed.z),
         layer_height=layer,
         skirt_distance=None,
-        filaments=(_plate_colour(group, settings), settings.symbol_colour),
+        filaments=(plate_colour(group, settings), settings.symbol_colour),
         slicer=settings.slicer_name,
         printer=printer,
     )
@@ -653,74 +603,3 @@ def _tower_room(settings: PrintSettings, group: str, layer: float, printer: Any)
 def _tower_box(box: tuple[float, float, float, float]) -> dict[str, float]:
     """``Plate.tower`` (x, y, width, depth in mm) as ``WipeTower`` fields."""
     return dict(zip(("x", "y", "width", "depth"), box))
-
-
-def _tower_entry(slicer: Any) -> dict[str, Any] | None:
-    """The manifest's wipe tower of a plate: where it stands (mm) and the purge it is sized
-    for (mm³, body to symbol filament, in the plate's slicer)."""
-    tower = slicer.tower
-    if tower is None:
-        return None
-    return {
-        "x_mm": round(tower.x, 1),
-        "y_mm": round(tower.y, 1),
-        "width_mm": round(tower.width, 1),
-        "depth_mm": round(tower.depth, 1),
-        "purge_mm3": slicer.purge_volumes()[0][1],
-        "purge_prusaslicer_mm3": slicer.purge_volumes("prusa")[0][1],
-    }
-
-
-def _plate_colour(group: str, settings: PrintSettings) -> str:
-    return {"ships-A": settings.colour_a, "ships-B": settings.colour_b}.get(
-        group, settings.board_colour
-    )
-
-
-def _box_report(footprints: list[Footprint], settings: PrintSettings) -> dict[str, Any]:
-    try:
-        packing = pack_box(footprints, settings.box)
-    except PlateError as exc:
-        return {"box_mm": list(settings.box), "fits": False, "reason": str(exc)}
-    return {
-        "box_mm": list(settings.box),
-        "fits": packing.fits,
-        "height_mm": round(packing.height, 2),
-        "margins_mm": [round(m, 1) for m in packing.margins],
-        "layers": [
-            {"group": g, "height_mm": round(h, 2), "area_mm": [round(a[0], 1), round(a[1], 1)]}
-            for (g, h), a in zip(packing.layers, packing.areas)
-        ],
-        "reason": None if packing.fits else f"the layers stack {packing.height:.1f} mm high",
-    }
-
-
-def _dimension_summary(dims: PrintDimensions) -> dict[str, float]:
-    keep = (
-        "scale",
-        "layer_height",
-        "xy_compensation",
-        "place_pitch",
-        "fragment_length",
-        "fragment_width",
-        "fragment_height",
-        "rib_width",
-        "board_thickness",
-        "rift_depth",
-        "base_depth",
-        "pocket_diameter",
-        "pocket_depth",
-        "ship_diameter",
-        "ship_body_height",
-        "boss_height",
-        "stack_clearance",
-        "engraving_depth",
-    )
-    data = asdict(dims)
-    summary = {k: round(data[k], 4) for k in keep}
-    summary.update(
-        board_length=round(dims.outer(dims.board_length), 3),
-        board_depth=round(dims.outer(dims.board_depth), 3),
-        ship_height=round(dims.ship_height, 3),
-    )
-    return summary

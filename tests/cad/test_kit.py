@@ -153,7 +153,7 @@ def test_at_80_percent_the_set_fits_the_filament_box(build_kit_once) -> None:
 
 
 def test_a_smaller_box_is_reported_as_not_fitting(tmp_path: Path) -> None:
-    from cad.kit import _box_report
+    from cad.manifest import box_report as _box_report
     from cad.plates import Footprint
 
     fps = [Footprint(part="ship", x=15, y=15, z=5.2, count=18, group="ships")]
