@@ -16,7 +16,8 @@ from typing import Any
 
 import click
 
-from printables.cliwords import CARD_OPTIONS, one_line, short, size_message
+from printables.cliwords import CARD_OPTIONS, one_line
+from printables.cutter import Cutter
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -188,60 +189,6 @@ class CommandError(click.ClickException):
     exit_code = 2
 
 
-def _pair(text: str, option: str, example: str) -> tuple[float, float]:
-    """Parse an ``A,B`` option value into two finite numbers (``--back-offset 0.5,-1.2``)."""
-    import math
-
-    try:
-        first, second = (float(part) for part in text.split(","))
-    except ValueError:
-        first = second = float("nan")
-    if not (math.isfinite(first) and math.isfinite(second)):
-        raise CommandError(f"{option} must be {example}, got {short(text)}") from None
-    return first, second
-
-
-def _scale(text: str) -> Any:
-    """``--print-scale X,Y`` as a :class:`printables.duplex.PrintScale`."""
-    from printables.duplex import SCALE_LIMITS, PrintScale
-    from printables.layout import SettingError
-
-    low, high = SCALE_LIMITS
-    x, y = _pair(text, "--print-scale", f"X,Y, each {low:g}..{high:g} (e.g. 1.004,0.998)")
-    try:
-        return PrintScale(x=x, y=y)
-    except SettingError as exc:
-        axis = exc.setting[-1].upper()
-        raise CommandError(
-            f"--print-scale {axis} must be {exc.allowed}, got {exc.found_text}"
-        ) from None
-
-
-class _Writing:
-    """Report an output that cannot be written as ``<option>: <why>`` (a context manager).
-
-    With ``target``, a system error that names no file (a full disk while the PDF is written)
-    is reported as ``<option>: cannot write <target>: <why>``.
-    """
-
-    def __init__(self, option: str, target: Path | None = None) -> None:
-        self.option = option
-        self.target = target
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
-        from printables.outputs import OutputError, os_reason, shown
-
-        if isinstance(exc, OutputError):
-            raise CommandError(f"{self.option}: {exc}") from None
-        if isinstance(exc, OSError) and not exc.filename and self.target is not None:
-            raise CommandError(
-                f"{self.option}: cannot write {shown(self.target)}: {os_reason(exc)}"
-            ) from None
-
-
 @cli.command(context_settings={"show_default": True})
 @click.argument("deckfile", required=False)
 @click.option(
@@ -306,8 +253,8 @@ class _Writing:
 )
 @click.option(
     "--cutter",
-    type=click.Choice(["none", "silhouette", "silhouette-4", "cricut"], case_sensitive=False),
-    default="none",
+    type=click.Choice([cutter.value for cutter in Cutter], case_sensitive=False),
+    default=Cutter.NONE.value,
     help="Lay sheets out for a cutting machine's print-then-cut and write its cut lines "
     "(SVG, DXF; Cricut also PNG images).",
 )
@@ -360,163 +307,44 @@ def cards(
     Every option is checked before anything is rendered; a failed run leaves no file and no
     folder behind.
     """
-    from printables import deckfile as decks
-    from printables.calibration import render_calibration
-    from printables.duplex import BackAdjust, Duplex
-    from printables.layout import (
-        MIN_SAFE_PAGE_MARGIN,
-        CardSize,
-        DoesNotFitError,
-        SettingError,
-        parse_card_size,
-    )
-    from printables.outputs import check_pdf_target, glob_escape, os_reason, shown
-    from printables.preview import (
-        QR_DPI,
-        check_existing,
-        check_preview_options,
-        write_cricut_images,
-        write_previews,
-    )
-    from printables.profiles import PrinterProfile, load_profile
-    from printables.profiles import save_profile as store
-    from printables.render import RenderError, RenderOptions, backs_path, render_deck
-    from printables.single import render_single
-    from printables.summary import sheet_summary
+    from printables.cardscommand import CardsProblem, CardsRequest, CardsRun
+    from printables.layout import DoesNotFitError, SettingError
+    from printables.outputs import os_reason, shown
+    from printables.render import RenderError
 
-    source = deckfile or ""
+    run = CardsRun(
+        CardsRequest(
+            deckfile=deckfile,
+            out=out,
+            paper=paper,
+            landscape=landscape,
+            card_size=card_size,
+            character_size=character_size,
+            bleed=bleed,
+            gutter=gutter,
+            page_margin=page_margin,
+            crop_marks=crop_marks,
+            duplex=duplex,
+            back_offset=back_offset,
+            back_rotation=back_rotation,
+            print_scale=print_scale,
+            printer=printer,
+            save_profile=save_profile,
+            qr=qr,
+            qr_base=qr_base,
+            png_dir=png_dir,
+            png_dpi=png_dpi,
+            cutter=cutter,
+            layout=layout,
+            calibration=calibration,
+            list_demos=list_demos,
+        ),
+        lambda line, to_stderr: click.echo(line, err=to_stderr),
+    )
     try:
-        if list_demos:
-            for name in decks.demo_names():
-                click.echo(f"demo:{name}")
-            return
-        profile = load_profile(printer) if printer else PrinterProfile()
-        offset = (
-            None
-            if back_offset is None
-            else _pair(back_offset, "--back-offset", "DX,DY in mm (e.g. 0.5,-1.2)")
-        )
-        if duplex is not None and duplex.strip().lower() not in {d.value for d in Duplex}:
-            raise CommandError(
-                f"--duplex must be one of {', '.join(d.value for d in Duplex)}, got {short(duplex)}"
-            )
-        mode = Duplex(duplex.strip().lower()) if duplex else profile.duplex
-        adjust = BackAdjust(
-            dx=offset[0] if offset else profile.adjust.dx,
-            dy=offset[1] if offset else profile.adjust.dy,
-            rotation_deg=profile.adjust.rotation_deg if back_rotation is None else back_rotation,
-        )
-        scale = _scale(print_scale) if print_scale is not None else profile.scale
-        with _Writing("--png"):
-            check_preview_options(png_dir, png_dpi)
-        if cutter.lower() != "none" and not calibration:
-            from printables.cutter import MissingExtraError, require_dxf
-
-            try:
-                require_dxf()
-            except MissingExtraError as exc:
-                raise CommandError(str(exc)) from None
-        sizes: dict[str, CardSize | None] = {}
-        for option, text in (("--card-size", card_size), ("--character-size", character_size)):
-            try:
-                sizes[option] = parse_card_size(text) if text else None
-            except SettingError as exc:
-                raise CommandError(size_message(option, text or "", exc)) from None
-        if not calibration and deckfile is not None:
-            options = RenderOptions(
-                paper=paper,
-                landscape=landscape,
-                bleed=bleed,
-                gutter=gutter,
-                page_margin=page_margin,
-                crop_marks=crop_marks,
-                duplex=mode,
-                adjust=adjust,
-                scale=scale,
-                qr=qr,
-                qr_base=qr_base,
-                card_size=sizes["--card-size"],
-                character_size=sizes["--character-size"],
-                cutter=cutter.lower(),
-                layout=layout.lower(),
-            )
-        if save_profile:
-            path = store(save_profile, PrinterProfile(duplex=mode, adjust=adjust, scale=scale))
-            click.echo(f"saved printer profile {save_profile!r} to {path}")
-            if deckfile is None and not calibration:
-                return
-        if calibration:
-            target = out or Path("calibration.pdf")
-            with _Writing("--out"):
-                for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
-                    check_pdf_target(file)
-                files = render_calibration(
-                    target,
-                    paper=paper,
-                    landscape=landscape,
-                    duplex=mode,
-                    adjust=adjust,
-                    scale=scale,
-                )
-        else:
-            if deckfile is None:
-                raise CommandError(
-                    "give a DECKFILE (.yaml/.csv or demo:NAME), --calibration or --list-demos"
-                )
-            target = out or Path(Path(deckfile.removeprefix("demo:")).stem + ".pdf")
-            protect = [] if deckfile.startswith(decks.DEMO_PREFIX) else [Path(deckfile)]
-            with _Writing("--out"):
-                for file in (target, backs_path(target)) if mode is Duplex.SEPARATE else (target,):
-                    check_pdf_target(file, protect=protect)
-                if cutter.lower() == "cricut":
-                    check_existing(target.parent, f"{glob_escape(target.stem)}-cricut-p*.png")
-            if png_dir is not None:
-                with _Writing("--png"):
-                    for file in (target, backs_path(target)):
-                        check_existing(png_dir, f"{glob_escape(file.stem)}-p*.png")
-            loaded = decks.read_deck(deckfile)
-            source = loaded.source
-            for note in loaded.notes:
-                click.echo(f"warning: {note}", err=True)
-            for problem in loaded.deck.legality_problems():
-                click.echo(f"warning: {loaded.source}: {problem}", err=True)
-            for line in decks.literal_line_breaks(loaded):
-                click.echo(f"warning: {line}", err=True)
-            if page_margin < MIN_SAFE_PAGE_MARGIN:
-                click.echo(
-                    f"warning: --page-margin {page_margin:g} mm: most printers cannot print "
-                    f"within about {MIN_SAFE_PAGE_MARGIN:g} mm of the paper edge; crop marks "
-                    "and card edges there may be missing",
-                    err=True,
-                )
-            with _Writing("--out", target):
-                render = render_deck if options.layout == "sheet" else render_single
-                result = render(loaded.deck, options, target, base_dir=loaded.base_dir)
-            files = result.files
-            for line in result.warnings:
-                click.echo(f"warning: {line}", err=True)
-            for line, to_stderr in sheet_summary(result, options):
-                click.echo(line, err=to_stderr)
-            for file in result.cut_files:
-                click.echo(f"wrote {file}")
-            if options.cutter == "cricut":
-                with _Writing("--out"):
-                    for png in write_cricut_images(result.files[0], result, dpi=300):
-                        click.echo(f"wrote {png}")
-        if png_dir is not None and qr and png_dpi < QR_DPI and not calibration:
-            click.echo(
-                f"note: --png-dpi {png_dpi}: the QR codes in the previews may not decode "
-                f"below {QR_DPI} dpi (the PDF's do)",
-                err=True,
-            )
-        for file in files:
-            click.echo(f"wrote {file}")
-            if png_dir is not None:
-                with _Writing("--png"):
-                    for png in write_previews(file, png_dir, dpi=png_dpi):
-                        click.echo(f"wrote {png}")
-    except CommandError:
-        raise
+        run.run()
+    except CardsProblem as exc:
+        raise CommandError(str(exc)) from None
     except SettingError as exc:
         flag = CARD_OPTIONS.get(exc.setting)
         raise CommandError(
@@ -527,7 +355,7 @@ def cards(
     except RenderError as exc:
         raise CommandError(
             one_line(
-                ValueError("\n".join(f"{source}: {problem}" for problem in exc.problems)),
+                ValueError("\n".join(f"{run.source}: {problem}" for problem in exc.problems)),
                 every=all_problems,
             )
         ) from None

@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
 from games.registry import CARD_GAMES
+from printables.cutter import Cutter
 from shop.jobs import Job
 from shop.pages import (
     MAX_FIELD,
@@ -77,7 +78,7 @@ choice leaves the command's default (or the printer profile's)."""
 CHOICES: dict[str, tuple[str, ...]] = {
     "paper": ("a4", "letter", "a3"),
     "duplex": ("", "long-edge", "short-edge", "separate", "none"),
-    "cutter": ("none", "silhouette", "silhouette-4", "cricut"),
+    "cutter": tuple(cutter.value for cutter in Cutter),
     "layout": ("sheet", "single", "single-back-first"),
 }
 """The allowed values of each choice (the command checks them again)."""
