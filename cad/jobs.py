@@ -14,6 +14,25 @@ jobs from the same queue itself (``Helpers.finish``), so both cores stay busy to
 Jobs are plain dataclasses and module-level functions, so that they can be sent to a process
 started with ``spawn`` (the start method that is safe everywhere: no fork of a process with
 kernel threads).
+
+Why a process of our own (:class:`Helpers`) and not :mod:`concurrent.futures`:
+
+- The helper must start before the kernel import, under :func:`interrupts_held`, and load
+  its libraries while this process loads OpenCASCADE. ``ProcessPoolExecutor`` (spawn, Python
+  3.11) starts its workers at the first ``submit``, after the first solid is built, and its
+  ``initializer`` runs only then: the overlap this module exists for would be lost.
+- A failed or interrupted kit stops the helper at once (``stop(wait=False)``) before the
+  staging folder is removed, so that it never writes into a folder being deleted.
+  ``shutdown(wait=False, cancel_futures=True)`` lets the running job go on writing; killing
+  the worker needs the executor's private ``_processes`` (``terminate_workers`` is 3.14).
+- The queue stays here: the helper holds at most two jobs and, in :meth:`Helpers.finish`,
+  this process takes the rest from the back of the same queue; jobs submitted to an
+  executor's queue cannot be taken back to run here.
+
+``multiprocessing.Pool`` was used before and replaced for its own reason (see
+:class:`Helpers`: a killed worker left the kit waiting for ever). The print shop's job
+workers (``shop/jobs.py``) are processes of their own for a similar reason (cancel a running
+job).
 """
 
 from __future__ import annotations
