@@ -244,6 +244,37 @@ def _announce(host: str, port: int, base_url: str, card_qr_base: str, announced:
     click.echo(message, err=True)
 
 
+def _tell_start(
+    options: ServeOptions,
+    base_url: str,
+    unreachable: str | None,
+    location: str,
+    retention: float,
+    proxies: Any,
+) -> None:
+    """Tell where the phones open the companion (and its QR code), where the tables are kept
+    and for how long, and which hub and proxies it listens to."""
+    pubsub = options.pubsub
+    if unreachable is None:
+        click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
+    else:
+        click.echo(
+            f"Tablesmith companion: open {base_url}/ in a browser on this computer. "
+            f"No phone can reach it: {unreachable}."
+        )
+    kept = f"removed after {describe_duration(retention)} without play"
+    kept = kept if retention else "never removed"
+    click.echo(f"Database: {location} (tables are {kept})")
+    if pubsub != "local":
+        click.echo(f"Live updates between processes: {redact_url(pubsub)}")
+    if proxies:
+        trusted = ", ".join(proxies.entries)
+        click.echo(f"Phone addresses and https: from X-Forwarded-For/-Proto of {trusted}")
+    if options.qr and unreachable is None:  # a code no phone can follow helps nobody
+        terminal_qr(base_url + "/", sys.stdout)
+    click.echo("Press Ctrl+C to stop.", err=True)
+
+
 def run(options: ServeOptions) -> None:
     """Serve the companion until Ctrl+C or SIGTERM (see the module docstring).
 
@@ -325,24 +356,7 @@ def run(options: ServeOptions) -> None:
         shown = f"[{shown}]" if ":" in shown else shown
         base_url = f"http://{shown}:{actual_port}"
         app.config["BASE_URL"] = base_url
-    if unreachable is None:
-        click.echo(f"Tablesmith companion: open {base_url}/ on a phone in the same network.")
-    else:
-        click.echo(
-            f"Tablesmith companion: open {base_url}/ in a browser on this computer. "
-            f"No phone can reach it: {unreachable}."
-        )
-    kept = f"removed after {describe_duration(retention)} without play"
-    kept = kept if retention else "never removed"
-    click.echo(f"Database: {store.location} (tables are {kept})")
-    if pubsub != "local":
-        click.echo(f"Live updates between processes: {redact_url(pubsub)}")
-    if proxies:
-        trusted = ", ".join(proxies.entries)
-        click.echo(f"Phone addresses and https: from X-Forwarded-For/-Proto of {trusted}")
-    if options.qr and unreachable is None:  # a code no phone can follow helps nobody
-        terminal_qr(base_url + "/", sys.stdout)
-    click.echo("Press Ctrl+C to stop.", err=True)
+    _tell_start(options, base_url, unreachable, store.location, retention, proxies)
     announced: list[Any] = []
     if options.mdns:
         threading.Thread(
