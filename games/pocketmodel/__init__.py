@@ -38,7 +38,8 @@ Decisions where the digest is unclear (numbered; variant flags where the choice 
   type.)
 * D4 (PM-12, PM-13): battles and strikes are fought in the order chosen; a pair whose unit has
   left play (destroyed earlier) is skipped, and so is a striker no longer in the enemy home.
-  A defender may be attacked by several attackers; each attacker attacks one unit.
+  A defender may be attacked by several attackers; each attacker attacks one unit. The
+  strikers all attack the one objective of the strike (D15), one roll each.
   Seed: "wiederholen die Schritte ein bis sieben Mal für jedes Gefecht, das in diesem Zug
   angekündigt wurde" (repeat steps one to seven for each battle announced this turn).
 * D5 (PM-23): damage counters may be put on or taken off any unit in play by either seat at
@@ -54,9 +55,11 @@ Decisions where the digest is unclear (numbered; variant flags where the choice 
   Seed: as D2 ("Ist die Anzahl der Schadensmarken größert/gleich dem Schildwert, ist die Einheit
   zerstört": destruction is judged on the counters).
 * D7 (PM-40): checked after every action; when both players lose at once (their last units
-  destroyed in one battle) the game is a draw.
+  destroyed in one battle: the hits land together, "Beide Spieler Prüfen gleichzeitig") the
+  game is a draw: the sentence makes each of them a loser and nobody a winner. Flag
+  ``double_loss_active_wins``: the active player (who attacked) wins.
   Seed: "Hat ein Spieler keine Einheiten mehr im Spiel, so hat er verloren." (A player with no
-  units left in play has lost; the seed names no case of both at once: a draw.)
+  units left in play has lost; the seed names no case of both at once.)
 * D8 (protocol): fleets may be brought by either seat in any order (``to_act`` names the
   first seat still without one); the second fleet rolls the first player (PM-9).
   ``legal_actions`` lists the standard fleet, card plays and reveals from the deck list, and
@@ -82,4 +85,23 @@ Decisions where the digest is unclear (numbered; variant flags where the choice 
   dieser drei Aktionen durchführen" (During their turn a player may do two things: 1. play an
   objective; 2. take one of these three actions): both are optional, so a turn may end without
   an action (flag ``action_required``: the former default, exactly one action).
+* D15 (PM-13, PM-30): a strike attacks ONE objective: the attacker picks it once, then each
+  striker rolls against it in turn (it is face up after the first reveal) until it is
+  destroyed; then the strike ends (after the reinforcements, PM-32). Flag
+  ``each_striker_picks_objective`` (the former default): every striker picks its own target,
+  so one strike may destroy several objectives.
+  Seed: "Zielschlagaktion: Greife eines der Ziele des Gegners an." (Strike action: attack one
+  of the opponent's objectives.) and "Der angreifende Spieler ... wählt das Ziel aus, das er
+  angreifen will." (The attacking player chooses the objective they want to attack.)
+* D16 (PM-14): the Carrier power is used instead of the turn: not in a turn in which an
+  objective was played (nor an objective after it: the action ends the turn's plays). Flag
+  ``carrier_replaces_action`` (the former default): instead of the action only, so an
+  objective may be played first.
+  Seed: "Bei TTräger darfst du anstatt des Zuges bis zu zwei Sterne an Einheiten aus der
+  Reserve in die Zone deiner Einheit stellen." (With Carrier you may, instead of the turn, put
+  up to two stars of reserve units into your unit's zone.)
+
+Stored tables: a setup event or state written before D15's and D16's flags existed lacks them
+and reads them as the former readings (:data:`games.pocketmodel.state.FORMER_READINGS`), so it
+replays as it was played; a new table writes every flag.
 """

@@ -107,7 +107,8 @@ class Combat(GameAction):
 
 
 class Strike(GameAction):
-    """Units in the enemy home zone (up to 5 stars) strike objectives (PM-13)."""
+    """Units in the enemy home zone (up to 5 stars) strike one objective (PM-13: "Greife eines
+    der Ziele des Gegners an"; the target follows as ``target``, D15)."""
 
     units: tuple[str, ...]
 

@@ -30,6 +30,7 @@ from games.pocketmodel.state import (
     Unit,
     Variant,
     check_state,
+    stored_variant,
 )
 from games.protocol import SEATS, StateError
 
@@ -48,7 +49,7 @@ _battle_result_from_json = decoder(BattleResult)
 _strike_result_to_json = encoder(StrikeResult)
 _strike_result_from_json = decoder(StrikeResult)
 variant_to_json = encoder(Variant)
-"""Every variant flag (``{"destroy_above_shields", "icon_gates_bonus", "action_required"}``)."""
+"""Every variant flag (the fields of :class:`~games.pocketmodel.state.Variant`)."""
 _variant_from_json = decoder(Variant)
 _action_to_json = encoder(TurnAction)
 _action_from_json = decoder(TurnAction)
@@ -180,7 +181,7 @@ def state_from_json(data: Any) -> State:
     """
     try:
         state = State(
-            variant=_variant_from_json(data["variant"]),
+            variant=_variant_from_json(stored_variant(data["variant"])),  # FORMER_READINGS
             phase=data["phase"],
             turn=data["turn"],
             active=data["active"],

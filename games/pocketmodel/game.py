@@ -12,7 +12,7 @@ event is ``{"variant", "fleets", "first_player"}``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from games.pocketmodel import legal, rules
@@ -28,7 +28,7 @@ from games.pocketmodel.actions import (
 from games.pocketmodel.cards import CARDS
 from games.pocketmodel.codec import state_from_json, state_to_json, variant_to_json
 from games.pocketmodel.fleet import STANDARD_FLEET, check_fleet, fleet_action, fleet_from_deck
-from games.pocketmodel.state import State, Variant
+from games.pocketmodel.state import State, Variant, stored_variant
 from games.pocketmodel.view import event_view, view_state
 from games.protocol import (
     SEATS,
@@ -42,7 +42,7 @@ from games.protocol import (
 )
 
 _SETUP_FIELDS = {"type", "variant", "fleets"}
-_VARIANT_FIELDS = {"destroy_above_shields", "icon_gates_bonus", "action_required"}
+_VARIANT_FIELDS = {f.name for f in fields(Variant)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,8 +54,10 @@ class Setup:
 
 
 def variant_from_json(data: Any) -> Variant:
-    """``{"destroy_above_shields"?: bool, "icon_gates_bonus"?: bool, "action_required"?: bool}``
-    (defaults: all False, the original rules).
+    """``{flag?: bool, ...}`` with the flags of :class:`~games.pocketmodel.state.Variant`
+    (defaults: all False, the readings closest to the seed's words). A new table's request;
+    a stored setup event reads the flags it lacks as :data:`~games.pocketmodel.state.FORMER_READINGS`
+    (:meth:`PocketModelGame.start`).
 
     Raises:
         MalformedAction: not an object, an unknown flag, a flag that is not a boolean.
@@ -115,7 +117,7 @@ class PocketModelGame(Game[State, Action, Setup]):
         """Both standard fleets with the default flags, the same with every flag flipped, and
         an empty table (fleets brought as actions)."""
         fleets = {seat: fleet_to_json(STANDARD_FLEET) for seat in SEATS}
-        flipped = {"destroy_above_shields": True, "icon_gates_bonus": True, "action_required": True}
+        flipped = dict.fromkeys(sorted(_VARIANT_FIELDS), True)
         return [
             {"type": "setup", "fleets": fleets},
             {"type": "setup", "variant": flipped, "fleets": fleets},
@@ -147,13 +149,16 @@ class PocketModelGame(Game[State, Action, Setup]):
         }
 
     def start(self, event: Mapping[str, Any]) -> State:
-        """:func:`rules.new_game` from a logged setup event.
+        """:func:`rules.new_game` from a logged setup event; a flag the event lacks (it was
+        logged before the flag existed) reads as the code that logged it played
+        (:data:`~games.pocketmodel.state.FORMER_READINGS`).
 
         Raises:
             StateError: not a PocketModel setup event.
         """
         try:
-            setup = self.parse_setup({"variant": event["variant"], "fleets": event["fleets"]})
+            variant = stored_variant(event["variant"])
+            setup = self.parse_setup({"variant": variant, "fleets": event["fleets"]})
             return rules.new_game(setup.variant, setup.fleets, event["first_player"])
         except (KeyError, TypeError, AssertionError, MalformedAction) as exc:
             raise StateError(f"not a PocketModel setup event: {exc}") from exc

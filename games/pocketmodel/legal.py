@@ -141,7 +141,8 @@ def _turn_actions(state: State, seat: str) -> list[Action]:
             Strike(units=tuple(u.id for u in c)) for c in _subsets(strikers, ACTION_STARS, LIST_CAP)
         )
         reserve = [u for u in state.units if u.seat == seat and not u.in_play]
-        for carrier in own:
+        whole_turn = state.objective_played and not state.variant.carrier_replaces_action
+        for carrier in [] if whole_turn else own:  # PM-14 "anstatt des Zuges" (D16)
             if "Carrier" in carrier.icons:
                 found.extend(
                     Carrier(carrier=carrier.id, units=tuple(u.id for u in c))

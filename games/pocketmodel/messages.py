@@ -46,6 +46,8 @@ MESSAGES = Messages(
         "%(defender)s is in %(other)s",
         "strikers_home": "%(name)s is in %(place)s: strikers stand in %(home)s",
         "no_carrier_icon": "%(name)s has no Carrier icon",
+        "carrier_whole_turn": "the Carrier power takes the whole turn, and an objective is "
+        "played this turn already",
         "not_in_reserve": "%(name)s (%(unit)s) is not in your reserve",
         "action_required": "this table plays action_required: take the turn's action first",
         "not_combat_card": "'%(card)s' is not a combat card of your deck list",

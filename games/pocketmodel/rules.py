@@ -119,9 +119,52 @@ def to_act(state: State) -> str | None:
 
 
 def _expected(state: State) -> tuple[str, str]:
-    """What the rules expect now: (message id, rule id), for refusals."""
+    """What the rules expect now: (message id, the step's rule id). The refusal of an action
+    that does not fit says what comes next and cites the rule it breaks (:func:`_broken_rule`);
+    the step's rule is cited when the action fits but the seat is not the one to act (the
+    step's rule says whose step it is)."""
     step = _step(state)
     return expected(state.phase, "strike" if state.strike is not None else "battle", step)
+
+
+_OUT_OF_STEP: dict[type, str] = {
+    PlayObjective: "PM-10",
+    Move: "PM-11",
+    Combat: "PM-11",
+    Strike: "PM-11",
+    Carrier: "PM-11",
+    PlayCard: "PM-20",
+    Pass: "PM-20",
+    Target: "PM-30",
+    Reveal: "PM-30",
+    Reinforce: "PM-32",
+}
+"""The rule an action breaks when it comes out of its step: an objective is played before the
+action (PM-10); a second action breaks the turn's one action (PM-11); combat cards are played
+or passed in a battle's card steps only, one each (PM-20); the target is picked and revealed
+once per strike (PM-30); reinforcements follow a destroyed objective (PM-32)."""
+
+
+def _broken_rule(state: State, action: Action) -> str:
+    """The rule ``action`` breaks when it does not fit the step (the refusal cites it, not
+    the rule of the step that comes next): :data:`_OUT_OF_STEP`, and for the fight's own
+    actions the fight's rule: ending the turn leaves the battle (PM-12) or the strike (PM-13)
+    unfinished; a roll before the cards are played or passed breaks PM-20, before the target
+    is revealed PM-30, a second one PM-21 (battle) or PM-31 (strike); modifiers and the
+    result's confirmation belong to the roll (PM-21, PM-31).
+    """
+    rule = _OUT_OF_STEP.get(type(action))
+    if rule is not None:
+        return rule
+    strike = state.strike is not None
+    if isinstance(action, EndTurn):
+        return "PM-13" if strike else "PM-12"
+    step = _step(state)
+    if isinstance(action, Roll) and step in ("attacker_card", "defender_card", "attacker_again"):
+        return "PM-20"
+    if isinstance(action, Roll) and step in ("target", "reveal"):
+        return "PM-30"
+    return "PM-31" if strike else "PM-21"
 
 
 # ------------------------------------------------------------------------------------ dice
@@ -204,11 +247,13 @@ def _handler(state: State, seat: str, action: Action) -> _Handler:
     if state.phase == "fleets":
         raise MESSAGES.error("fleets_first", "PM-8")
     actor = to_act(state)
-    if seat != actor:
-        raise MESSAGES.error("not_your_turn", _expected(state)[1], NotYourTurn, player=actor)
     handler = _HANDLERS.get((state.phase, _step(state), type(action)))
+    message, step_rule = _expected(state)
+    if seat != actor:
+        rule = step_rule if handler is not None else _broken_rule(state, action)
+        raise MESSAGES.error("not_your_turn", rule, NotYourTurn, player=actor)
     if handler is None:
-        raise MESSAGES.error(*_expected(state))
+        raise MESSAGES.error(message, _broken_rule(state, action))
     return handler
 
 
@@ -222,7 +267,7 @@ def _step(state: State) -> str | None:
 
 def _finish(state: State) -> State:
     """PM-40: a player with no units in play or no objectives left loses (both at once: a
-    draw, D7)."""
+    draw, D7; the active player wins with the flag ``double_loss_active_wins``)."""
     losers = {}
     for seat in SEATS:
         player = state.player(seat)
@@ -234,8 +279,11 @@ def _finish(state: State) -> State:
             losers[seat] = "no_units"
     if not losers:
         return state
-    winner = None if len(losers) == 2 else other(next(iter(losers)))
-    reason = next(iter(losers.values()))
+    if len(losers) == 1:
+        winner: str | None = other(next(iter(losers)))
+    else:
+        winner = state.active if state.variant.double_loss_active_wins else None
+    reason = losers[other(winner)] if winner is not None else next(iter(losers.values()))
     return replace(state, phase="over", battle=None, strike=None, end=reason, winner=winner)
 
 
@@ -417,6 +465,10 @@ def _strike(state: State, seat: str, action: Strike, faces: Faces) -> State:
 
 
 def _carrier(state: State, seat: str, action: Carrier, faces: Faces) -> State:
+    """PM-14: instead of the turn ("anstatt des Zuges", D16): not after an objective was
+    played this turn, unless the table plays ``carrier_replaces_action``."""
+    if state.objective_played and not state.variant.carrier_replaces_action:
+        raise MESSAGES.error("carrier_whole_turn", "PM-14")
     carrier = _own_in_play(state, seat, action.carrier, "PM-14")
     if "Carrier" not in carrier.icons:
         raise MESSAGES.error("no_carrier_icon", "PM-14", name=carrier.name)
@@ -602,7 +654,7 @@ def _strike_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> S
     strike = state.strike
     assert strike is not None and strike.result is not None and strike.slot is not None
     if not strike.result.destroyed:
-        return _next_strike(state, strike)
+        return _next_strike(state, strike, destroyed=False)
     defender = other(seat)
     objective = replace(_defender(state, seat).objectives[strike.slot - 1], status="destroyed")
     state = _with_objective(state, defender, objective)
@@ -611,7 +663,7 @@ def _strike_confirm(state: State, seat: str, action: Confirm, faces: Faces) -> S
     stars = objective.stars or 0
     fits = any(u.seat == defender and not u.in_play and u.stars <= stars for u in state.units)
     if not fits:
-        return _next_strike(state, strike)
+        return _next_strike(state, strike, destroyed=True)
     return replace(state, strike=replace(strike, step="reinforce", reinforce_stars=stars))
 
 
@@ -621,18 +673,30 @@ def _reinforce(state: State, seat: str, action: Reinforce, faces: Faces) -> Stat
     units = _reserve(state, seat, action.units, "PM-32")
     _budget(units, strike.reinforce_stars, "PM-32")
     placed = {u.id: replace(u, place=home(seat), destroyed=False) for u in units}
-    return _next_strike(_with_units(state, placed), strike)
+    return _next_strike(_with_units(state, placed), strike, destroyed=True)
 
 
-def _next_strike(state: State, strike: StrikeState) -> State:
-    """The next striker still in the enemy home zone (D4), or the end of the action."""
+def _next_strike(state: State, strike: StrikeState, *, destroyed: bool) -> State:
+    """The next striker still in the enemy home zone (D4), or the end of the action.
+
+    PM-13 (D15): the strike attacks one objective ("Greife eines der Ziele des Gegners an"):
+    the next striker attacks the same slot (face up now, so straight to the roll), and once it
+    is ``destroyed`` the strike is over. With ``each_striker_picks_objective`` (the former
+    reading) every striker picks its own target.
+    """
     active = state.active
     assert active is not None
+    picks = state.variant.each_striker_picks_objective
+    if destroyed and not picks:
+        return replace(state, strike=None, phase="end")
     index = strike.index + 1
     while index < len(strike.units):
         unit = state.unit(strike.units[index])
         if unit is not None and unit.place == home(other(active)):
-            return replace(state, strike=StrikeState(units=strike.units, index=index))
+            if picks:
+                return replace(state, strike=StrikeState(units=strike.units, index=index))
+            after = StrikeState(units=strike.units, index=index, slot=strike.slot, step="roll")
+            return replace(state, strike=after)
         index += 1
     return replace(state, strike=None, phase="end")
 

@@ -60,7 +60,8 @@ def other(seat: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """Variant flags (decisions D2, D3 in :mod:`games.pocketmodel`).
+    """Variant flags (decisions D2, D3, D7, D14, D15, D16 in :mod:`games.pocketmodel`): each
+    default is the reading closest to the seed's words, each flag another reading.
 
     Attributes:
         destroy_above_shields: PM-24 official sheet: destroyed only when counters > Shields
@@ -70,11 +71,39 @@ class Variant:
             counts, only the icon ability is gated, D3).
         action_required: the turn must take one of the actions PM-11..PM-14 before it ends
             (default False: the seed's "darf", a player may pass the action, D14).
+        each_striker_picks_objective: PM-13 former reading: every striker picks its own
+            objective, so one strike may destroy several (default False: the seed's "Greife
+            eines der Ziele des Gegners an", one objective per strike, D15).
+        carrier_replaces_action: PM-14 former reading: the Carrier power replaces the turn's
+            action only, an objective may be played before it (default False: the seed's
+            "anstatt des Zuges", it replaces the whole turn, D16).
+        double_loss_active_wins: PM-40: when both players lose at once, the active player wins
+            (default False: both have lost, "so hat er verloren" for each: a draw, D7).
     """
 
     destroy_above_shields: bool = False
     icon_gates_bonus: bool = False
     action_required: bool = False
+    each_striker_picks_objective: bool = False
+    carrier_replaces_action: bool = False
+    double_loss_active_wins: bool = False
+
+
+FORMER_READINGS: dict[str, bool] = {
+    "each_striker_picks_objective": True,
+    "carrier_replaces_action": True,
+}
+"""How a stored table reads a flag its variant lacks (a logged setup event or a stored state,
+written before the flag existed): the reading the code that wrote it played. A new table
+writes every flag (``variant_to_json``), so only stored tables lack one. ``action_required``
+is not here: it was read as missing = False when it came (the permissive reading, under which
+every older log still replays)."""
+
+
+def stored_variant(data: object) -> object:
+    """A stored variant's JSON with :data:`FORMER_READINGS` for the flags it lacks (anything
+    that is not a JSON object is returned as it is, for the decoder to refuse)."""
+    return {**FORMER_READINGS, **data} if isinstance(data, dict) else data
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -324,13 +353,16 @@ class StrikeResult:
 
 @dataclass(frozen=True, kw_only=True)
 class Strike:
-    """The objective strike action in progress (PM-13, PM-30..32): one strike per unit.
+    """The objective strike action in progress (PM-13, PM-30..32): one roll per striker,
+    all against the one objective picked (D15; flag ``each_striker_picks_objective``: each
+    striker picks its own).
 
     Attributes:
         units: the striking units in order.
         index: the unit striking now.
         step: one of :data:`STRIKE_STEPS`.
-        slot: the targeted objective slot (from step ``reveal`` on).
+        slot: the targeted objective slot (from step ``reveal`` on; kept for the next
+            striker, D15).
         mod_unit, mod_objective: modifiers typed before the roll (D10).
         result: the rolled result awaiting confirmation.
         reinforce_stars: PM-32: the destroyed objective's build stars (step ``reinforce``).

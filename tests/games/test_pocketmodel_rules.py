@@ -521,7 +521,8 @@ def test_pm31_strike_total_against_the_objective_defense() -> None:
     assert (r.strike_total, r.defense_total, r.destroyed) == (9, 10, False)
     missed = do(missed, "A", {"type": "confirm"})
     assert missed.player("B").objectives[0].status == "face_up"  # type: ignore[union-attr]
-    assert (missed.strike.index, missed.strike.step) == (1, "target")  # type: ignore[union-attr]
+    # PM-13: the strike attacks one objective: the second striker rolls against slot 1 too
+    assert (missed.strike.index, missed.strike.step, missed.strike.slot) == (1, "roll", 1)  # type: ignore[union-attr]
     hit = do(state, "A", {"type": "modify", "unit": None, "defense": -1})
     hit = do(hit, "A", {"type": "roll"}, (2, 3))
     assert hit.strike.result.destroyed  # type: ignore[union-attr]
@@ -544,7 +545,8 @@ def test_pm32_reinforcements_up_to_the_destroyed_cards_stars() -> None:
     refused("PM-32", state, "B", {"type": "reinforce", "units": ["B2", "B3"]})
     state = do(state, "B", {"type": "reinforce", "units": ["B2"]})
     assert state.unit("B2").place == "home_B"  # type: ignore[union-attr]
-    assert (state.strike.index, rules.to_act(state)) == (1, "A")  # type: ignore[union-attr]
+    # PM-13: the one objective is destroyed, so the strike is over (A2 does not strike)
+    assert (state.phase, state.strike, rules.to_act(state)) == ("end", None, "A")
 
 
 def test_pm32_without_deck_the_owner_types_defense_and_stars() -> None:
@@ -677,3 +679,152 @@ def test_turn_a_player_may_pass_the_action(objective_first: bool) -> None:
     strict = replace(state, variant=Variant(action_required=True))
     assert action_from_json({"type": "end_turn"}) not in legal.legal_actions(strict, "A")
     refused("PM-11", strict, "A", {"type": "end_turn"})
+
+
+def _objectives(state: State, seat: str) -> list[str]:
+    return [o.status for o in state.player(seat).objectives]  # type: ignore[union-attr]
+
+
+def test_pm13_a_strike_with_two_strikers_hits_exactly_one_objective() -> None:
+    """Seed: "Zielschlagaktion: Greife eines der Ziele des Gegners an" (attack ONE of the
+    opponent's objectives) and "wählt das Ziel aus, das er angreifen will": both strikers
+    attack slot 1; the first misses, the second destroys it; slots 2 and 3 stay face down."""
+    state = do(strike_ready(), "A", {"type": "target", "slot": 1})
+    state = do(state, "B", {"type": "reveal", "card": "depot"})  # defense 10
+    state = do(do(state, "A", {"type": "roll"}, (1, 1)), "A", {"type": "confirm"})  # 4+2 < 10
+    assert (state.strike.unit, state.strike.step, state.strike.slot) == ("A2", "roll", 1)  # type: ignore[union-attr]
+    refused("PM-30", state, "A", {"type": "target", "slot": 2})
+    state = do(do(state, "A", {"type": "roll"}, (6, 6)), "A", {"type": "confirm"})  # 4+12
+    assert _objectives(state, "B") == ["destroyed", "face_down", "face_down"]
+    state = do(state, "B", {"type": "reinforce", "units": []})
+    assert (state.phase, state.strike) == ("end", None)
+    assert _objectives(state, "B") == ["destroyed", "face_down", "face_down"]
+
+
+def test_pm13_both_strikers_hitting_still_destroy_one_objective() -> None:
+    """The first striker destroys the objective: the strike is over, the second never rolls."""
+    state = do(strike_ready(), "A", {"type": "target", "slot": 2})
+    state = do(state, "B", {"type": "reveal", "card": "beacon"})
+    state = do(do(state, "A", {"type": "roll"}, (6, 6)), "A", {"type": "confirm"})
+    state = do(state, "B", {"type": "reinforce", "units": ["B2"]})
+    assert (state.phase, state.strike) == ("end", None)
+    assert _objectives(state, "B") == ["face_down", "destroyed", "face_down"]
+    refused("PM-30", state, "A", {"type": "target", "slot": 1})
+
+
+def test_pm13_flag_each_striker_picks_objective_destroys_two() -> None:
+    """The former reading (flag ``each_striker_picks_objective``): each striker picks its own
+    target, so two strikers destroy objectives 1 and 2 in one action."""
+    state = strike_ready(Variant(each_striker_picks_objective=True))
+    state = do(state, "A", {"type": "target", "slot": 1})
+    state = do(state, "B", {"type": "reveal", "card": "depot"})
+    state = do(do(state, "A", {"type": "roll"}, (6, 6)), "A", {"type": "confirm"})
+    state = do(state, "B", {"type": "reinforce", "units": []})
+    assert (state.strike.unit, state.strike.step) == ("A2", "target")  # type: ignore[union-attr]
+    state = do(state, "A", {"type": "target", "slot": 2})
+    state = do(state, "B", {"type": "reveal", "card": "beacon"})
+    state = do(do(state, "A", {"type": "roll"}, (6, 6)), "A", {"type": "confirm"})
+    assert _objectives(state, "B") == ["destroyed", "destroyed", "face_down"]
+
+
+def _carrier_table(variant: Variant | None = None) -> State:
+    return table(
+        [unit("c", stars=5, icons="Carrier"), unit("r", stars=1, deploy=False)],
+        [unit("x")],
+        variant,
+    )
+
+
+def test_pm14_the_carrier_power_takes_the_whole_turn() -> None:
+    """Seed: "Bei TTräger darfst du anstatt des Zuges bis zu zwei Sterne an Einheiten aus der
+    Reserve in die Zone deiner Einheit stellen" (instead of the turn): not after an objective
+    was played this turn; the flag ``carrier_replaces_action`` (the former reading, instead of
+    the action) allows it."""
+    carrier = {"type": "carrier", "carrier": "A1", "units": ["A2"]}
+    played = do(_carrier_table(), "A", {"type": "objective", "slot": 1, "card": "depot"})
+    refused("PM-14", played, "A", carrier)
+    kinds = {GAME.action_to_json(a)["type"] for a in legal.legal_actions(played, "A")}
+    assert "move" in kinds and "carrier" not in kinds
+    fresh = {GAME.action_to_json(a)["type"] for a in legal.legal_actions(_carrier_table(), "A")}
+    assert "carrier" in fresh
+    alone = do(_carrier_table(), "A", carrier)
+    assert (alone.phase, alone.unit("A2").place) == ("end", "home_A")  # type: ignore[union-attr]
+    refused("PM-10", alone, "A", {"type": "objective", "slot": 1, "card": "depot"})
+    former = _carrier_table(Variant(carrier_replaces_action=True))
+    former = do(former, "A", {"type": "objective", "slot": 1, "card": "depot"})
+    former = do(former, "A", carrier)
+    assert (former.phase, former.unit("A2").place) == ("end", "home_A")  # type: ignore[union-attr]
+
+
+def test_pm40_flag_double_loss_active_wins() -> None:
+    """Both last units destroyed in one battle: a draw by default (D7); with the flag
+    ``double_loss_active_wins`` the active player (A, who attacked) wins."""
+    for variant, winner in ((None, None), (Variant(double_loss_active_wins=True), "A")):
+        state = place(
+            table(
+                [unit("a", attack=9, damage=3, shields=2)],
+                [unit("b", attack=9, damage=3, shields=2)],
+                variant,
+            ),
+            A1="contested",
+            B1="contested",
+        )
+        state = do(
+            do(battle_to_roll(state, [["A1", "B1"]]), "A", {"type": "roll"}, (6, 6), (6, 6)),
+            "A",
+            {"type": "confirm"},
+        )
+        outcome = GAME.outcome(state)
+        assert outcome is not None and (outcome.winner, outcome.reason) == (winner, "no_units")
+
+
+def test_refusals_cite_the_rule_the_action_breaks_not_the_next_step() -> None:
+    """A second combat card from the attacker breaks PM-20 (one card each, before the roll),
+    though the next step is the roll (PM-21); a second action breaks PM-11; ending the turn
+    in a battle leaves PM-12 unfinished; a roll before the cards breaks PM-20."""
+    state = place(table([unit("a")], [unit("b")]), A1="contested", B1="contested")
+    state = do(state, "A", {"type": "combat", "pairs": [["A1", "B1"]]})
+    refused("PM-20", state, "A", {"type": "roll"})
+    refused("PM-12", state, "A", {"type": "end_turn"})
+    refused("PM-11", state, "A", {"type": "move", "units": ["A1"], "to": "home_A"})
+    state = do(state, "A", {"type": "play", "card": "overdrive"})
+    state = do(state, "B", {"type": "pass"})
+    assert state.battle.step == "roll"  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction) as error:
+        rules.apply(state, "A", action_from_json({"type": "play", "card": "overdrive"}))
+    assert (error.value.rule, error.value.message_id) == ("PM-20", "expect_roll")
+    refused("PM-20", state, "A", {"type": "pass"})
+    refused("PM-10", state, "A", {"type": "objective", "slot": 1, "card": "depot"})
+    with pytest.raises(NotYourTurn) as late:
+        rules.apply(state, "B", action_from_json({"type": "play", "card": "brace"}))
+    assert late.value.rule == "PM-20"
+
+
+def test_stored_tables_without_the_new_flags_keep_their_former_readings() -> None:
+    """A setup event or state stored before ``each_striker_picks_objective`` and
+    ``carrier_replaces_action`` existed reads them as the former readings (True) and replays as
+    before; a new table's setup event writes every flag (False by default)."""
+    fleets = {seat: None for seat in "AB"}
+    old = GAME.start(
+        {"variant": {"destroy_above_shields": False}, "fleets": fleets, "first_player": None}
+    )
+    assert (old.variant.each_striker_picks_objective, old.variant.carrier_replaces_action) == (
+        True,
+        True,
+    )
+    assert old.variant.double_loss_active_wins is False
+    event = GAME.setup_event(GAME.parse_setup({"type": "setup"}), ())
+    assert event["variant"] == {
+        "destroy_above_shields": False,
+        "icon_gates_bonus": False,
+        "action_required": False,
+        "each_striker_picks_objective": False,
+        "carrier_replaces_action": False,
+        "double_loss_active_wins": False,
+    }
+    assert GAME.start(event).variant == Variant()
+    data = state_to_json(strike_ready())
+    data["variant"] = {"destroy_above_shields": False, "icon_gates_bonus": True}
+    assert state_from_json(data).variant == Variant(
+        icon_gates_bonus=True, each_striker_picks_objective=True, carrier_replaces_action=True
+    )

@@ -21,8 +21,17 @@ from tests.data.make_state_fixtures import structure
 STATES = Path(__file__).resolve().parents[1] / "data" / "states"
 
 ADDED_SINCE: dict[str, frozenset[str]] = {
-    # PM: the former reading "the action may not be passed" became a flag (PM-13, "darf")
-    "Variant": frozenset({"action_required"}),
+    # PM: the former reading "the action may not be passed" became a flag (PM-13, "darf");
+    # PM-13 one objective per strike, PM-14 "anstatt des Zuges", PM-40 both lose: flags whose
+    # absence reads as the former reading (games.pocketmodel.state.FORMER_READINGS)
+    "Variant": frozenset(
+        {
+            "action_required",
+            "each_striker_picks_objective",
+            "carrier_replaces_action",
+            "double_loss_active_wins",
+        }
+    ),
     # PM-5, TF-3: the building rules a deck played anyway (a casual deck) breaks
     "Player": frozenset({"casual"}),
     "Team": frozenset({"casual"}),

@@ -119,10 +119,9 @@
     send({ type: "fleet", deck: null, units });
   };
   $("pm-open").onclick = () => {
-    const box = (name) => document.querySelector(`#pm-setup input[name=${name}]`).checked;
     send({
       type: "setup",
-      variant: { destroy_above_shields: box("destroy_above_shields"), icon_gates_bonus: box("icon_gates_bonus"), action_required: box("action_required") },
+      variant: Object.fromEntries([...document.querySelectorAll("#pm-setup .variants input")].map((i) => [i.name, i.checked])),
     });
   };
 
