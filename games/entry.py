@@ -25,12 +25,16 @@ class GameEntry:
         package: the game's Python package under ``games/`` (``toybattle``).
         slug: the game's name in URLs, table records, deck files' ``game:`` and file names
             (``toy-battle``); the engine's ``name`` is the same (checked when it loads).
+        title: the game's one display name, the original's (``"PocketModel TCG"``): the
+            phone's pages, the CLI's help, the card backs and the PDFs' metadata all show this
+            (:attr:`games.protocol.Game.title` reads it from here).
         cards: card kinds, deck limits, face builder and demo decks, or None for a game
             without cards (Asteroids).
     """
 
     package: str
     slug: str
+    title: str
     cards: CardGame | None = None
 
     @cached_property

@@ -194,7 +194,6 @@ class Game(abc.ABC, Generic[S, A, T]):
     Class attributes:
         name: the registry key, also the game slug of deck files and card URLs
             (``"pocketmodel"``, ``"toy-battle"``).
-        title: the display name (``"PocketModel TCG"``).
         rule_prefix: the prefix of the game's rule ids (``"PM"``).
         deck_game: the deck-file ``game:`` value a player brings to the table, or None for a
             game without decks (Asteroids).
@@ -203,10 +202,17 @@ class Game(abc.ABC, Generic[S, A, T]):
     """
 
     name: str
-    title: str
     rule_prefix: str
     deck_game: str | None = None
     hidden_information: bool = False
+
+    @property
+    def title(self) -> str:
+        """The display name (``"PocketModel TCG"``), written once: in the game's registry
+        entry (:data:`games.registry.TITLES`)."""
+        from games.registry import TITLES  # the registry loads the engines: imported on use
+
+        return TITLES[self.name]
 
     # ----------------------------------------------------------------------------- setup
 

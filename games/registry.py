@@ -23,12 +23,20 @@ from games.toybattle.cards import CARDS as TOYBATTLE
 from games.transformers.cards import CARDS as TRANSFORMERS
 
 ENTRIES: tuple[GameEntry, ...] = (
-    GameEntry(package="asteroids", slug="asteroids"),
-    GameEntry(package="pocketmodel", slug=POCKETMODEL.slug, cards=POCKETMODEL),
-    GameEntry(package="transformers", slug=TRANSFORMERS.slug, cards=TRANSFORMERS),
-    GameEntry(package="toybattle", slug=TOYBATTLE.slug, cards=TOYBATTLE),
+    GameEntry(package="asteroids", slug="asteroids", title="Asteroids"),
+    GameEntry(
+        package="pocketmodel", slug=POCKETMODEL.slug, title="PocketModel TCG", cards=POCKETMODEL
+    ),
+    GameEntry(
+        package="transformers",
+        slug=TRANSFORMERS.slug,
+        title="Transformers TCG",
+        cards=TRANSFORMERS,
+    ),
+    GameEntry(package="toybattle", slug=TOYBATTLE.slug, title="Toy Battle", cards=TOYBATTLE),
 )
-"""Every game, in menu order."""
+"""Every game, in menu order, each with its one title: the original's name (the seeds'
+``Pocketmodel TCG`` and ``Transformers TCG``, written as their makers do)."""
 
 _BY_SLUG: Mapping[str, GameEntry] = MappingProxyType({e.slug: e for e in ENTRIES})
 
@@ -49,6 +57,9 @@ class _Games(Mapping[str, Game[Any, Any, Any]]):
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
 """Game name -> the game, in menu order."""
+
+TITLES: Mapping[str, str] = MappingProxyType({e.slug: e.title for e in ENTRIES})
+"""Game name -> its title (the one place each is written is its entry in :data:`ENTRIES`)."""
 
 CARD_GAMES: Mapping[str, CardGame] = MappingProxyType(
     {e.cards.slug: e.cards for e in ENTRIES if e.cards is not None}

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from games.cards.anatomy import FaceContent
 from games.cards.cardgame import CardGame
 from games.cards.fields import ValidatedCard
-from games.registry import CARD_GAMES
+from games.registry import CARD_GAMES, TITLES
 from printables.facebox import Box, box_problems, overlap
 from printables.facelower import lower_half
 from printables.faceupper import design_upper
@@ -249,5 +249,5 @@ _BY_CLASS: dict[type, CardGame] = {
 
 
 def game_title(game: str) -> str:
-    """Display title of a game slug."""
-    return CARD_GAMES[game].title
+    """Display title of a game slug (its registry entry's)."""
+    return TITLES[game]

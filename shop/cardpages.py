@@ -24,7 +24,7 @@ from flask import render_template, request
 from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
-from games.registry import CARD_GAMES
+from games.registry import CARD_GAMES, TITLES
 from printables.cutter import Cutter
 from shop.jobs import Job
 from shop.pages import (
@@ -107,7 +107,7 @@ def demo_decks() -> list[dict[str, str]]:
     for name in demo_names():
         deck = read_deck(DEMO_PREFIX + name).deck
         printed = sum(card.copies for card in deck.cards)
-        title = CARD_GAMES[deck.game].title
+        title = TITLES[deck.game]
         decks.append(
             {"name": name, "title": deck.title, "game": deck.game, "cards": str(printed),
              "game_title": title}

@@ -63,7 +63,6 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
     """Asteroids (rules: shared/rules/asteroids.md, AST-1..AST-30) for the companion."""
 
     name = "asteroids"
-    title = "Asteroids"
     rule_prefix = "AST"
 
     def parse_setup(self, data: Any) -> Setup:

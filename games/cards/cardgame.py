@@ -38,7 +38,6 @@ class CardGame:
 
     Attributes:
         slug: the game's slug in deck files (``game:``), card URLs and file names.
-        title: the game's name on generated card backs and sheet titles.
         kinds: ``kind`` value -> card class. The first one is the default when ``kind`` is
             omitted and the game has a single kind.
         legality: deck cards -> rule problems (the printer's deck warnings).
@@ -51,7 +50,6 @@ class CardGame:
     """
 
     slug: str
-    title: str
     kinds: Mapping[str, type[ValidatedCard]]
     legality: Callable[[tuple[Any, ...]], list[FieldError]]
     limits: DeckLimits

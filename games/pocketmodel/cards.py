@@ -262,7 +262,6 @@ def face(card: PocketModelUnit | PocketModelCard, side: str = "front") -> FaceCo
 
 CARDS = CardGame(
     slug="pocketmodel",
-    title="PocketModel",
     kinds=MappingProxyType(
         {"unit": PocketModelUnit, "combat": PocketModelCard, "objective": PocketModelCard}
     ),

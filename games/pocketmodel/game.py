@@ -76,7 +76,6 @@ class PocketModelGame(Game[State, Action, Setup]):
     """PocketModel TCG (rules: shared/rules/pocketmodel.md, PM-5..PM-40) for the companion."""
 
     name = CARDS.slug
-    title = "PocketModel TCG"
     rule_prefix = "PM"
     deck_game = CARDS.slug
     hidden_information = True

@@ -137,7 +137,6 @@ def back_colour(card: ToyBattleTroop) -> str:
 
 CARDS = CardGame(
     slug="toy-battle",
-    title="Toy Battle",
     kinds=MappingProxyType({"troop": ToyBattleTroop}),
     legality=legality_problems,
     limits=DeckLimits(max_copies=COPIES, rule="TB-1"),

@@ -54,7 +54,6 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
     """Toy Battle (rules: shared/rules/toy-battle.md, TB-1..TB-41) for the companion."""
 
     name = CARDS.slug
-    title = "Toy Battle"
     rule_prefix = "TB"
 
     def parse_setup(self, data: Any) -> Setup:

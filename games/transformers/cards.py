@@ -325,7 +325,6 @@ def face(card: TransformersCharacter | TransformersBattleCard, side: str = "fron
 
 CARDS = CardGame(
     slug="transformers",
-    title="Transformers",
     kinds=MappingProxyType(
         {
             "character": TransformersCharacter,

@@ -48,7 +48,6 @@ class TransformersGame(Game[State, Action, Setup]):
     """Transformers TCG (rules: shared/rules/transformers.md, TF-1..TF-40) for the companion."""
 
     name = CARDS.slug
-    title = "Transformers TCG"
     rule_prefix = "TF"
     deck_game = CARDS.slug
     hidden_information = True

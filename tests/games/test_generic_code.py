@@ -31,7 +31,7 @@ def spellings() -> set[str]:
         found |= {entry.package, entry.slug, entry.game.title.lower()}
         found |= {entry.game.title.split()[0].lower()}
         if entry.cards is not None:
-            found |= {entry.cards.title.lower(), entry.cards.slug}
+            found |= {entry.title.lower(), entry.cards.slug}
     return found
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +11,11 @@ from pathlib import Path
 import pytest
 
 from games import registry
+from games.cards.cardgame import CardGame
+from games.demos import demo_deck
 from games.entry import GameEntry
+from printables.faces import game_title
+from printables.render import pdf_title
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +38,7 @@ def test_every_entry_loads_the_engine_that_names_itself_by_the_slug() -> None:
 
 
 def test_an_entry_whose_engine_names_itself_otherwise_is_refused() -> None:
-    wrong = GameEntry(package="toybattle", slug="toy_battle")
+    wrong = GameEntry(package="toybattle", slug="toy_battle", title="Toy Battle")
     with pytest.raises(RuntimeError, match="names itself 'toy-battle', not 'toy_battle'"):
         _ = wrong.game
 
@@ -56,3 +62,24 @@ def test_printing_a_deck_imports_no_rules_engine(tmp_path: Path) -> None:
     )
     assert done.stdout.strip() == "[]"
     assert len(list(tmp_path.glob("*.pdf"))) == 5
+
+
+def test_each_game_has_one_title_written_in_its_registry_entry() -> None:
+    """Issue 28: PocketModel had two titles ("PocketModel" on card backs and PDFs,
+    "PocketModel TCG" on the phone); now the entry's title is the only one, the original's."""
+    assert dict(registry.TITLES) == {
+        "asteroids": "Asteroids",
+        "pocketmodel": "PocketModel TCG",
+        "transformers": "Transformers TCG",
+        "toy-battle": "Toy Battle",
+    }
+    assert [e.game.title for e in registry.ENTRIES] == [e.title for e in registry.ENTRIES]
+    assert "title" not in {f.name for f in dataclasses.fields(CardGame)}
+    written = [
+        path.name
+        for path in (ROOT / "games").glob("*/*.py")
+        if re.search(r"^\s+title(: str)? = \"", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert written == []  # no game module writes a title of its own
+    pdf = pdf_title(demo_deck("pocketmodel"))
+    assert pdf.endswith("(PocketModel TCG)") and game_title("transformers") == "Transformers TCG"
