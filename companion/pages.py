@@ -7,6 +7,7 @@ in the ``X-Seat-Token`` header (see :mod:`companion.security`).
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from typing import Any
 from urllib.parse import urlsplit
@@ -147,7 +148,16 @@ def table(table_id: str) -> str | Response:
         # a browser whose seat another phone took keeps its seat key: filled in, one tap back
         keys = [seat_key_of(request, table_id, role) for role in SEATS]
         key = next((k for k in keys if k), None)
-        page = render_template("message.html", kind="no_seat", table_id=table_id, seat_key=key)
+        token = request.cookies.get(SEAT_COOKIE_PREFIX + table_id)
+        taken = tables().seats.taken_from(table_id, token)
+        page = render_template(
+            "message.html",
+            kind="taken" if taken else "no_seat",
+            table_id=table_id,
+            seat_key=key,
+            taken_seat=taken[0] if taken else None,
+            taken_at=time.strftime("%H:%M UTC", time.gmtime(taken[1])) if taken else None,
+        )
         return make_response(page, 403)
     return render_table(seat)
 

@@ -11,7 +11,9 @@ ARCHITECTURE.md, *Next shape of the companion*):
   the table up from the shared event log and wakes its own streams.
 
 Messages are small JSON objects ``{"t": table id, "r": revision, "o": origin process}`` or, for
-presence, ``{"t", "p": {seat: open stream count}, "o"}``; the event log itself never travels
+presence, ``{"t", "p": {seat: open stream count}, "o"}`` (live streams and sockets) and ``{"t",
+"h": {seat: UNIX seconds}, "o"}`` (a seat's last request, at most every
+:data:`companion.tables.seats.HEARD_SHARE_SECONDS` per seat and process); the event log itself never travels
 through the hub (the store is the truth, the hub only says "look again").
 """
 
@@ -87,3 +89,8 @@ class Hub(Protocol):
 
     def notify_presence(self, table_id: str, counts: dict[str, int], *, wake: bool) -> None:
         """This process's open streams per seat of a table changed (any thread)."""
+
+    def notify_heard(self, table_id: str, seat: str, at: float) -> None:
+        """A seat's phone made a request here at ``at`` (UNIX seconds; any thread): tell the
+        other processes (``{"t", "h": {seat: at}, "o"}``), so that none of them lets a seat
+        code take the seat of a phone that is at the table through another process."""

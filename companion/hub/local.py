@@ -93,6 +93,9 @@ class LocalHub:
         if wake:
             self._call(lambda: self.wake(table_id))
 
+    def notify_heard(self, table_id: str, seat: str, at: float) -> None:
+        """Nothing: one process has no other to tell."""
+
     def _call(self, callback: Callable[[], Any]) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():

@@ -14,6 +14,9 @@ the process its request reached; the phones of that table may stream from any ot
   count}, "o"}``, and repeats the counts of every table with streams every
   :data:`PRESENCE_SECONDS`; counts of a process not heard for :data:`PRESENCE_EXPIRY` seconds
   are forgotten (a process killed with ``kill -9`` cannot say that its phones left);
+* a seat's requests: ``{"t", "h": {seat: UNIX seconds}, "o"}`` (:meth:`RedisHub.notify_heard`),
+  so that a phone that only makes requests (no live stream) through one process counts as at
+  the table in every other (a seat code waits until it is gone);
 * after the subscription to Redis was lost and made again, every table with streams here is
   caught up from the log (messages sent meanwhile were lost).
 
@@ -280,6 +283,12 @@ class RedisHub(LocalHub):
             self._send({"t": table_id, "p": dict(counts), "o": self.origin})
 
         self._call(here_and_there)
+
+    def notify_heard(self, table_id: str, seat: str, at: float) -> None:
+        """A seat's request here (any thread): tell the other processes ``{"t", "h": {seat:
+        at}, "o"}``."""
+        message = {"t": table_id, "h": {seat: round(at, 3)}, "o": self.origin}
+        self._call(lambda: self._send(message))
 
 
 async def _close_quietly(pubsub: aioredis.client.PubSub) -> None:

@@ -15,11 +15,15 @@ store's reclaim codes, kept hashed, each used once):
   own seat (asking for it is that phone's consent); takes the seat at once.
 * seat code (:data:`SEAT_CODE_CHARS`, :data:`RECLAIM_SECONDS`): made by a seated phone for the
   other seat, whose phone lost its seat; takes it only once that seat's phone is gone (no live
-  stream here or elsewhere and no request here for :attr:`Seats.gone_seconds`), else 409
+  stream or socket here or elsewhere and no request in any process for
+  :attr:`Seats.gone_seconds`: a process tells the others of a seat's requests through the hub,
+  :meth:`Seats.note_heard`), else 409
   ``seat_in_use`` and the code stays usable (for :data:`RECLAIM_SECONDS` more).
 
 The phone whose seat was taken is told on its live streams, which then close
-(:func:`companion.tables.sse.pending`), and its token is refused from then on.
+(:func:`companion.tables.sse.pending`), and its token is refused from then on with a 403 that
+says so (``reason`` ``seat_taken``, when, and the way back: the ``reclaim`` event names the
+replaced token, :func:`~companion.tables.table.revoked_mark`); its table link says the same.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from companion.store.base import Event, Store, StoreError, token_hash
 from companion.tables.cache import TableCache
 from companion.tables.catchup import CatchUp
 from companion.tables.rejected import RETRY_AFTER_SECONDS, Rejected, brief
-from companion.tables.table import Table, iso_utc
+from companion.tables.table import Table, iso_utc, revoked_mark
 from games import registry
 from games.protocol import SEATS
 
@@ -53,6 +57,10 @@ RECLAIM_SECONDS = 600.0
 """A seat or move code expires 10 minutes after it was made."""
 SEAT_KEY_SECONDS = 400 * 24 * 3600.0
 """A seat key lasts longer than any game (its table's cookie lasts 30 days)."""
+HEARD_SHARE_SECONDS = 5.0
+"""A process tells the others of a seat's requests at most this often (through the hub,
+:meth:`Seats.note_heard`): well within :data:`SEAT_GONE_SECONDS`, one message per phone per
+5 s at most (none in one process)."""
 SEAT_GONE_SECONDS = 60.0
 """A seat code takes a seat only when its phone had no live stream and made no request for
 this long (the app's ``SEAT_GONE_SECONDS``): a locked phone drops its stream, an unlocked one
@@ -166,7 +174,7 @@ class Seats:
                 except StoreError as exc:
                     raise Rejected(409, "seat_taken", "both seats of this table are taken") from exc
             table.roles[token_hash(token)] = "B"
-            table.heard["B"] = time.time()
+            self.note_heard(table, "B")
             table.add(event)
             self.cache.publish(table)
         return Seat(table_id=table_id, role="B", token=token, key=self._key(table_id, "B"))
@@ -187,15 +195,64 @@ class Seats:
             with table.lock:
                 self.catch_up.catch_up(table, roles=True)
             role = table.roles.get(token_hash(token))
+        if role is None and token:
+            self._refuse_revoked(table, token)
         if role is None:
             raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
         if role in SEATS:
-            table.heard[role] = time.time()
+            self.note_heard(table, role)
         return Seat(table_id=table_id, role=role, token=token or "")
+
+    def _refuse_revoked(self, table: Table, token: str) -> None:
+        """A token another phone took the seat from: 403 ``forbidden`` saying so, when and how
+        to get back (``reason`` ``seat_taken``, ``seat``, ``taken_at``).
+
+        Raises:
+            Rejected: for a revoked seat token (else nothing happens).
+        """
+        taken = table.revoked.get(revoked_mark(token_hash(token)))
+        if taken is None:
+            return
+        seat, at = taken
+        raise Rejected(
+            403,
+            "forbidden",
+            f"seat {seat} of this table was taken over by another phone at {iso_utc(at)} (a "
+            "seat key, move code or seat code typed there); this phone can take it back with "
+            "its seat key or a move code from that phone",
+            details={"reason": "seat_taken", "seat": seat, "taken_at": iso_utc(at)},
+        )
+
+    def taken_from(self, table_id: str, token: str | None) -> tuple[str, float] | None:
+        """``(seat, when)`` when ``token`` held a seat of this table that another phone took
+        over (a ``reclaim``), else None."""
+        if not token:
+            return None
+        return self.cache.table(table_id).revoked.get(revoked_mark(token_hash(token)))
+
+    def note_heard(self, table: Table, seat: str) -> None:
+        """A request with ``seat``'s token came in (every channel: requests, live streams,
+        sockets; :meth:`authorise` calls it): the phone is at the table now. Told to the
+        other processes through the hub at most every :data:`HEARD_SHARE_SECONDS`, so that a
+        seat code typed through another process waits for this phone too."""
+        now = time.time()
+        table.heard[seat] = now
+        if self.catch_up.shared and now - table.heard_shared.get(seat, 0.0) >= HEARD_SHARE_SECONDS:
+            table.heard_shared[seat] = now
+            self.cache.hub.notify_heard(table.id, seat, now)
+
+    def heard_elsewhere(self, table: Table, heard: Any) -> None:
+        """Another process's ``{seat: UNIX seconds}`` of a seat's last request there (a hub
+        message; anything else in it is ignored)."""
+        now = time.time()
+        for seat, at in heard.items():
+            if seat in SEATS and isinstance(at, int | float) and not isinstance(at, bool):
+                table.heard[seat] = max(table.heard.get(seat, 0.0), min(float(at), now))
 
     def last_seen(self, table: Table, seat: str) -> float | None:
         """When ``seat``'s phone was last at the table (UNIX seconds: now while it has a live
-        stream, else its last request here or when its stream closed), or None when that was
+        stream or socket here or in another process, else its last request in any process
+        (:meth:`note_heard`) or when its stream closed), or None when that was
         :attr:`gone_seconds` ago or longer (the phone is gone)."""
         now = time.time()
         connected, since = table.presence.get(seat, (False, 0.0))
@@ -266,7 +323,8 @@ class Seats:
             with table.lock:
                 try:
                     with self.catch_up.writing(table):
-                        event = _seat_event(table.revision + 1, "reclaim", target)
+                        old = [revoked_mark(h) for h, r in table.roles.items() if r == target]
+                        event = _seat_event(table.revision + 1, "reclaim", target, old)
                         self.store.replace_seat(
                             table_id=table_id, seat=target, token=token, event=event
                         )
@@ -276,7 +334,7 @@ class Seats:
                     raise
                 table.roles = {h: r for h, r in table.roles.items() if r != target}
                 table.roles[token_hash(token)] = target
-                table.heard[target] = time.time()
+                self.note_heard(table, target)
                 table.add(event)
                 self.cache.publish(table)  # wakes the old token's streams: told, they end
                 return Seat(table_id=table_id, role=target, token=token, key=key)
@@ -317,8 +375,15 @@ def _code(chars: int) -> str:
     return "".join(secrets.choice(RECLAIM_ALPHABET) for _ in range(chars))
 
 
-def _seat_event(seq: int, kind: str, seat: str) -> Event:
-    """A ``join`` or ``reclaim`` event (no payload: the seat's token is in the seats table)."""
+def _seat_event(seq: int, kind: str, seat: str, revoked: list[str] | None = None) -> Event:
+    """A ``join`` or ``reclaim`` event (the seat's token is in the seats table); a reclaim's
+    payload ``{"revoked": [...]}`` names the replaced tokens by :func:`revoked_mark`."""
+    payload: dict[str, Any] = {} if revoked is None else {"revoked": revoked}
     return Event(
-        seq=seq, kind=kind, seat=seat, client_action_id=None, payload={}, created_at=time.time()
+        seq=seq,
+        kind=kind,
+        seat=seat,
+        client_action_id=None,
+        payload=payload,
+        created_at=time.time(),
     )

@@ -107,13 +107,17 @@ class TableService:
 
     def _remote(self, message: dict[str, Any]) -> None:
         """A message from another process (:mod:`companion.hub`), on the event loop: presence
-        counts are merged at once; a new revision is caught up from the log in a thread."""
+        counts and a seat's last request are merged at once; a new revision is caught up from the log in a thread."""
         table = self.cache.get(str(message.get("t")), touch=False)
         if table is None:
             return  # nobody here streams that table
         counts = message.get("p")
         if isinstance(counts, dict):
             self.budgets.heard(table, str(message.get("o")), counts)
+            return
+        heard = message.get("h")
+        if isinstance(heard, dict):
+            self.seats.heard_elsewhere(table, heard)
             return
         revision = message.get("r")
         if isinstance(revision, int):

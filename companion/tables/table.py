@@ -38,6 +38,12 @@ def iso_utc(when: float) -> str:
     return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def revoked_mark(digest: str) -> str:
+    """What a ``reclaim`` event keeps of a replaced token's hash (:func:`token_hash`): its
+    first 16 hex digits, enough to recognise the old phone, nothing to sit down with."""
+    return digest[:16]
+
+
 def roles_of(row: TableRow) -> dict[str, str]:
     """Token hash -> role (``"A"``, ``"B"``, ``"watch"``) of a table's stored row."""
     roles = {digest: seat for seat, digest in row.seat_hashes.items()}
@@ -74,7 +80,13 @@ class Table:
     presence_version: int = 0
     presence_json: str = "{}"
     heard: dict[str, float] = field(default_factory=dict)
-    """seat -> when this process last had a request with its token (UNIX seconds)."""
+    """seat -> when a request with its token was last made, here or (heard through the hub) in
+    another process (UNIX seconds; :meth:`companion.tables.seats.Seats.note_heard`)."""
+    heard_shared: dict[str, float] = field(default_factory=dict)
+    """seat -> when this process last told the other processes of a request of that seat."""
+    revoked: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """:func:`revoked_mark` of a seat token another phone took the seat from -> (seat, when
+    taken, UNIX seconds), from the ``reclaim`` events: so the old phone is told why."""
     clock: Clock = field(default_factory=Clock)
     """The game clock folded from the log (:mod:`companion.tables.clock`)."""
     loaded_at: float = field(default_factory=time.time)
@@ -115,6 +127,9 @@ class Table:
             self._hide(event, before)
         if event.client_action_id:
             self.client_ids[event.client_action_id] = key or event_request_key(event)
+        if event.kind == "reclaim" and event.seat is not None:
+            for mark in event.payload.get("revoked", ()):
+                self.revoked[str(mark)] = (event.seat, event.created_at)
         if event.kind == "roll":
             self.rolls.append(
                 {

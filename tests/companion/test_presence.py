@@ -167,6 +167,50 @@ def test_a_lost_seat_is_reclaimed_with_a_code_from_the_other_phone(
     assert response.status_code == 200
 
 
+def test_a_phone_whose_seat_was_taken_is_told_so_with_its_way_back(app: Flask) -> None:
+    """Issue 32.5: the old phone reopening the table link got "No seat at this table", and
+    its token a bare 403; now both say that another phone took the seat, when, and how to
+    get it back (the seat key, filled in), in the phone's language."""
+    old, other, new = app.test_client(), app.test_client(), app.test_client()
+    made = old.post("/tables", data={"game": "asteroids"})
+    table_id = made.headers["Location"].split("/t/")[1]
+    service = app.extensions["tablesmith.tables"]
+    service.seats.gone_seconds = 0.0  # A's phone counts as gone at once (see test_seat_codes)
+    joined = other.post("/api/join/" + service.table(table_id).join_token, json={}).get_json()
+    api = f"/api/t/{table_id}"
+    code = other.post(api + "/reclaim-code", json={}, headers={"X-Seat-Token": joined["token"]})
+    assert new.post(api + "/reclaim", json={"code": code.get_json()["code"]}).status_code == 200
+    taken_at = time.time()
+
+    page = old.get(f"/t/{table_id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 403 and "Another phone took your seat" in text
+    assert "No seat at this table" not in text
+    clock = time.strftime("%H:%M UTC", time.gmtime(taken_at))
+    assert f"Seat A at this table was taken over by another phone at {clock}" in text
+    key = old.get_cookie(f"ts_key_{table_id}_A")
+    assert key is not None and f'value="{key.value}"' in text  # one tap
+    german = old.get(f"/t/{table_id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Ein anderes Handy hat deinen Platz übernommen" in german
+    assert "Platz A an diesem Tisch wurde um" in german
+
+    token = old.get_cookie(f"ts_seat_{table_id}")
+    assert token is not None
+    refused = old.get(api + "/state", headers={"X-Seat-Token": token.value})
+    body = refused.get_json()
+    assert refused.status_code == 403 and body["error"] == "forbidden"  # the page's handling
+    assert (body["reason"], body["seat"]) == ("seat_taken", "A")
+    assert abs(parse(body["taken_at"]) - taken_at) < 2
+    assert "taken over by another phone" in body["message"] and "seat key" in body["message"]
+    never = old.get(api + "/state", headers={"X-Seat-Token": "never-a-token"}).get_json()
+    assert "reason" not in never  # a token that never sat here is told nothing more
+
+    back = old.post(api + "/reclaim", json={"code": key.value})  # the way back: the key
+    assert back.status_code == 200 and back.get_json()["seat"] == "A"
+    assert old.get(f"/t/{table_id}").status_code == 200
+    assert "Another phone took your seat" in new.get(f"/t/{table_id}").get_data(as_text=True)
+
+
 def test_reclaim_codes_expire_and_are_checked(
     client: FlaskClient, seats: Seats, monkeypatch: pytest.MonkeyPatch
 ) -> None:
