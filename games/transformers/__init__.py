@@ -55,10 +55,18 @@ Decisions where the digest is unclear (cited as Dn in the code and the tests):
   Cards getappt sind.", attack until all your characters are tapped); the official rule TF-25
   untaps all, and without it no game can end: the default. Flag ``untap_all`` off: the former
   default (nothing untaps but by hand).
-* D9 (TF-20, variant ``must_attack``, official) "You must attack if you can": the end of the
-  turn is refused while an attack can be started, chained attacks of TF-24 included.
-  Seed: "kannst du mit einer deiner anderen ungetappten Character Cards angreifen" (you *can*
-  attack with another untapped character): attacking is optional by default.
+* D9 (TF-20, flag ``must_attack``, the default; official too) "You must attack if you can":
+  the end of the turn is refused while an attack can be started, chained attacks of TF-24
+  included. Flag off (the former default): attacking is optional.
+  Seed: "Im Zug folgt jetzt der Angriff" (the turn's attack follows now: the turn has one,
+  it does not say "may"), "Wähle eine deiner ungetappten Character Cards als Angreifer" (choose
+  one of your untapped characters as the attacker) and "Greif solange an bis alle deine
+  Character Cards getappt sind" (attack until all your characters are tapped). Its "kannst du
+  mit einer deiner anderen ungetappten Character Cards angreifen" says when a further attack is
+  possible, not that it is optional.
+  Stored tables: every setup event and state has carried ``must_attack`` since the engine's
+  first commit (the setup event writes every flag), so the new default reaches new tables
+  only; a table logged with ``"must_attack": false`` replays as it was played.
 * D10 (TF-20) The attack action may say ``any_defender``: a card (such as the demo's Quickstep)
   lets the attacker choose an untapped defender although a tapped enemy exists.
   Seed: "Wähle eine gegnerische getappte Character Card als Verteidiger. Sollten keine Character

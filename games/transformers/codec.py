@@ -187,7 +187,8 @@ _CHARACTER_FIELDS = frozenset(
 
 
 def variant_from_json(data: Any) -> Variant:
-    """The variant flags; missing flags take their default (the seed's reading).
+    """The variant flags; missing flags take their default (the seed's reading). Only a new
+    table's request lacks flags: every stored setup event and state carries all three (D9).
 
     Raises:
         Invalid: not an object, an unknown flag, a flag that is not a bool.

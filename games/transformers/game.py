@@ -4,8 +4,9 @@ A thin adapter over :mod:`games.transformers.rules`, :mod:`.actions`, :mod:`.cod
 :mod:`.team` (TF-3, TF-5, decks) and :mod:`.view` (the phones' view).
 
 Setup request: ``{"type": "setup", "variant": {"count_battle_stars", "must_attack",
-"untap_all"}}`` (flags optional; default False = the seed's reading, but ``untap_all``
-True = TF-25, without which no game can end). The logged setup event
+"untap_all"}}`` (flags optional; the defaults are the seed's reading: ``count_battle_stars``
+False, ``must_attack`` True (D9), ``untap_all`` True = TF-25, without which no game can
+end). The logged setup event
 is ``{"variant": {...}}``; the table then waits for both teams (``team`` actions, D1). The
 second team's action rolls 1d2 for the starting player (TF-5; 1 = A, 2 = B).
 """
@@ -68,12 +69,13 @@ class TransformersGame(Game[State, Action, Setup]):
             raise MalformedAction(str(exc)) from exc
 
     def example_setups(self) -> list[dict[str, Any]]:
-        """The defaults, every official flag on, and the former default (no untap step)."""
+        """The defaults, every official flag on, and the former defaults (no untap step,
+        attacking optional)."""
         every = {"count_battle_stars": True, "must_attack": True, "untap_all": True}
         return [
             {"type": "setup"},
             {"type": "setup", "variant": every},
-            {"type": "setup", "variant": {"untap_all": False}},
+            {"type": "setup", "variant": {"untap_all": False, "must_attack": False}},
         ]
 
     def setup_to_json(self, setup: Setup) -> dict[str, Any]:

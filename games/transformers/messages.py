@@ -33,7 +33,7 @@ MESSAGES = Messages(
         "second_turn_one_play": "in the second turn an Action or an Upgrade, not both",
         "no_deck_card": "no %(kind)s card '%(card)s' in your deck list: %(listed)s",
         "wrong_card_type": "'%(card)s' is an %(type)s, not an %(kind)s",
-        "must_attack": "you must attack if you can: this table plays the variant must_attack",
+        "must_attack": "you must attack if you can: the turn's attack follows now",
         "no_attack": "no attack is running; start one first",
         "no_more_attacks": "no more attacks this turn: the opponent still has an untapped "
         "character",

@@ -62,13 +62,15 @@ class Variant:
 
     Attributes:
         count_battle_stars: TF-3 official: stars on battle cards count toward the 25 (D2).
-        must_attack: TF-20 official: a player must attack if they can (D9).
+        must_attack: TF-20: a player must attack if they can (D9; default True: the seed's
+            "Im Zug folgt jetzt der Angriff" and "Greif solange an", and the official rules).
+            Off: the former default, attacking is optional.
         untap_all: TF-25 official: once every character in play is tapped, all untap (D8;
             default True: without it a game can never end). Off: nothing untaps but by hand.
     """
 
     count_battle_stars: bool = False
-    must_attack: bool = False
+    must_attack: bool = True
     untap_all: bool = True
 
 

@@ -193,7 +193,7 @@ SETUPS = {
     "asteroids": {"type": "setup", "mode": "random"},
     "pocketmodel": {"type": "setup"},
     "toy-battle": {"type": "setup", "terrain": "castle"},
-    "transformers": {"type": "setup"},
+    "transformers": {"type": "setup", "variant": {"must_attack": False}},
 }
 """The simplest setup request of each game (the clock itself names no game)."""
 

@@ -144,7 +144,10 @@ def test_the_other_seat_and_a_watcher_never_receive_a_deck_list_only_the_table(
 ) -> None:
     seats, watch = seat(live, game)
     side = dict(zip("AB", SIDES[game]))
-    write(live, seats, "A", "actions", action={"type": "setup"})
+    setup: dict[str, object] = {"type": "setup"}
+    if game == "transformers":  # turn 1 ends without an attack (play_one_card): flag off, D9
+        setup["variant"] = {"must_attack": False}
+    write(live, seats, "A", "actions", action=setup)
     answers = {who: write(live, seats, who, "deck", demo=side[who]) for who in "AB"}
     tokens = {"A": seats.a, "B": seats.b, "watch": watch}
     received = {who: seen_by(live, seats, token) for who, token in tokens.items()}

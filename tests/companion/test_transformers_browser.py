@@ -117,6 +117,7 @@ def test_german_phone_fits_390_px_labels_the_stats_and_guides_every_tap(
     base, app = live_server
     phone_a, phone_b = two_phones(browser, base, "transformers", locale="de-DE")
     phone_a.wait_for_selector("#tf-open")
+    phone_a.uncheck("#tf-setup input[name=must_attack]")  # turn 1 ends without an attack (D9)
     phone_a.click("#tf-open")
     for phone in (phone_a, phone_b):
         phone.wait_for_selector("#tf-teams:not([hidden])")

@@ -310,9 +310,11 @@ def test_tf20_the_defender_must_be_a_tapped_enemy_if_there_is_one() -> None:
     assert chosen.attack is not None and chosen.attack.defender.character == "B1"
 
 
-def test_tf20_variant_must_attack_refuses_to_end_the_turn_while_an_attack_is_possible() -> None:
-    free = act(table(), "A", "draw")
-    assert act(free, "A", "end_turn").player == "B"  # the seed: attacking is optional
+def test_tf20_must_attack_refuses_to_end_the_turn_while_an_attack_is_possible() -> None:
+    """The default (D9): "Im Zug folgt jetzt der Angriff"; the flag off: attacking is optional."""
+    free = act(table({"must_attack": False}), "A", "draw")
+    assert act(free, "A", "end_turn").player == "B"  # the former default
+    assert GAME.parse_setup({"type": "setup"}).variant.must_attack is True
     state = act(table({"must_attack": True}), "A", "draw")
     assert view(state)["allowed"]["end_turn"] is False
     refused(state, "A", "end_turn", "TF-20")

@@ -82,9 +82,16 @@ def deck_list(cards: int = 14, copies: int = 3, stars: int = 0) -> list[dict[str
     ]
 
 
+SCENARIO = {"must_attack": False}
+"""The flags a scenario table opens with unless the test names its own: attacking optional
+(the former default), so scenarios of other rules may end a turn without an attack; the
+default ``must_attack`` (D9) is tested with it named."""
+
+
 def empty_table(variant: dict[str, bool] | None = None) -> State:
-    """A table set up with ``variant``, waiting for the teams."""
-    request = {"type": "setup"} if variant is None else {"type": "setup", "variant": variant}
+    """A table set up with ``variant`` (missing flags: :data:`SCENARIO`, then the game's
+    defaults), waiting for the teams."""
+    request = {"type": "setup", "variant": {**SCENARIO, **(variant or {})}}
     return GAME.start(GAME.setup_event(GAME.parse_setup(request), ()))
 
 
