@@ -27,6 +27,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import clock_page, decks, i18n, views
+from companion.api import LIVE_STREAM
 from companion.links import links
 from companion.security import SEAT_COOKIE_PREFIX, join_limiter, lookup_limiter, seat_key_of, seated
 from companion.tables.clock_writes import start_clock
@@ -105,6 +106,9 @@ def render_table(seat: Seat) -> str:
         "join_qr": qr_svg(urls["join_url"]) if seat.role == "A" else None,
         "watch_qr": qr_svg(urls["watch_url"]) if seat.role in ("A", "B") else None,
         "seat_key": spaced(seat_key_of(request, seat.table_id, seat.role)),
+        # served by the event loop (tablesmith serve), which also serves the table's socket
+        # (companion/sockets.py); waitress serves SSE + POST only
+        "sockets": LIVE_STREAM in request.environ,
     }
     return render_template("table.html", **context)
 

@@ -147,6 +147,9 @@ const Tablesmith = (() => {
   }
 
   async function call(method, path, body, timeout = 0) {
+    if (method === "POST" && source && source.carries && source.carries(path)) {
+      return source.post(path, body, timeout); // the table's socket carries the write
+    }
     const abort = new AbortController();
     const timer = timeout ? setTimeout(() => abort.abort(), timeout) : null;
     try {
@@ -502,7 +505,7 @@ const Tablesmith = (() => {
     clearTimeout(streamTimer);
     streamTimer = null;
     if (source) source.close();
-    const stream = new EventSource(API + "events?since=" + seen + "&token=" + encodeURIComponent(TOKEN));
+    const stream = TablesmithSocket.stream(API, TOKEN, seen, connect); // a socket, or SSE (socket.js)
     source = stream;
     streamStarted = performance.now();
     const watchdog = setTimeout(() => {
@@ -1045,6 +1048,7 @@ const Tablesmith = (() => {
     register, panel, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
+    transport: () => (source && source.readyState === 1 ? (source.post ? "socket" : "sse") : null),
     awake: () => keepAwake.mode(),
   };
 })();

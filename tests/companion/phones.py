@@ -4,10 +4,12 @@ phone viewport (:data:`PHONE`), and the steps every game's browser test starts w
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import socket
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -154,6 +156,40 @@ def pocketmodel_table(browser: Any, base: str, base_b: str | None = None) -> tup
     )
 
 
+SOCKET_ROUTE = re.compile(r".*/api/t/[^/]+/socket$")
+"""A table page's socket (companion/static/socket.js)."""
+
+
+def socket_writes(page: Any) -> list[Callable[[str, str], None]]:
+    """The listeners of the writes ``page`` sends on its table's socket: each is called with
+    the write's route name and its body (JSON text). The first call relays the page's sockets
+    through Playwright (a pass-through route, installed before the page opens its socket) so
+    that their messages can be seen; later calls give the same list."""
+    listeners: list[Callable[[str, str], None]] | None = getattr(page, "socket_listeners", None)
+    if listeners is not None:
+        return listeners
+    found: list[Callable[[str, str], None]] = []
+    page.socket_listeners = found
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            try:
+                parsed = json.loads(message)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict) and "post" in parsed:
+                for listener in list(found):
+                    listener(parsed["post"], json.dumps(parsed.get("body")))
+            server.send(message)
+
+        ws.on_message(to_server)
+
+    page.route_web_socket(SOCKET_ROUTE, route)
+    return found
+
+
 class Link:
     """A phone's network path to the server that can be cut: a TCP relay on a loopback port in
     front of the server at ``target`` ("http://host:port"). :meth:`drop` cuts every open
@@ -162,10 +198,14 @@ class Link:
     lost Wi-Fi: the request just hangs). The page's ``navigator.onLine`` stays true, as it does
     on a phone whose Wi-Fi is up but cannot reach the table's server.
 
+    With ``sockets=False`` it is a proxy that lets no WebSocket through: a connection whose
+    first request asks for an upgrade is closed at once.
+
     Use as a context manager; ``url`` is the base address through the relay.
     """
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, *, sockets: bool = True) -> None:
+        self.sockets = sockets
         parts = urlsplit(target)
         self.upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
         self.listener = socket.create_server(("127.0.0.1", 0))
@@ -225,28 +265,53 @@ class Link:
             except OSError:
                 return
             phone.settimeout(None)
-            if self.dropped:
-                if self.hold:
-                    with self.lock:
-                        if not self.closed:
-                            self.held.append(phone)
-                            continue
-                phone.close()
-                continue
-            try:
-                server = socket.create_connection(self.upstream, timeout=5)
-            except OSError:
-                phone.close()
-                continue
-            server.settimeout(None)
-            with self.lock:
-                if self.closed:
-                    phone.close()
-                    server.close()
+            if self.sockets:
+                if not self._relay(phone):
                     return
-                self.open.update((phone, server))
-            for a, b in ((phone, server), (server, phone)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            else:  # the request's head is peeked at in a thread of its own
+                threading.Thread(target=self._relay, args=(phone,), daemon=True).start()
+
+    def _relay(self, phone: socket.socket) -> bool:
+        """Relay one accepted connection to the server (or close or hold it as the link is
+        now); False once the relay is closed."""
+        if not self.sockets and self._upgrade(phone):
+            phone.close()
+            return True
+        if self.dropped:
+            if self.hold:
+                with self.lock:
+                    if not self.closed:
+                        self.held.append(phone)
+                        return True
+            phone.close()
+            return True
+        try:
+            server = socket.create_connection(self.upstream, timeout=5)
+        except OSError:
+            phone.close()
+            return True
+        server.settimeout(None)
+        with self.lock:
+            if self.closed:
+                phone.close()
+                server.close()
+                return False
+            self.open.update((phone, server))
+        for a, b in ((phone, server), (server, phone)):
+            threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+        return True
+
+    @staticmethod
+    def _upgrade(phone: socket.socket) -> bool:
+        """True when the connection's first request asks for a WebSocket (its head peeked at,
+        not read)."""
+        phone.settimeout(2)
+        try:
+            head = phone.recv(4096, socket.MSG_PEEK)
+        except OSError:
+            head = b""
+        phone.settimeout(None)
+        return b"upgrade: websocket" in head.lower()
 
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:

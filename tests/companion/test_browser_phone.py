@@ -27,7 +27,7 @@ from waitress import wasyncore
 from companion import decks
 from games import registry
 from tests.companion.conftest import Seats, act, flask_post, make_app, seat_both
-from tests.companion.phones import PHONE, launch
+from tests.companion.phones import PHONE, SOCKET_ROUTE, launch, socket_writes
 from tests.companion.test_full_game import greedy
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra)")
@@ -94,6 +94,7 @@ class Table:
             ]
         )
         page = context.new_page()
+        socket_writes(page)  # its socket's writes can be seen (posts())
         page.goto(base + "/t/" + self.seats.table_id)
         page.wait_for_function("document.getElementById('app').dataset.revision !== undefined")
         return page
@@ -127,7 +128,9 @@ def revision_at_least(page: Any, revision: int, timeout: float = 5000) -> None:
 
 
 def posts(page: Any, path: str) -> list[str]:
-    """Collect the bodies of the page's POSTs to ``.../<path>`` (from now on)."""
+    """Collect the bodies of the page's writes to ``.../<path>`` (from now on): its POSTs, and
+    the same writes on its table's socket (:func:`tests.companion.phones.socket_writes`, set
+    up before the page opened: :meth:`Table.open`)."""
     seen: list[str] = []
     page.on(
         "request",
@@ -137,6 +140,7 @@ def posts(page: Any, path: str) -> list[str]:
             else None
         ),
     )
+    socket_writes(page).append(lambda post, body: seen.append(body) if post == path else None)
     return seen
 
 
@@ -187,6 +191,39 @@ def test_a_tap_made_offline_is_kept_and_applied_once_when_the_connection_returns
     assert watcher.locator(".cell .ship").count() == 1
 
 
+def drop_first_socket_answer(page: Any) -> None:
+    """The page's table socket loses the answer to its first action (the server applied it)
+    and then the connection (reset), as a Wi-Fi that drops at the wrong moment: a new route
+    for the page's sockets, opened again at once."""
+    actions: list[int] = []
+    lost: list[int] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            parsed = json.loads(message)
+            if isinstance(parsed, dict) and parsed.get("post") == "actions":
+                actions.append(parsed["re"])
+                for listener in socket_writes(page):
+                    listener("actions", json.dumps(parsed["body"]))
+            server.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            if not lost and actions and text.startswith(f'{{"re":{actions[0]},'):
+                lost.append(1)
+                ws.close(code=1006)  # ... and the phone never hears back
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    page.route_web_socket(SOCKET_ROUTE, route)
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # a new socket, on this route
+
+
 def test_an_answer_lost_on_the_way_back_is_sent_again_and_applied_once(table: Table) -> None:
     view = set_up(table)
     mover = view["to_act"]
@@ -201,7 +238,8 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_and_applied_once(table: Ta
         lost.append(1)
         route.abort("connectionreset")  # ... and the phone never hears back
 
-    page.route("**/actions", drop_first_answer)
+    page.route("**/actions", drop_first_answer)  # SSE + POST (waitress)
+    drop_first_socket_answer(page)  # the socket (uvicorn)
     sent = posts(page, "actions")
     move_on_the_page(page)
     revision_at_least(page, view["revision"] + 1, timeout=8000)
@@ -301,8 +339,9 @@ def test_double_taps_on_each_games_setup_and_deck_buttons_make_one_write_each(
     context.add_cookies([cookie])
     page = context.new_page()
     writes = posts(page, "actions") + posts(page, "deck")
-    sent: list[str] = []
+    sent: list[str] = []  # every write, POSTed or on the socket
     page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    socket_writes(page).append(lambda post, _: sent.append(post))
     page.goto(base + "/t/" + created["table_id"])
     page.wait_for_function("document.getElementById('app').dataset.revision !== undefined")
     headers = {"X-Seat-Token": created["token"]}

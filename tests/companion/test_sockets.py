@@ -446,3 +446,9 @@ def test_the_socket_closes_with_1012_when_the_server_stops(tmp_path: Path) -> No
     phone.wait(lambda: phone.ended)
     assert phone.ws.close_code == 1012
     phone.close()
+
+
+def test_the_page_sends_over_its_socket_the_writes_the_socket_carries() -> None:
+    script = (Path(sockets.__file__).parent / "static" / "socket.js").read_text()
+    listed = script.split("const WRITES = [", 1)[1].split("]", 1)[0]
+    assert tuple(json.loads(f"[{listed}]")) == sockets.WRITES

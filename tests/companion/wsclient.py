@@ -48,6 +48,8 @@ class WebSocket:
         self.messages: queue.Queue[str | None] = queue.Queue()
         self.close_code: int | None = None
         self.status = 0
+        self.headers: list[tuple[str, str]] = []
+        """The handshake answer's headers (name, value), once accepted."""
         target = parts.path + (f"?{parts.query}" if parts.query else "")
         host = parts.netloc
         extra = [(k.encode(), v.encode()) for k, v in headers]
@@ -62,6 +64,7 @@ class WebSocket:
             for event in self.conn.events():
                 if isinstance(event, AcceptConnection):
                     self.status = 101
+                    self.headers = [(k.decode(), v.decode()) for k, v in event.extra_headers]
                 elif isinstance(event, RejectConnection):
                     self.status = event.status_code
                 elif self.status == 101:
