@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
+import json
 import re
 import shutil
 import socket
@@ -18,8 +20,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import requests
+
+from tests.companion.wsclient import WebSocket, ws_url
 
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 30.0
@@ -195,6 +200,66 @@ class StreamReader:
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
+
+
+class SocketReader(StreamReader):
+    """:class:`StreamReader`'s record of a phone's stream, on a table socket
+    (``companion/sockets.py``: the hello with the token and ``since``), which also carries the
+    phone's rolls (:meth:`roll`). ``head`` is the handshake's status and headers."""
+
+    def start(self) -> SocketReader:
+        token = self.table.a if self.seat == "A" else self.table.b
+        self.ws = WebSocket(ws_url(self.base, self.table.id))
+        self.head = [f"HTTP/1.1 {self.ws.status}", *(f"{k}: {v}" for k, v in self.ws.headers)]
+        self.headed.set()
+        self.answers: dict[int, dict[str, Any]] = {}
+        self.answered = threading.Condition()
+        self.numbers = itertools.count(1)
+        if self.ws.status == 101:
+            self.ws.send(json.dumps({"token": token, "since": self.since}))
+            self.thread = threading.Thread(target=self._read_socket, daemon=True)
+            self.thread.start()
+        else:
+            self.ended.set()
+        return self
+
+    def _read_socket(self) -> None:
+        while (text := self.ws.messages.get()) is not None:
+            now = time.perf_counter()
+            if text.startswith("{"):
+                answer = json.loads(text)
+                with self.answered:
+                    self.answers[answer["re"]] = answer
+                    self.answered.notify_all()
+                continue
+            for line in text.split("\n"):
+                if line.startswith("id: "):
+                    seq = int(line[4:])
+                    self.arrived.setdefault(seq, now)
+                    self.order.append(seq)
+        self.ended.set()
+        with self.answered:
+            self.answered.notify_all()
+
+    def roll(self, client_id: str, seconds: float = 10) -> tuple[int, Any] | None:
+        """A roll on the socket as :func:`roll` posts it: (status, answer body), or None when
+        the socket ended before the answer came (the phone sends it again, same id)."""
+        number = next(self.numbers)
+        body = {"client_action_id": client_id, "count": 1, "sides": 6, "purpose": "scale-out test"}
+        try:
+            self.ws.send(json.dumps({"re": number, "post": "dice", "body": body}))
+        except OSError:
+            return None
+        deadline = time.monotonic() + seconds
+        with self.answered:
+            while number not in self.answers and not self.ended.is_set():
+                if not self.answered.wait(max(0.0, deadline - time.monotonic())):
+                    return None
+        answer = self.answers.pop(number, None)
+        return None if answer is None else (answer["status"], answer["body"])
+
+    def close(self) -> None:
+        self.ws.close()
 
 
 def roll(serve: Serve, table: Table, seat: str, client_id: str) -> requests.Response:

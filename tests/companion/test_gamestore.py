@@ -54,6 +54,7 @@ from tests.companion.servers import (
     ROOT,
     START_SECONDS,
     Serve,
+    SocketReader,
     StreamReader,
     Table,
     free_port,
@@ -142,7 +143,10 @@ def proxy_config(upstreams: list[str], port: int, tls: tuple[Path, Path] | None 
                 out.append(f"{indent}{directive} {path};")
             continue
         elif directive == "proxy_pass":
-            out += [line, f"{indent}add_header {UPSTREAM_HEADER} $upstream_addr;  # test only"]
+            out += [
+                line,
+                f"{indent}add_header {UPSTREAM_HEADER} $upstream_addr always;  # test only",
+            ]
             seen.add("proxy_pass")
             continue
         out.append(line)
@@ -291,11 +295,14 @@ def game_store(
 
 class Phone:
     """A phone at the table through the proxy: its live stream, opened again from the last
-    event it has whenever it ends (as the page's EventSource does), and its rolls, each sent
-    again with the same client action id until it is answered (as the page does)."""
+    event it has whenever it ends (as the page does), and its rolls, each sent again with the
+    same client action id until it is answered (as the page does). ``transport`` "sse": a
+    Server-Sent Events stream and a POST per roll; "socket": one WebSocket for both
+    (companion/sockets.py), a new one after the old one ended."""
 
-    def __init__(self, proxy: Serve, table: Table, seat: str) -> None:
+    def __init__(self, proxy: Serve, table: Table, seat: str, transport: str = "sse") -> None:
         self.proxy, self.table, self.seat = proxy, table, seat
+        self.transport = transport
         self.streams: list[StreamReader] = []
         self.acknowledged: dict[str, int | None] = {}
         """client action id -> the seq it got (None: answered as a duplicate of a retry)"""
@@ -306,9 +313,10 @@ class Phone:
 
     def connect(self) -> StreamReader:
         """Open the stream from the last event seen; wait for its answer's head."""
-        stream = StreamReader(self.proxy.base, self.table, self.seat, since=self.last).start()
+        kind = SocketReader if self.transport == "socket" else StreamReader
+        stream = kind(self.proxy.base, self.table, self.seat, since=self.last).start()
         assert stream.headed.wait(10), f"no answer to seat {self.seat}'s stream"
-        assert stream.head[0].split()[1] == "200", stream.head
+        assert stream.head[0].split()[1] == ("101" if kind is SocketReader else "200"), stream.head
         self.streams.append(stream)
         return stream
 
@@ -337,6 +345,8 @@ class Phone:
             self.errors.append(repr(exc))
 
     def send(self, client_id: str) -> dict[str, Any]:
+        if self.transport == "socket":
+            return self.send_on_socket(client_id)
         for _ in range(100):
             try:
                 response = roll(self.proxy, self.table, self.seat, client_id)
@@ -350,6 +360,25 @@ class Phone:
             time.sleep(0.05)
         raise AssertionError(f"roll {client_id} was never answered: {self.refused[-3:]}")
 
+    def send_on_socket(self, client_id: str) -> dict[str, Any]:
+        """The roll on the phone's socket; a socket that ended (its process killed) is
+        replaced by a new one through the proxy, from the last event seen."""
+        for _ in range(100):
+            socket = self.streams[-1]
+            assert isinstance(socket, SocketReader)
+            answer = socket.roll(client_id) if not socket.ended.is_set() else None
+            if answer is not None and answer[0] == 200:
+                found: dict[str, Any] = answer[1]
+                return found
+            self.refused.append("socket ended" if answer is None else str(answer)[:200])
+            time.sleep(0.05)
+            if socket.ended.is_set():
+                try:
+                    self.connect()
+                except AssertionError as exc:  # the proxy's 502 while a process dies
+                    self.refused.append(repr(exc))
+        raise AssertionError(f"roll {client_id} was never answered: {self.refused[-3:]}")
+
     def close(self) -> None:
         self.stop.set()
         for stream in self.streams:
@@ -357,12 +386,13 @@ class Phone:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("transport", ["socket", "sse"])
 def test_the_guide_store_setup_loses_nothing_when_a_process_is_killed(
-    game_store: tuple[Serve, dict[str, Serve]],
+    game_store: tuple[Serve, dict[str, Serve]], transport: str
 ) -> None:
     proxy, upstreams = game_store
     table = seat_both(proxy, proxy)
-    phones = [Phone(proxy, table, "A"), Phone(proxy, table, "B")]
+    phones = [Phone(proxy, table, "A", transport), Phone(proxy, table, "B", transport)]
     try:
         # both streams on one process (the proxy takes turns), so that both must move
         first = phones[0].connect().header(UPSTREAM_HEADER)

@@ -34,6 +34,7 @@ from companion.store.sqlite import EventStore
 from tests.companion.servers import (
     ROOT,
     Serve,
+    SocketReader,
     StreamReader,
     free_port,
     roll,
@@ -387,6 +388,43 @@ def test_an_action_through_one_process_reaches_a_stream_on_the_other(
         assert stream.order == sorted(set(stream.order))  # each event once, in order
     finally:
         stream.close()
+
+
+@pytest.mark.slow
+def test_socket_phones_on_two_processes_play_together(pair: tuple[Serve, Serve]) -> None:
+    """Seat A's socket on process 1, seat B's on process 2 (companion/sockets.py): each one's
+    rolls, sent on its socket, reach the other's socket stream, and presence crosses too."""
+    first, second = pair
+    table = seat_both(first, second)
+    phone_a = SocketReader(first.base, table, "A").start()
+    phone_b = SocketReader(second.base, table, "B").start()
+    try:
+
+        def connected(base: str, seat: str, other: str) -> bool:
+            view = requests.get(
+                f"{base}/api/t/{table.id}/state", headers=table.headers(seat), timeout=5
+            ).json()
+            return bool(view["presence"][other]["connected"])
+
+        wait_until(lambda: connected(first.base, "A", "B"), 5, "B's socket not seen on 1")
+        wait_until(lambda: connected(second.base, "B", "A"), 5, "A's socket not seen on 2")
+        revisions = []
+        for index in range(20):
+            for phone, other in ((phone_a, phone_b), (phone_b, phone_a)):
+                answer = phone.roll(f"{phone.seat}-{index}")
+                assert answer is not None and answer[0] == 200, answer
+                revision = answer[1]["revision"]
+                revisions.append(revision)
+                wait_until(
+                    lambda o=other, r=revision: r in o.arrived, 5.0, f"event {revision} across"
+                )
+        assert len(set(revisions)) == 40
+        for phone in (phone_a, phone_b):
+            assert phone.order == sorted(set(phone.order))  # each event once, in order
+            assert set(revisions) <= set(phone.order)
+    finally:
+        phone_a.close()
+        phone_b.close()
 
 
 @pytest.mark.slow
