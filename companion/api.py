@@ -73,7 +73,7 @@ from companion.tables.rejected import Rejected, brief
 from companion.tables.seats import Seat
 from companion.tables.service import TableService, tables
 from companion.tables.writes import check_may_write
-from games.protocol import GameError, SetupError
+from games.protocol import GameError, Reason, SetupError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
@@ -219,7 +219,9 @@ def bring_deck(table_id: str) -> Response:
     records the rules and numbers it breaks). The deck becomes the game's own action
     (:meth:`games.protocol.Game.setup_from_deck`) and is then submitted like any action
     (idempotent, 409 when stale). A deck that breaks the building rules without ``casual`` is
-    refused with 422 ``deck_rules`` (the message gives the rule and the numbers).
+    refused with 422 ``deck_rules`` (the message gives the rule and the numbers; ``problems``
+    lists each broken rule as ``{text, message_id, values, rule}``, which the phone shows in
+    its language).
     """
     seat = seat_for(table_id)
     check_may_write(seat)
@@ -233,8 +235,9 @@ def bring_deck(table_id: str) -> Response:
         raise Rejected(400, "malformed", "casual must be true or false")
     try:
         action = game.setup_from_deck(deck, seat.role, casual)
-    except SetupError as exc:
-        raise Rejected(422, "deck_rules", str(exc)) from exc
+    except SetupError as exc:  # each problem with its message id: the phone translates them
+        problems = [Reason.of(p).to_json() for p in exc.problems or (exc,)]
+        raise Rejected(422, "deck_rules", str(exc), details={"problems": problems}) from exc
     except GameError as exc:
         raise Rejected(422, "illegal", str(exc)) from exc
     envelope = {k: body.get(k) for k in ("client_action_id", "expected_revision")}

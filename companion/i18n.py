@@ -123,6 +123,8 @@ def js_strings() -> dict[str, Any]:
         "err_busy": gettext("the server has too many live connections now"),
         "err_storage_unavailable": gettext("the server cannot store anything right now"),
         "err_unknown": gettext("this table or code is not known"),
+        "err_removed": gettext("this table was removed after a long time without play"),
+        "err_cross_site": gettext("refused: the request came from another site"),
         "err_seat_taken": gettext("both seats of this table are taken"),
         "err_reclaim_code_invalid": gettext("that code is wrong, used or expired"),
         "err_seat_free": gettext("the other seat is not taken yet; use the join link"),

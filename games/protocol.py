@@ -71,11 +71,14 @@ class GameError(ValueError):
         message_id: the id of the refusal's text in the game view's catalogs (the phone
             shows it translated, :class:`Messages`), or None.
         values: the values of the text's ``%(name)s`` fields (strings and integers).
+        problems: where one error stands for several (a deck breaking several building
+            rules), each of them; empty otherwise.
 
     Attributes:
         rule: the rule id, or None.
         message_id: the text's id, or None.
         values: the text's values (read-only).
+        problems: the errors this one stands for (empty: just itself).
     """
 
     def __init__(
@@ -85,8 +88,10 @@ class GameError(ValueError):
         rule: str | None = None,
         message_id: str | None = None,
         values: Mapping[str, str | int] | None = None,
+        problems: Sequence[GameError] = (),
     ) -> None:
         super().__init__(message)
+        self.problems: tuple[GameError, ...] = tuple(problems)
         if rule is None:
             found = _RULE_ID.search(message)
             rule = found.group(1) if found else None
@@ -122,6 +127,70 @@ class SetupError(IllegalAction):
 
 class StateError(GameError):
     """A stored state (or event) is inconsistent: a bug or a damaged log, never a player's move."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reason:
+    """One building rule a deck played anyway (a casual deck) breaks, with its numbers, kept
+    in the state so that both phones show it for the whole game, each in its own language.
+
+    Attributes:
+        text: the English text with the rule, ``"deck has 4 cards, at least 30 (PM-5)"``.
+        message_id: the text's id in the game's :class:`Messages` (the phone translates it
+            like a refusal), or None (a state written before reasons had ids: shown as
+            ``text``).
+        rule: the rule id, or None.
+        values: the text's ``%(name)s`` values, as ``(name, value)`` pairs.
+    """
+
+    text: str
+    message_id: str | None = None
+    rule: str | None = None
+    values: tuple[tuple[str, str | int], ...] = ()
+
+    @classmethod
+    def of(cls, error: GameError) -> Reason:
+        """The reason a refusal gives (its text, message id, rule and values)."""
+        return cls(
+            text=str(error),
+            message_id=error.message_id,
+            rule=error.rule,
+            values=tuple(error.values.items()),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"text", "message_id", "rule", "values": {name: value}}`` (what the phone gets)."""
+        return {
+            "text": self.text,
+            "message_id": self.message_id,
+            "rule": self.rule,
+            "values": dict(self.values),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Reason:
+        """:meth:`to_json`'s form back, or a plain string (the text alone, as states before
+        reasons had ids stored it).
+
+        Raises:
+            StateError: neither form.
+        """
+        if isinstance(data, str):
+            return cls(text=data)
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            raise StateError(f"a casual reason must be a string or an object, got {data!r:.60}")
+        values = data.get("values") or {}
+        if not isinstance(values, dict) or not all(
+            isinstance(v, str | int) and not isinstance(v, bool) for v in values.values()
+        ):
+            raise StateError(f"a casual reason's values must be strings or integers: {data!r:.60}")
+        message_id, rule = data.get("message_id"), data.get("rule")
+        return cls(
+            text=data["text"],
+            message_id=message_id if isinstance(message_id, str) else None,
+            rule=rule if isinstance(rule, str) else None,
+            values=tuple((str(k), v) for k, v in values.items()),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -102,7 +102,11 @@ Tablesmith.deckPicker = (() => {
       }
       const result = await ctx.write("deck", fields);
       if (result && result.status !== 200 && result.data && result.data.message) {
-        problems.textContent = result.data.message;
+        // the building rules' problems in the page's language (message ids); else the text
+        const listed = result.data.problems;
+        problems.textContent = Array.isArray(listed) && listed.length
+          ? listed.map(Tablesmith.reason).join("\n")
+          : result.data.message;
         problems.hidden = false;
         if (result.data.error === "deck_rules") {
           refusedFields = fields;

@@ -140,6 +140,16 @@ const Tablesmith = (() => {
     return text ? fmt(text, data.values || {}) : null;
   }
 
+  // A reason the game gives with a message id (a casual deck's broken building rule, a
+  // deck refusal's problems: {text, message_id, values, rule}) in the page's language; a
+  // plain string (a state written before reasons had ids) or an unknown id shows its text.
+  function reason(item) {
+    if (!item || typeof item === "string") return item || "";
+    const text = translatedRefusal(item);
+    if (!text) return item.text || item.message || "";
+    return item.rule ? text + " (" + item.rule + ")" : text;
+  }
+
   function problem(data) {
     if (data && data.message) console.info(data.error, data.message);
     const reason = translatedRefusal(data) || (data && T["err_" + data.error]) || T.err_other;
@@ -345,7 +355,7 @@ const Tablesmith = (() => {
       return;
     }
     if (result.status === 403 && data.error === "forbidden") {
-      seatTaken({ at: new Date().toISOString() });
+      seatTaken({ at: data.taken_at || new Date().toISOString() }); // when the server says
       return;
     }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
@@ -560,7 +570,7 @@ const Tablesmith = (() => {
       }
       if (tableRemoved(response.status, data)) return;
       if (response.status === 403 && SEATED) { // the token holds no seat any more
-        seatTaken({ at: new Date().toISOString() });
+        seatTaken({ at: (data && data.taken_at) || new Date().toISOString() });
         return;
       }
       showNet(fmt(T.stream_refused, { reason: problem(data) }));
@@ -1045,7 +1055,7 @@ const Tablesmith = (() => {
   }
 
   return {
-    register, panel, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other,
+    register, panel, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other, reason,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     transport: () => (source && source.readyState === 1 ? (source.post ? "socket" : "sse") : null),

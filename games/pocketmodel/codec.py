@@ -32,7 +32,7 @@ from games.pocketmodel.state import (
     check_state,
     stored_variant,
 )
-from games.protocol import SEATS, StateError
+from games.protocol import SEATS, Reason, StateError
 
 _bonus_to_json = encoder(Bonus)
 _bonus_from_json = decoder(Bonus)
@@ -101,7 +101,7 @@ def _player_to_json(player: Player | None, seat: str, units: tuple[Unit, ...]) -
     own = [u for u in units if u.seat == seat]
     return {
         "deck": or_none(_deck_to_json, player.deck),
-        "casual": list(player.casual),
+        "casual": [reason.to_json() for reason in player.casual],
         "objectives": [_objective_to_json(o) for o in player.objectives],
         "objectives_left": player.objectives_left,
         "fleet_stars": sum(u.stars for u in own),
@@ -166,7 +166,7 @@ def _player_from_json(data: Any) -> Player | None:
     if data is None:
         return None
     return Player(
-        casual=tuple(str(p) for p in data.get("casual", ())),
+        casual=tuple(Reason.from_json(p) for p in data.get("casual", ())),
         deck=or_none(_deck_from_json, data["deck"]),
         objectives=tuple(_objective_from_json(o) for o in data["objectives"]),
     )

@@ -29,7 +29,7 @@ from games.pocketmodel.state import (
     Unit,
     home,
 )
-from games.protocol import SEATS, GameError, SetupError
+from games.protocol import SEATS, GameError, Reason, SetupError
 
 DEPLOY_MAX_STARS = 20
 """PM-8: units worth up to 20 stars start in the home zone."""
@@ -123,7 +123,7 @@ def place_fleet(state: State, seat: str, fleet: Fleet) -> State:
     player = Player(
         deck=fleet.deck,
         objectives=tuple(Objective(slot=n) for n in range(1, OBJECTIVES + 1)),
-        casual=tuple(str(e) for e in building_problems(fleet)) if fleet.casual else (),
+        casual=tuple(Reason.of(e) for e in building_problems(fleet)) if fleet.casual else (),
     )
     players = tuple(player if s == seat else state.player(s) for s in SEATS)
     ordered = tuple(sorted(state.units + units, key=lambda u: (u.seat, int(u.id[1:]))))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.protocol import SEATS, StateError
+from games.protocol import SEATS, Reason, StateError
 
 ZONES: tuple[str, str, str] = ("home_A", "contested", "home_B")
 """PM-6: the zones in play, in board order (adjacent neighbours)."""
@@ -236,7 +236,7 @@ class Player:
 
     deck: DeckList | None
     objectives: tuple[Objective, ...]
-    casual: tuple[str, ...] = ()
+    casual: tuple[Reason, ...] = ()
 
     @property
     def objectives_left(self) -> int:

@@ -16,7 +16,7 @@ from dataclasses import fields
 from typing import Any
 
 from games.codec import decoder, encoder, json_object, or_none
-from games.protocol import SEATS, StateError
+from games.protocol import SEATS, Reason, StateError
 from games.transformers.state import (
     FACTIONS,
     FIGHTER_SIDES,
@@ -169,14 +169,14 @@ def optional_character_id(value: Any, where: str) -> str | None:
 variant_to_json = encoder(Variant)
 """``{"count_battle_stars", "must_attack", "untap_all"}``."""
 _recruit_to_json = encoder(Recruit)
-_team_to_json = encoder(Team)
+_team_to_json = encoder(Team, {Reason: Reason.to_json})
 _this_turn_to_json = encoder(ThisTurn)
 _attack_to_json = encoder(Attack)
 _result_to_json = encoder(AttackResult)
 _variant_from_json = decoder(Variant)
 _recruit_from_json = decoder(Recruit)
 _upgrade_from_json = decoder(Upgrade)
-_team_from_json = decoder(Team)
+_team_from_json = decoder(Team, {Reason: Reason.from_json})
 _this_turn_from_json = decoder(ThisTurn)
 _attack_from_json = decoder(Attack)
 _result_from_json = decoder(AttackResult)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.protocol import SEATS
+from games.protocol import SEATS, Reason
 from games.transformers.messages import MESSAGES
 
 FACTIONS: tuple[str, str] = ("Autobot", "Decepticon")
@@ -219,13 +219,14 @@ class Team:
         title: the deck's title, or None.
         battle_cards: the deck list (empty for a quick-entry team).
         casual: the building rules the team breaks, with the numbers, when the players
-            brought it anyway (``"team has 27 stars, at most 25 (TF-3)"``); empty when legal.
+            brought it anyway (``"team has 27 stars, at most 25 (TF-3)"`` with its message id
+            and values); empty when legal.
     """
 
     deck: str | None = None
     title: str | None = None
     battle_cards: tuple[BattleCard, ...] = ()
-    casual: tuple[str, ...] = ()
+    casual: tuple[Reason, ...] = ()
 
     def battle_card(self, card: str) -> BattleCard | None:
         """The deck list entry ``card``, or None."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.protocol import SEATS, GameError, IllegalAction
+from games.protocol import SEATS, GameError, IllegalAction, Reason
 from games.transformers.cards import TransformersBattleCard, TransformersCharacter
 from games.transformers.messages import MESSAGES
 from games.transformers.state import (
@@ -119,6 +119,7 @@ def joined(problems: Sequence[GameError], cls: type[GameError]) -> GameError:
         rule="TF-3",
         message_id=first.message_id,
         values=first.values,
+        problems=problems,
     )
 
 
@@ -158,7 +159,7 @@ def bring(state: State, seat: str, action: BringTeam, first_face: int | None) ->
         deck=action.deck,
         title=action.title,
         battle_cards=action.battle_cards,
-        casual=tuple(str(p) for p in casual),
+        casual=tuple(Reason.of(p) for p in casual),
     )
     teams = (team, state.teams[1]) if seat == "A" else (state.teams[0], team)
     recruits = tuple(

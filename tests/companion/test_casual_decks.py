@@ -16,6 +16,14 @@ from tests.companion.test_transformers_api import bring_demo, ok, seat_transform
 from tests.games.transformers_helpers import DEMO_YAML
 
 ROOT = Path(__file__).resolve().parents[2]
+DECK_SIZE = {
+    "text": "deck has 3 cards, at least 30 (PM-5)",
+    "message_id": "deck_size",
+    "rule": "PM-5",
+    "values": {"size": 3, "least": 30},
+}
+"""The example deck's one broken building rule, as the table keeps it (issue 31.5)."""
+TEAM_STARS = "team has 27 stars, at most 25 (TF-3)"
 
 
 def example_deck() -> str:
@@ -51,15 +59,16 @@ def test_the_guide_example_deck_plays_as_a_casual_fleet(
         "rule": "PM-5",
         "message_id": "deck_size",
         "values": {"least": 30, "size": 3},
+        "problems": [DECK_SIZE],
         "view": None,
     }
     view = bring(client, pm, "A", example_deck(), casual=True).get_json()["view"]
     mine = view["state"]["players"]["A"]
-    assert mine["casual"] == ["deck has 3 cards, at least 30 (PM-5)"]
+    assert mine["casual"] == [DECK_SIZE]  # with its message id: each phone translates it
     assert [u["name"] for u in view["state"]["units"]] == ["Comet Lancer"]
     # the other side sees that A plays a casual deck, and the rule and the numbers
     seen = client.get(pm.api + "/state", headers=pm.headers("B")).get_json()
-    assert seen["state"]["players"]["A"]["casual"] == ["deck has 3 cards, at least 30 (PM-5)"]
+    assert seen["state"]["players"]["A"]["casual"] == [DECK_SIZE]
     # B brings a legal deck: not casual, and the game starts (PM-9) and plays
     ok(act(client, pm, "B", {"type": "fleet", "deck": None, "units": [lancer()]}))
     state = client.get(pm.api + "/state", headers=pm.headers("A")).get_json()
@@ -109,11 +118,12 @@ def test_a_transformers_team_over_25_stars_is_played_anyway_with_the_numbers(
     refused = bring_demo(client, seats, "A", filename="big.yaml", text=text)
     assert refused.status_code == 422 and refused.get_json()["error"] == "deck_rules"
     view = ok(bring_demo(client, seats, "A", filename="big.yaml", text=text, casual=True))
-    assert view["state"]["teams"]["A"]["casual"] == ["team has 27 stars, at most 25 (TF-3)"]
+    assert [r["text"] for r in view["state"]["teams"]["A"]["casual"]] == [TEAM_STARS]
+    assert view["state"]["teams"]["A"]["casual"][0]["message_id"] is not None
     assert [c["name"] for c in view["state"]["characters"]][:3] == [
         "Bulwark",
         "Quickstep",
         "Lanternfish",
     ]
     theirs = client.get(seats.api + "/state", headers=seats.headers("B")).get_json()
-    assert theirs["state"]["teams"]["A"]["casual"] == ["team has 27 stars, at most 25 (TF-3)"]
+    assert [r["text"] for r in theirs["state"]["teams"]["A"]["casual"]] == [TEAM_STARS]

@@ -225,7 +225,7 @@
   function casualLine(seat) {
     const player = state.players[seat];
     if (!player || !player.casual || !player.casual.length) return "";
-    const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: player.casual.join("; ") }));
+    const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: player.casual.map(Tablesmith.reason).join("; ") }));
     line.id = "casual-" + seat;
     return line;
   }

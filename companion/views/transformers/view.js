@@ -197,7 +197,7 @@
       // a team brought anyway although it breaks TF-3: the rule and the numbers stay in sight
       const casual = teamOf(seat).casual || [];
       if (casual.length) {
-        const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: casual.join("; ") }));
+        const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: casual.map(Tablesmith.reason).join("; ") }));
         line.id = "casual-" + seat;
         section.append(line);
       }
