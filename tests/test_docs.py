@@ -286,6 +286,7 @@ def test_the_readme_is_short_and_links_only_to_files_that_exist() -> None:
 
 
 def test_the_readme_links_into_the_site_at_anchors_that_exist(site: Path) -> None:
+    assert any("#" in target for target in readme_links()), "README.md links to no anchor"
     for target in readme_links():
         path, _, anchor = target.partition("#")
         if anchor:

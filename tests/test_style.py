@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.assert_reach import python_test_files, unreached_tests
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -84,3 +86,75 @@ def test_no_function_over_120_lines() -> None:
     assert "tablesmith.py.cards" in lengths and "cad/kit.py._generate" in lengths
     too_long = {name: n for name, n in lengths.items() if n > MAX_FUNCTION_LINES}
     assert too_long == {}, f"functions over {MAX_FUNCTION_LINES} lines: {too_long}"
+
+
+def test_the_assert_check_finds_tests_that_can_pass_unchecked() -> None:
+    """The check below on small tests: asserts only in a loop over a collection or in one
+    branch are found; a count asserted first, a loop that must run, or asserts in every
+    branch are not."""
+    source = """
+def test_loop(items):
+    for item in items:
+        assert item
+def test_branch(x):
+    if x:
+        assert x
+def test_handler():
+    try:
+        pass
+    except ValueError:
+        assert False
+def test_nested():
+    def inner():
+        assert True
+def test_counted(items):
+    assert len(items) == 3
+    for item in items:
+        assert item
+def test_literal_loop():
+    for item in (1, 2):
+        assert item
+def test_both_branches(x):
+    if x:
+        assert x
+    else:
+        assert not x
+def test_raises():
+    with pytest.raises(ValueError):
+        int("x")
+def test_helper(manifest):
+    assert_whole_kit(manifest)
+    for part in manifest:
+        assert part
+def test_helper_value(deck):
+    cards = assert_faces(deck)
+    if cards:
+        assert cards[0]
+def test_nothing():
+    print("no assert: not this check's business")
+def helper(items):
+    for item in items:
+        assert item
+"""
+    assert unreached_tests(source, "t.py") == [
+        "t.py:2 test_loop",
+        "t.py:5 test_branch",
+        "t.py:8 test_handler",
+        "t.py:13 test_nested",
+    ]
+
+
+def test_no_test_keeps_every_assert_in_a_loop_or_branch_that_may_run_zero_times() -> None:
+    """Issue 28, point 4: a test whose asserts all sit in a loop over a collection that may be
+    empty, or in a branch that may be skipped, passes on an empty kit or deck without checking
+    anything (``tests/assert_reach.py`` says what counts). Assert the count or the names first."""
+    files = list(python_test_files(ROOT / "tests"))
+    assert len(files) > 100
+    found = [
+        finding
+        for path in files
+        for finding in unreached_tests(
+            path.read_text(encoding="utf-8"), str(path.relative_to(ROOT))
+        )
+    ]
+    assert found == [], "\n".join(found)

@@ -15,6 +15,7 @@ from cad.estimate import duration_words
 from cad.kit import KitError, build_kit
 from cad.outdir import OutputError
 from cad.settings import PrintSettings, parse_bed
+from tests.cad.kitcheck import assert_whole_kit
 
 pytestmark = pytest.mark.slow  # every test here builds kits (seconds each)
 
@@ -29,6 +30,7 @@ def kit(request, build_kit_once):
 
 def test_counts_follow_the_component_spec(kit) -> None:
     _, manifest = kit
+    assert_whole_kit(manifest)
     counts = {p["name"]: p["count"] for p in manifest["parts"]}
     assert counts["fragment-HH"] == 14 and counts["fragment-HA"] == 14 and counts["ship"] == 18
     boards = [n for n in counts if n.startswith("board")]
@@ -42,6 +44,7 @@ def test_counts_follow_the_component_spec(kit) -> None:
 
 def test_every_stl_is_watertight_one_body_and_matches_the_cad_volume(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     for part in manifest["parts"]:
         mesh = trimesh.load(out / part["file"], process=False)
         assert isinstance(mesh, trimesh.Trimesh)
@@ -65,6 +68,7 @@ def _plate_meshes(path: Path) -> list[tuple[str, trimesh.Trimesh]]:
 
 def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     bed = manifest["settings"]["bed"]
     cad_volume = {p["name"]: p["volume_mm3"] for p in manifest["parts"]}
     for plate in manifest["plates"]:
@@ -90,6 +94,7 @@ def test_every_plate_fits_its_bed_and_every_object_is_closed(kit) -> None:
 
 def test_colour_change_is_the_top_of_the_engraved_pieces(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     layer = manifest["settings"]["layer_height"]
     heights = {p["name"]: p["bounding_box_mm"][2] for p in manifest["parts"]}
     for plate in manifest["plates"]:
@@ -110,6 +115,7 @@ def test_colour_change_is_the_top_of_the_engraved_pieces(kit) -> None:
 
 def test_objects_are_named_and_coloured(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     for plate in manifest["plates"]:
         with zipfile.ZipFile(out / plate["file"]) as archive:
             model = archive.read("3D/3dmodel.model").decode()
@@ -123,6 +129,7 @@ def test_objects_are_named_and_coloured(kit) -> None:
 
 def test_manifest_and_notes_say_what_to_do(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     for part in manifest["parts"]:
         assert part["filament_g_solid"] == pytest.approx(part["volume_mm3"] * 1.24e-3, abs=0.01)
         assert 0.3 * part["filament_g_solid"] < part["filament_g"] < part["filament_g_solid"]
@@ -222,6 +229,7 @@ def test_unwritable_output_and_too_small_bed_are_kit_errors(tmp_path: Path) -> N
 
 def test_zip_entries_carry_a_valid_date(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     with zipfile.ZipFile(out / manifest["plates"][0]["file"]) as archive:
         assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
         assert archive.testzip() is None
@@ -240,6 +248,7 @@ def test_cache_key_changes_with_settings_and_source(monkeypatch) -> None:
 
 def test_every_plate_carries_its_print_settings_and_the_manifest_the_walls(kit) -> None:
     out, manifest = kit
+    assert_whole_kit(manifest)
     settings = manifest["settings"]
     bed = settings["bed"]
     for plate in manifest["plates"]:
@@ -300,6 +309,7 @@ def test_the_split_boards_notes_name_its_joint_as_it_is_made(build_kit_once) -> 
     """Issue 30: the MK4 kit's notes called the board joint a dovetail; the halves join with
     round-headed jigsaw tabs in sockets (``cad.parts.board_halves``)."""
     out, manifest = build_kit_once(scale=1.0, printer="mk4")
+    assert_whole_kit(manifest)
     assert manifest["board_split"]
     notes = (out / "PRINT-NOTES.md").read_text(encoding="utf-8")
     assert "dovetail" not in notes.lower() and "dovetail" not in json.dumps(manifest)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cad.outdir import OutputError, check_target, foreign_files, replacing
+from tests.cad.kitcheck import assert_whole_kit
 
 
 def _kit(folder: Path) -> None:
@@ -100,6 +101,7 @@ def test_a_kit_holding_files_it_did_not_write_is_refused_and_they_survive(
 )
 def test_a_built_kit_holds_only_what_its_manifest_names(build_kit_once, config) -> None:
     out, manifest = build_kit_once(**config)
+    assert_whole_kit(manifest)
     assert foreign_files(out, manifest) == []
     assert len(list(out.rglob("*.stl"))) >= 4 and len(list(out.rglob("*.3mf"))) >= 4
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cad import slicers
+from tests.cad.kitcheck import assert_whole_kit
 from tests.conftest import needs_program
 
 pytestmark = [needs_program("prusa-slicer", "prusa-slicer"), pytest.mark.slow]
@@ -76,6 +77,7 @@ def _extrusion_extent(gcode: str) -> tuple[float, float, float, float]:
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_every_stl_and_3mf_is_manifold_for_prusaslicer(build_kit_once, config) -> None:
     out, manifest = build_kit_once(**config)
+    assert_whole_kit(manifest)
     files = [p["file"] for p in manifest["parts"]] + [p["file"] for p in manifest["plates"]]
     for name in files:
         info = _run("--info", str(out / name))
@@ -92,6 +94,7 @@ def test_every_plate_slices_right_with_only_its_own_settings(
     build_kit_once, config, tmp_path
 ) -> None:
     out, manifest = build_kit_once(**config)
+    assert_whole_kit(manifest)
     layer = manifest["settings"]["layer_height"]
     bed = manifest["settings"]["bed"]
     plates = manifest["plates"]
@@ -140,6 +143,7 @@ def test_a_thicker_first_layer_loses_the_colour_change_as_the_notes_say(
 ) -> None:
     """PRINT-NOTES.md warns against a first layer other than the layer height: measured here."""
     out, manifest = build_kit_once(scale=0.8, printer="mini")
+    assert_whole_kit(manifest)
     plate = next(p for p in manifest["plates"] if p["group"] == "ships-A")
     gcode = _slice(out / plate["file"], tmp_path / "thick.gcode", "--first-layer-height", "0.3")
     zs, change_at, _ = _heights(gcode)
@@ -151,6 +155,7 @@ def test_a_multi_material_plate_changes_tool_at_the_symbol_layer_without_a_pause
     build_kit_once, tmp_path
 ) -> None:
     out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True, slicer="prusa")
+    assert_whole_kit(manifest)
     layer = manifest["settings"]["layer_height"]
     for plate in manifest["plates"]:
         gcode = _slice(out / plate["file"], tmp_path / plate["gcode_name"])
@@ -176,6 +181,7 @@ def test_a_multi_material_plate_changes_tool_at_the_symbol_layer_without_a_pause
 
 def test_every_plate_proposes_its_own_gcode_name(build_kit_once, tmp_path) -> None:
     out, manifest = build_kit_once(scale=0.8, printer="mini")
+    assert_whole_kit(manifest)
     names = [plate["gcode_name"] for plate in manifest["plates"]]
     assert len(set(names)) == len(names)
     for plate in manifest["plates"]:
@@ -203,6 +209,7 @@ def test_prusaslicer_drops_the_parts_of_a_bambu_multi_material_plate_as_the_note
     """Why multi-material plates for PrusaSlicer are written with ``--slicer prusa``: it makes
     an object of each component of a Bambu-layout plate and drops it onto the bed."""
     out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True)
+    assert_whole_kit(manifest)
     plate = next(p for p in manifest["plates"] if p["group"] == "fragments")
     assert plate["slicer"] == "bambu"
     heights = [
@@ -253,6 +260,7 @@ def test_a_multi_material_plate_purges_on_its_wipe_tower_on_a_single_nozzle_mmu(
     purges at least the plate's purge volume of the symbol filament on the wipe tower before
     printing with it, and the tower stands where the plate kept room for it."""
     out, manifest = build_kit_once(**config, multi_material=True, slicer="prusa")
+    assert_whole_kit(manifest)
     towered = [p for p in manifest["plates"] if p["symbol_part"]]
     assert len(towered) >= 3
     for plate in towered:

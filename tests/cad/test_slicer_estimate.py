@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cad.kitcheck import PLATE_GROUPS, assert_whole_kit
 from tests.cad.test_slicer import CONFIGS, IDS, _slice
 from tests.conftest import needs_program
 
@@ -43,6 +44,7 @@ def _figures(plate: Path, gcode: Path) -> tuple[int, float]:
 def sliced(request, build_kit_once, tmp_path_factory) -> list[tuple[dict, int, float]]:
     """Every plate of a kit with the slicer's (seconds, grams), sliced once for both tests."""
     out, manifest = build_kit_once(**request.param)
+    assert_whole_kit(manifest)
     folder = tmp_path_factory.mktemp("estimate")
     plates = manifest["plates"]
     with ThreadPoolExecutor(2) as pool:  # the G-code export is single-threaded
@@ -58,10 +60,12 @@ def test_seconds_read_from_prusaslicers_words() -> None:
 
 
 def test_print_time_of_every_plate_is_within_15_percent_of_prusaslicers(sliced) -> None:
+    assert {plate["group"] for plate, _, _ in sliced} == set(PLATE_GROUPS)  # every plate
     for plate, seconds, _ in sliced:
         assert plate["print_time_s"] == pytest.approx(seconds, rel=0.15), plate["file"]
 
 
 def test_filament_of_every_plate_is_within_5_percent_of_prusaslicers(sliced) -> None:
+    assert {plate["group"] for plate, _, _ in sliced} == set(PLATE_GROUPS)  # every plate
     for plate, _, grams in sliced:
         assert plate["filament_g"] == pytest.approx(grams, rel=0.05), plate["file"]

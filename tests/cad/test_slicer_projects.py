@@ -11,6 +11,7 @@ import pytest
 
 from cad import slicers
 from tests.cad import bbs_reader
+from tests.cad.kitcheck import assert_whole_kit
 
 pytestmark = pytest.mark.slow
 
@@ -72,6 +73,7 @@ def config_name(loaded: bbs_reader.Loaded) -> object:
 @pytest.mark.parametrize("reader", ["bambu", "orca"])
 def test_bambu_plates_load_whole_in_bambu_studio_and_orcaslicer(build_kit_once, reader) -> None:
     out, manifest = build_kit_once(scale=1.0, printer="a1")  # a1 plates default to bambu
+    assert_whole_kit(manifest)
     assert manifest["settings"]["slicer"] == "bambu"
     for plate in manifest["plates"]:
         loaded = bbs_reader.load(out / plate["file"], reader)
@@ -83,6 +85,7 @@ def test_bambu_plates_load_whole_in_bambu_studio_and_orcaslicer(build_kit_once, 
 
 def test_multi_material_plates_put_the_symbol_parts_on_filament_2(build_kit_once) -> None:
     out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True)
+    assert_whole_kit(manifest)
     with_symbols = [p for p in manifest["plates"] if p["symbol_part"]]
     assert len(with_symbols) == 3  # fragments and both fleets; the board has none
     for plate in manifest["plates"]:
@@ -94,6 +97,7 @@ def test_multi_material_plates_put_the_symbol_parts_on_filament_2(build_kit_once
 
 def test_prusa_plates_load_whole_in_orcaslicer_but_not_in_bambu_studio(build_kit_once) -> None:
     out, manifest = build_kit_once(scale=0.8, printer="mini")  # mini plates default to prusa
+    assert_whole_kit(manifest)
     assert manifest["settings"]["slicer"] == "prusa"
     for plate in manifest["plates"]:
         orca = bbs_reader.load(out / plate["file"], "orca")
@@ -138,6 +142,7 @@ def test_bambu_plates_open_in_bambu_studio_2_as_projects_on_the_bambu_printer(
     build_kit_once, options, model, suffix
 ) -> None:
     out, manifest = build_kit_once(**options)
+    assert_whole_kit(manifest)
     assert manifest["settings"]["slicer"] == "bambu"
     for plate in manifest["plates"]:
         with zipfile.ZipFile(out / plate["file"]) as archive:
@@ -165,6 +170,7 @@ def test_multi_material_bambu_plates_carry_the_prime_tower_and_flush_volumes(
     build_kit_once,
 ) -> None:
     out, manifest = build_kit_once(scale=1.0, printer="a1", multi_material=True)
+    assert_whole_kit(manifest)
     for plate in manifest["plates"]:
         loaded = bbs_reader.load(out / plate["file"], "bambu")
         assert loaded.load_type == "project"

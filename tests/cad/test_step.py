@@ -12,6 +12,7 @@ import pytest
 
 from cad import mesh
 from cad.cq import PART_NAMES, part
+from tests.cad.kitcheck import assert_whole_kit
 
 pytestmark = pytest.mark.slow
 
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.slow
 )
 def test_every_part_has_a_named_step_in_mm_matching_its_stl(build_kit_once, config) -> None:
     out, manifest = build_kit_once(**config)
+    assert_whole_kit(manifest)
     for entry in manifest["parts"]:
         step = out / entry["step"]
         text = step.read_text(errors="replace")
@@ -40,6 +42,7 @@ def test_every_part_has_a_named_step_in_mm_matching_its_stl(build_kit_once, conf
 
 def test_cadquery_parts_are_the_kits_solids_from_the_same_parameters(build_kit_once) -> None:
     out, manifest = build_kit_once(scale=0.8, printer="mini")
+    assert_whole_kit(manifest)
     volumes = {entry["name"]: entry["volume_mm3"] for entry in manifest["parts"]}
     for name in ("board-half-a", "fragment-HA", "ship"):
         workplane = part(name, scale=0.8)

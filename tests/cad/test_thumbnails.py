@@ -15,6 +15,7 @@ from PIL import Image
 
 from cad import preview, slicers, threemf, thumbnails
 from tests.cad import thumbnail_reader as reader
+from tests.cad.kitcheck import assert_whole_kit
 
 
 def _shows(png: bytes | None, size: int, colour: str) -> None:
@@ -142,6 +143,7 @@ def test_the_references_are_bambu_studios_own() -> None:
 )
 def test_every_plate_of_the_kit_shows_itself_in_every_slicer(build_kit_once, config) -> None:
     out, manifest = build_kit_once(**config)
+    assert_whole_kit(manifest)
     for plate in manifest["plates"]:
         path = out / plate["file"]
         colour = plate["colour"]

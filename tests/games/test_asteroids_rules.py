@@ -459,6 +459,7 @@ def test_random_legal_playouts_keep_the_invariants(
     faces: list[int], first: str, variant: Variant, choices: list[int]
 ) -> None:
     state = ST.new_game(layout=ST.random_layout(faces), first_player=first, variant=variant)
+    assert R.legal_actions(state), "a new game has a move"
     for choice in choices:
         legal = R.legal_actions(state)
         if not legal:

@@ -43,6 +43,7 @@ def test_random_legal_playouts_keep_the_invariants(seed: int, above: bool, gate:
     rng = random.Random(seed)
     variant = Variant(destroy_above_shields=above, icon_gates_bonus=gate)
     state = rules.new_game(variant, (STANDARD_FLEET, STANDARD_FLEET), rng.choice("AB"))
+    assert rules.to_act(state) in ("A", "B") and rules.outcome(state) is None
     for _ in range(300):
         actor = rules.to_act(state)
         if actor is None:

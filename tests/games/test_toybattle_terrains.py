@@ -69,6 +69,7 @@ def test_connection_from_each_hq_to_the_enemy_hq(slug: str, seat: str) -> None:
 def test_every_region_is_captured_with_its_medals(slug: str) -> None:
     terrain = TERRAINS[slug]
     variant = Variant(hook_ignores_metal_x=True)
+    assert len(terrain.regions) >= 6, slug  # 6 (jungle, caribbean) .. 14 (station) regions
     for region in terrain.regions:
         missing = next(b for b in region.bases if 4 in terrain.allowed.get(b, {4}))
         names = ["Skully", "Cap'n", "Jumbo", "Star", "Roxy", "Kwak"]
@@ -186,6 +187,7 @@ def test_medals_and_nodes_do_not_overlap_on_the_phone(slug: str) -> None:
     half 5.6, medals r 3.2), every medal clears every node and nodes clear each other."""
     data = TERRAINS[slug].to_json()
     nodes = [(n["x"] * 84, n["y"] * 102, 5.6 if n["kind"] == "hq" else 4.6) for n in data["nodes"]]
+    assert len(data["regions"]) >= 6 and len(nodes) > len(data["regions"]), slug
     for r in data["regions"]:
         medal = (r["x"] * 84, r["y"] * 102)
         gap = min(math.dist(medal, (x, y)) - size - 3.2 for x, y, size in nodes)

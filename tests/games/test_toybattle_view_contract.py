@@ -47,6 +47,7 @@ def test_effect_reason_and_terrain_texts_cover_the_engines_codes() -> None:
 
 
 def test_the_view_carries_the_engines_terrain() -> None:
+    assert len(TERRAINS) == 8  # TB-30: the eight terrains of the box
     for slug, terrain in TERRAINS.items():
         setup = GAME.parse_setup({"type": "setup", "terrain": slug})
         view = GAME.view(GAME.start(GAME.setup_event(setup, ((1,),))), "A")

@@ -76,6 +76,7 @@ def test_random_legal_playouts_keep_the_invariants(variant: dict[str, bool], dat
         GAME.setup_event(GAME.parse_setup({"type": "setup", "variant": variant}), ())
     )
     sizes: dict[str, int] = {}
+    assert [a for s in SEATS for a in GAME.legal_actions(state, s)], "a new game has actions"
     for _ in range(data.draw(st.integers(min_value=10, max_value=160), label="plies")):
         choices = [(s, a) for s in SEATS for a in GAME.legal_actions(state, s)]
         if not choices:
@@ -102,6 +103,7 @@ def test_random_legal_playouts_keep_the_invariants(variant: dict[str, bool], dat
 def test_every_listed_action_applies_and_others_refuse_with_a_rule(seed: int, data: Any) -> None:
     """Each legal action of either seat applies; the actor's other seat's turn actions do not."""
     state = GAME.start(GAME.setup_event(GAME.parse_setup({"type": "setup"}), ()))
+    assert GAME.to_act(state) in SEATS, "a new game has a player to act"
     for _ in range(data.draw(st.integers(min_value=2, max_value=60), label="plies")):
         actor = GAME.to_act(state)
         if actor is None:

@@ -105,6 +105,7 @@ def test_every_cut_line_has_its_marks_on_fronts_and_separate_backs(
     out = tmp_path / f"{name}.pdf"
     options = RenderOptions(bleed=bleed, gutter=gutter, duplex=Duplex.SEPARATE, qr=False)
     result = render_deck(loaded.deck, options, out, base_dir=loaded.base_dir)
+    assert result.layouts and result.placements, name
     for layout in result.layouts:  # the first sheet of every card size
         size = (layout.spec.card.width, layout.spec.card.height)
         sheet = min(

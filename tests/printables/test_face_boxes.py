@@ -181,10 +181,10 @@ def render(deck, tmp_path: Path, size: str | None, base_dir: Path = Path(".")):
         return exc
 
 
-def check(
+def assert_faces(
     deck, tmp_path: Path, size: str | None, page_content, base_dir: Path = Path(".")
 ) -> tuple[list[CardRead], list[str]]:
-    """Render ``deck``; every card the PDF shows overlapping, crossing the safe margin or
+    """Assert that rendering ``deck`` names its problems: every card the PDF shows overlapping, crossing the safe margin or
     under 6 pt must be named in a warning; a RenderError must name cards and say what does not
     fit. Returns (cards read, warnings)."""
     rendered = render(deck, tmp_path, size, base_dir)
@@ -213,7 +213,7 @@ def test_demo_decks_at_every_size_overlap_nowhere_or_name_the_card(
     tmp_path: Path, page_content, demo: str, size: str | None
 ) -> None:
     loaded = read_deck(f"demo:{demo}")
-    cards, warnings = check(loaded.deck, tmp_path, size, page_content, loaded.base_dir)
+    cards, warnings = assert_faces(loaded.deck, tmp_path, size, page_content, loaded.base_dir)
     if size is None:  # the default sizes: all clean, nothing under 6 pt, no warning
         assert cards, "the demo deck prints at its default sizes"
         assert warnings == []
@@ -231,7 +231,7 @@ def test_a_four_icon_unit_at_tcg_size_is_clean(tmp_path: Path, page_content) -> 
         games=CARD_GAMES,
         source="four.yaml",
     )
-    cards, warnings = check(deck, tmp_path, "tcg", page_content)
+    cards, warnings = assert_faces(deck, tmp_path, "tcg", page_content)
     assert len(cards) == 2
     assert warnings == []
     assert [c.problems for c in cards] == [[], []]
@@ -284,7 +284,7 @@ def hostile_decks(draw):
 @given(case=hostile_decks())
 def test_hostile_decks_overlap_nowhere_or_name_the_card(tmp_path: Path, page_content, case) -> None:
     deck, size = case
-    check(deck, tmp_path, size, page_content)
+    assert_faces(deck, tmp_path, size, page_content)
 
 
 def test_the_qr_codes_own_problems_are_reported_for_every_card_of_its_design(

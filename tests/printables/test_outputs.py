@@ -147,6 +147,7 @@ def test_check_target_replaces_only_files_of_its_kind(
     path.write_bytes(content)
     if allowed:
         check_target(path)
+        assert path.read_bytes() == content  # checked, left alone until it is written
     else:
         with pytest.raises(OutputError, match="exists and is not .*; not overwriting it"):
             check_target(path)

@@ -438,5 +438,7 @@ def test_every_graphics_state_a_page_or_form_uses_is_defined(name: str, tmp_path
     # an alpha inside a form XObject left "ExtGState 'gRLs0' is unknown" in every viewer
     out, _ = render(name, tmp_path)
     seen: set[int] = set()
-    for page in pypdf.PdfReader(out).pages:
+    pages = pypdf.PdfReader(out).pages
+    assert len(pages) >= 2, name
+    for page in pages:
         assert _graphics_states_resolve(page, seen) == []

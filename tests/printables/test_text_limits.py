@@ -157,6 +157,7 @@ def test_a_mini_card_cannot_hold_a_stats_row_and_says_so(tmp_path: Path) -> None
 def test_the_guide_limits_table_matches() -> None:
     guide = (ROOT / "docs" / "print-cards.md").read_text(encoding="utf-8")
     limits = guide.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
+    assert len(DOCUMENTED) >= 3 and limits.count("\n| `") >= len(DOCUMENTED)
     for size, (name_length, text_length, exceptions) in DOCUMENTED.items():
         row = re.search(rf"^\| `{re.escape(size)}`[^|]*\|([^|]*)\|([^|]*)\|", limits, re.M)
         assert row, f"docs/print-cards.md, Limits: no row for {size}"
