@@ -11,7 +11,11 @@ render time (``benchmarks/cards_bench.py``).
 The file is the one ReportLab writes by itself, byte for byte: the same ``zlib.compress``
 at its default level, the same ``/Filter [ /FlateDecode ]`` stream dictionary, in the
 same place (the tests compare the two). Where ReportLab would not compress a page (page
-compression off, or ASCII85 on), the page is left to ReportLab.
+compression off, or ASCII85 on), the page is left to ReportLab. What is copied is
+``PDFPage.check_format``'s handling of a page's stream (with ``PDFStream`` and its Flate
+filter): ``tests/printables/test_pdfcanvas.py`` pins those functions' code for the ReportLab
+versions pyproject and the lock allow (4.0 to 5.1 have the same) and fails, naming them, when
+an upgrade changes them.
 
 Every page also gets a TrimBox and a BleedBox (:class:`BoxedCanvas`, :mod:`printables.pageboxes`):
 the ones set with :meth:`BoxedCanvas.set_page_boxes` for that page, else the whole page.
