@@ -81,7 +81,7 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
             "pool": {"kwak_on_restricted": True},
             "jungle": {"jungle_onto_hq": True, "captures_after_effects": False},
             "station": {"hook_ignores_metal_x": True},
-            "castle": {"covered_troop_triggers_base": True, "opponent_captures_at_once": False},
+            "castle": {"covered_troop_triggers_base": True, "opponent_captures_at_once": True},
         }
         setups: list[dict[str, Any]] = [{"type": "setup", "terrain": t} for t in TERRAINS]
         setups += [{"type": "setup", "terrain": t, "variant": v} for t, v in flipped.items()]

@@ -35,12 +35,18 @@ flag is a field of :class:`Variant`, default first):
   it). Flag ``covered_troop_triggers_base`` (False).
   Seed: "IMPORTANT: Special base terrain effects may only be applied to visible troops (i.e.,
   the troop on top of a stack)."
-* D5 (TB-14) a region completed for the opponent during my turn (a discard, a return to the
-  rack or a move uncovers their troop) is theirs at once. Flag ``opponent_captures_at_once``
-  (True); without it they take it at their next capture check (after their next placement).
-  Seed: "Wenn du Basen besetzt, die einen ununterbrochenen Pfad um eine Region bilden,
-  beanspruchst du die Orden innerhalb dieser Region." (When you occupy bases forming an unbroken
-  path around a region, you claim its medals; it does not say when the opponent does.)
+* D5 (TB-14) only the placing player claims regions: a region completed for the opponent
+  during my turn (a discard, a return to the rack or a move uncovers their troop) is theirs
+  at their next capture check (after their next placement), if they still hold it then. Flag
+  ``opponent_captures_at_once`` (the former default): it is theirs at once, in my turn.
+  Seed: "If you now control region(s) by occupying all the bases surrounding it, claim the
+  medal(s) placed during setup." (the last step of *your* turn's placement, B. Play 1 troop)
+  and "Wenn du Basen besetzt, die einen ununterbrochenen Pfad um eine Region bilden,
+  beanspruchst du die Orden innerhalb dieser Region." (When you occupy bases forming an
+  unbroken path around a region, you claim its medals: the one who occupies, by placing.)
+  Stored tables: every setup event and state has carried all six flags since the engine's
+  first commit (97db568; the setup event writes every flag), so the new default reaches new
+  tables only and a table logged with ``"opponent_captures_at_once": true`` replays as played.
 * D6 (TB-14) regions are checked once, when the placed troop's effect and the base's effect
   (and a Cap'n's chain) are done: a region completed by the placement and opened again by an
   effect is not taken. Flag ``captures_after_effects`` (True); off (the former default):
@@ -171,7 +177,7 @@ class Variant:
     jungle_onto_hq: bool = False
     hook_ignores_metal_x: bool = False
     covered_troop_triggers_base: bool = False
-    opponent_captures_at_once: bool = True
+    opponent_captures_at_once: bool = False
     captures_after_effects: bool = True
 
 

@@ -523,7 +523,11 @@ def test_d4_a_covered_troop_does_not_trigger_its_base() -> None:
     ]
 
 
-def test_d5_the_opponent_captures_at_once_or_at_their_next_placement() -> None:
+def test_d5_the_opponent_captures_at_their_next_placement_or_with_the_flag_at_once() -> None:
+    """Default: only the placing player claims ("If you now control region(s) ..., claim the
+    medal(s)"); the flag ``opponent_captures_at_once`` (the former default) gives B the region
+    in A's turn."""
+    assert Variant().opponent_captures_at_once is False
     # castle region 2 = 14/16/19; A returns its Hook from 16 (Castle Field on 20), uncovering B
     stacks = {
         11: ["A:Star"],
