@@ -234,10 +234,14 @@ class Seats:
         """A request with ``seat``'s token came in (every channel: requests, live streams,
         sockets; :meth:`authorise` calls it): the phone is at the table now. Told to the
         other processes through the hub at most every :data:`HEARD_SHARE_SECONDS`, so that a
-        seat code typed through another process waits for this phone too."""
+        seat code typed through another process waits for this phone too; not while the seat
+        has a live stream or socket open in any process (its presence, which every process
+        knows already: most phones, so most requests send nothing)."""
         now = time.time()
         table.heard[seat] = now
-        if self.catch_up.shared and now - table.heard_shared.get(seat, 0.0) >= HEARD_SHARE_SECONDS:
+        if not self.catch_up.shared or table.presence.get(seat, (False, 0.0))[0]:
+            return  # one process, or a live stream open somewhere: every process knows
+        if now - table.heard_shared.get(seat, 0.0) >= HEARD_SHARE_SECONDS:
             table.heard_shared[seat] = now
             self.cache.hub.notify_heard(table.id, seat, now)
 
