@@ -212,7 +212,7 @@ def apply(state: State, action: Action) -> State:
     if isinstance(action, Push):
         return _apply_push(state, action)
     if state.phase == "push":
-        raise refuse("must_push", "AST-20")
+        raise refuse("must_push", "AST-17")  # a third step: the turn has two (AST-17, AST-20)
     if isinstance(action, Skip):
         if any(_legal_targets(state).values()):
             raise refuse("skip_not_allowed", "AST-24")

@@ -255,11 +255,11 @@ def apply(state: State, seat: str, action: Action) -> State:
             return _settle(replace(state, pending=state.pending[1:]))
         if isinstance(action, Place):
             if head.effect != "place":
-                raise MESSAGES.error("effect_first", head.rule, source=head.source)
+                raise MESSAGES.error("effect_first", "TB-13", source=head.source)
             return _place(state, action, extra=True)
         if isinstance(action, Resolve):
             return _resolve(state, head, action)
-        raise MESSAGES.error("effect_first", head.rule, source=head.source)
+        raise MESSAGES.error("effect_first", "TB-13", source=head.source)
     if isinstance(action, Draw):
         me = state.seat(seat)
         count = draw_count(me)

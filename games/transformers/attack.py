@@ -117,8 +117,8 @@ def start(state: State, attacker_id: str, defender_id: str, any_defender: bool) 
     """
     if state.phase == "end":
         raise MESSAGES.error("no_more_attacks", "TF-24")
-    if state.phase != "main":
-        raise MESSAGES.error("attack_in_main", "TF-20")
+    if state.phase != "main":  # an attack is running: the next one comes after it (TF-24)
+        raise MESSAGES.error("attack_in_main", "TF-24")
     if not state.this_turn.drawn:
         raise MESSAGES.error("draw_first", "TF-10")
     attacker = in_play(state, attacker_id, "TF-20")
@@ -197,7 +197,7 @@ def add_bonus(state: State, side: str, bonus: Bonus) -> State:
     Raises:
         IllegalAction: no attack, or the side has :data:`MAX_BONUSES` already (TF-22).
     """
-    attack = _running(state)
+    attack = _running(state, "TF-22")
     fighter = attack.side(side)
     if len(fighter.bonuses) >= MAX_BONUSES:
         raise MESSAGES.error("bonuses_full", "TF-22", side=side, most=MAX_BONUSES)
@@ -209,9 +209,9 @@ def resolve(state: State) -> State:
     TF-40, TF-24 and TF-25.
 
     Raises:
-        IllegalAction: no attack, or a flip is still to be entered (TF-21).
+        IllegalAction: no attack (TF-23), or a flip is still to be entered (TF-21).
     """
-    attack = _running(state)
+    attack = _running(state, "TF-23")
     for side in ("attacker", "defender"):
         if attack.side(side).pending is not None:
             first = attack.side(side).pending == "first"
@@ -304,9 +304,11 @@ def untap_if_all_tapped(state: State) -> State:
     )
 
 
-def _running(state: State) -> Attack:
+def _running(state: State, rule: str = "TF-21") -> Attack:
+    """The running attack; without one the refusal cites ``rule``, the rule of the attack's
+    step the action belongs to (flips TF-21, bonuses TF-22, the result TF-23)."""
     if state.attack is None:
-        raise MESSAGES.error("no_attack", "TF-20")
+        raise MESSAGES.error("no_attack", rule)
     return state.attack
 
 

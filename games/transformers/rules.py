@@ -243,11 +243,19 @@ def check_seat(state: State, seat: str, action: Action) -> None:
     if isinstance(action, EnterIcons | EnterCard | AddBonus) and state.phase == "attack":
         if seat == state.player or action.side == "defender":
             return
+        rule = "TF-22" if isinstance(action, AddBonus) else "TF-21"  # a bonus is TF-22's
         raise MESSAGES.error(
-            "defender_side_only", "TF-21", NotYourTurn, seat=seat, player=state.player
+            "defender_side_only", rule, NotYourTurn, seat=seat, player=state.player
         )
     if seat != state.player:
         raise MESSAGES.error("not_your_turn", "TF-10", NotYourTurn, player=state.player)
+
+
+_IN_ATTACK: dict[type, str] = {Draw: "TF-10", Flip: "TF-11", PlayAction: "TF-11", Tap: "TF-20"}
+"""The rule an action breaks when it comes during a running attack: the draw is the turn's
+start (TF-10), the plays come before the attack (TF-11, D5), a tap by hand waits for the
+attack's end (TF-20, D7); ending the turn leaves the attack unresolved (TF-23)."""
+_IN_ATTACK[PlayUpgrade] = "TF-11"
 
 
 def apply(state: State, seat: str, action: Action, first_face: int | None = None) -> State:
@@ -282,7 +290,7 @@ def apply(state: State, seat: str, action: Action, first_face: int | None = None
     if isinstance(action, Resolve):
         return fight.resolve(state)
     if state.phase == "attack":
-        raise MESSAGES.error("finish_attack", "TF-23")
+        raise MESSAGES.error("finish_attack", _IN_ATTACK.get(type(action), "TF-23"))
     if isinstance(action, Draw):
         return _draw(state)
     if isinstance(action, Flip):

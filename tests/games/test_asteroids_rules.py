@@ -373,7 +373,7 @@ def test_illegal_is_not_malformed() -> None:
     with pytest.raises(ST.IllegalAction) as info:
         move(state, (3, 4), (3, 5))
     assert not isinstance(info.value, ST.MalformedAction)
-    with refused("AST-20"):
+    with refused("AST-17"):  # a third step (here a skip): the turn has two, then the push
         R.apply(board(phase="push", push_rift=1), R.Skip())
     with refused("AST-20"):
         R.apply(

@@ -556,3 +556,14 @@ def test_d6_captures_at_once_after_each_step_is_a_flag() -> None:
     late = place(table("castle", stacks), "Jumbo", 17)
     assert late.captured == () and effect_names(late) == ["discard_adjacent"]
     assert decline(late).captured == ((1, "A"),)
+
+
+def test_an_action_before_the_pending_effect_breaks_tb13_not_the_effects_rule() -> None:
+    """A draw or a second troop while Star's draw (TB-20) waits breaks the order of TB-13
+    (after placing: the troop's effect, then the base's), not TB-20."""
+    state = place(table("castle"), "Star", 11)
+    assert effect_names(state) == ["draw"]
+    for action in (Draw(), Place(troop="Roxy", node=13), Stuck()):
+        with pytest.raises(IllegalAction) as error:
+            effects.apply(state, "A", action)
+        assert (error.value.rule, error.value.message_id) == ("TB-13", "effect_first")

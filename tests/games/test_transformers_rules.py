@@ -661,3 +661,20 @@ def test_a_scan_opens_the_scanners_own_copy_when_both_bring_the_same_deck() -> N
     assert GAME.pieces_of_card(state, "demo-team", "quickstep") == ["A2", "B2"]
     assert GAME.pieces_of_card(state, "demo-team", "quickstep", "A") == ["A2", "B2"]
     assert GAME.pieces_of_card(state, "demo-team", "quickstep", "B") == ["B2", "A2"]
+
+
+def test_refusals_cite_the_rule_the_action_breaks_not_the_attack_step() -> None:
+    """During an attack: the draw breaks TF-10, a flip or a play TF-11 (the plays come before
+    the attack, D5), a tap by hand TF-20 (D7), a second attack TF-24, ending the turn TF-23;
+    without an attack the flips break TF-21, a bonus TF-22, the result TF-23."""
+    running = attack(turn_to(table(), 3), "A1", "B1")
+    refused(running, "A", "draw", "TF-10")
+    refused(running, "A", "flip", "TF-11", character="A1")
+    refused(running, "A", "play_action", "TF-11")
+    refused(running, "A", "tap", "TF-20", character="A2", tapped=True)
+    refused(running, "A", "attack", "TF-24", attacker="A2", defender="B1")
+    refused(running, "A", "end_turn", "TF-23")
+    idle = act(turn_to(table(), 3), "A", "draw")
+    refused(idle, "A", "icons", "TF-21", side="attacker", orange=1)
+    refused(idle, "A", "bonus", "TF-22", side="attacker", value=1)
+    refused(idle, "A", "resolve", "TF-23")
