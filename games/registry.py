@@ -3,16 +3,26 @@
 The companion looks games up here by name (the slug used in URLs, table records and deck
 files) and never imports a game module itself; the card printer and the companion hand
 :data:`CARD_GAMES` to the deck reader (:func:`games.cards.deck.parse_deck_text`, which knows no
-game of its own) and read the demo decks through :mod:`games.demos`. Only the card schemas are imported with the
-registry; an engine is imported when its game is first looked up in :data:`GAMES`. Adding a
-game: implement :class:`games.protocol.Game` as ``GAME`` in ``games/<game>/game.py`` and add
-its :class:`~games.entry.GameEntry` to :data:`ENTRIES` below.
+game of its own) and read the demo decks through :mod:`games.demos`. Only the card schemas are
+imported with the registry; an engine is imported when its game is first looked up in
+:data:`GAMES`.
+
+Adding a game (docs/contributing.md, "Adding a game", lists every place): the games of this
+repository are the :data:`ENTRIES` below; a game kept elsewhere (a test's toy game, a
+game of one's own beside an installed Tablesmith) is added with :func:`register`, before the
+companion or the printer starts (``tests/test_fifth_game.py`` does). Decision: no entry-point
+discovery (``importlib.metadata``) for now: it would cost every command's start-up a scan of
+the installed distributions for a use nobody has yet; :func:`register` is the one supported
+way, and an entry-point group can call it later without changing anything else.
+
+:data:`GAMES`, :data:`CARD_GAMES` and :data:`DEMO_DECKS` are live views of the registered
+entries: a module that imported them sees a game registered later.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from games.cards.cardgame import CardGame
@@ -38,7 +48,8 @@ ENTRIES: tuple[GameEntry, ...] = (
 """Every game, in menu order, each with its one title: the original's name (the seeds'
 ``Pocketmodel TCG`` and ``Transformers TCG``, written as their makers do)."""
 
-_BY_SLUG: Mapping[str, GameEntry] = MappingProxyType({e.slug: e for e in ENTRIES})
+_BY_SLUG: dict[str, GameEntry] = {e.slug: e for e in ENTRIES}
+"""Every registered game by slug, in menu order (built-in first, then as registered)."""
 
 
 class _Games(Mapping[str, Game[Any, Any, Any]]):
@@ -55,26 +66,123 @@ class _Games(Mapping[str, Game[Any, Any, Any]]):
         return len(_BY_SLUG)
 
 
+class _CardGames(Mapping[str, CardGame]):
+    """Deck-file ``game:`` value -> the game's cards, in menu order (games with cards only)."""
+
+    def _cards(self) -> dict[str, CardGame]:
+        return {e.cards.slug: e.cards for e in _BY_SLUG.values() if e.cards is not None}
+
+    def __getitem__(self, name: str) -> CardGame:
+        return self._cards()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cards())
+
+    def __len__(self) -> int:
+        return len(self._cards())
+
+
+class _DemoDecks(Mapping[str, tuple[str, str]]):
+    """Demo deck name -> (package, resource path), sorted by game slug then name."""
+
+    def _decks(self) -> dict[str, tuple[str, str]]:
+        return {
+            name: (cards.package, f"demo/{name}.yaml")
+            for cards in sorted(CARD_GAMES.values(), key=lambda c: c.slug)
+            for name in sorted(cards.demos)
+        }
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        return self._decks()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decks())
+
+    def __len__(self) -> int:
+        return len(self._decks())
+
+
 GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
 """Game name -> the game, in menu order."""
 
-TITLES: Mapping[str, str] = MappingProxyType({e.slug: e.title for e in ENTRIES})
-"""Game name -> its title (the one place each is written is its entry in :data:`ENTRIES`)."""
 
-CARD_GAMES: Mapping[str, CardGame] = MappingProxyType(
-    {e.cards.slug: e.cards for e in ENTRIES if e.cards is not None}
-)
+class _Titles(Mapping[str, str]):
+    """Game name -> its title, in menu order."""
+
+    def __getitem__(self, name: str) -> str:
+        return _BY_SLUG[name].title
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_BY_SLUG)
+
+    def __len__(self) -> int:
+        return len(_BY_SLUG)
+
+
+TITLES: Mapping[str, str] = _Titles()
+"""Game name -> its title (the one place each is written is its entry: :data:`ENTRIES`, or
+the entry given to :func:`register`)."""
+
+CARD_GAMES: Mapping[str, CardGame] = _CardGames()
 """Deck-file ``game:`` value -> the game's cards, in menu order."""
 
-DEMO_DECKS: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {
-        name: (cards.package, f"demo/{name}.yaml")
-        for cards in sorted(CARD_GAMES.values(), key=lambda c: c.slug)
-        for name in sorted(cards.demos)
-    }
-)
+DEMO_DECKS: Mapping[str, tuple[str, str]] = _DemoDecks()
 """Demo deck name (``demo:NAME``) -> (package, resource path): the shipped demo decks, package
 data of their game (read with :func:`importlib.resources.files`)."""
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every registered game's entry, in menu order."""
+    return tuple(_BY_SLUG.values())
+
+
+def entry(name: str) -> GameEntry:
+    """The entry of the game registered as ``name``.
+
+    Raises:
+        UnknownGame: no such game (the message lists the known names).
+    """
+    found = _BY_SLUG.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise UnknownGame(f"game must be one of {list(_BY_SLUG)}, got {repr(name)[:40]}")
+    return found
+
+
+def register(new: GameEntry) -> None:
+    """Add a game kept outside ``games/`` (see the module docstring); it comes last in the
+    menu. Call it before the companion app or a command reads the registry.
+
+    Raises:
+        ValueError: its slug, or a demo deck's name, is taken by a registered game.
+    """
+    if new.slug in _BY_SLUG:
+        raise ValueError(f"a game named {new.slug!r} is registered already")
+    demos = set(new.cards.demos) if new.cards is not None else set()
+    taken = sorted(demos & set(DEMO_DECKS))
+    if taken:
+        raise ValueError(f"demo deck names taken by a registered game: {', '.join(taken)}")
+    _BY_SLUG[new.slug] = new
+
+
+def unregister(slug: str) -> None:
+    """Remove a game added by :func:`register` (a built-in game stays).
+
+    Raises:
+        ValueError: ``slug`` is a built-in game or not registered.
+    """
+    if slug not in _BY_SLUG or any(e.slug == slug for e in ENTRIES):
+        raise ValueError(f"{slug!r} is not a game added by register()")
+    del _BY_SLUG[slug]
+
+
+@contextlib.contextmanager
+def registered(new: GameEntry) -> Iterator[GameEntry]:
+    """:func:`register` ``new`` for the block, :func:`unregister` it after (for tests)."""
+    register(new)
+    try:
+        yield new
+    finally:
+        unregister(new.slug)
 
 
 def load_engines() -> None:
@@ -84,8 +192,8 @@ def load_engines() -> None:
     Raises:
         RuntimeError: an engine's ``name`` is not its entry's slug.
     """
-    for entry in ENTRIES:
-        entry.game  # noqa: B018 - the property imports the engine
+    for each in entries():
+        each.game  # noqa: B018 - the property imports the engine
 
 
 class UnknownGame(KeyError):
@@ -98,8 +206,4 @@ def get(name: str) -> Game[Any, Any, Any]:
     Raises:
         UnknownGame: no such game (the message lists the known names).
     """
-    game = GAMES.get(name) if isinstance(name, str) else None
-    if game is None:
-        shown = repr(name)[:40]
-        raise UnknownGame(f"game must be one of {list(GAMES)}, got {shown}")
-    return game
+    return entry(name).game

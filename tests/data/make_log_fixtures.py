@@ -1,4 +1,4 @@
-"""Write tests/data/logs/<game>.json: setup events and actions as the companion logs them.
+"""Write games/<game>/testdata/logs.json: setup events and actions as the companion logs them.
 
 A table's log holds events, not states: the setup event (:meth:`games.protocol.Game.setup_event`)
 and each action's JSON with its seat and dice faces; the companion folds them with
@@ -16,14 +16,11 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 from games import registry
 from games.protocol import SEATS, GameError
 from tests.data.make_state_fixtures import roll, starts, write
-
-OUT = Path(__file__).resolve().parent / "logs"
 
 
 def take(
@@ -60,4 +57,4 @@ def logs(name: str, plies: int = 120) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    write(OUT, logs)
+    write("logs", logs)

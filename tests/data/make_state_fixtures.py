@@ -1,4 +1,4 @@
-"""Write tests/data/states/<game>.json: game states as the companion logs them.
+"""Write games/<game>/testdata/states.json: game states as the companion logs them.
 
 Each file holds ``[{"setup": ..., "state": <state_to_json>, "structure": structure(state)}, ...]`` from
 seeded random playouts of every example setup (and, for the card games, of the demo decks
@@ -22,8 +22,6 @@ from typing import Any
 
 from games import registry
 from games.protocol import SEATS, DiceRequest, Faces, GameError
-
-OUT = Path(__file__).resolve().parent / "states"
 
 
 def structure(value: Any) -> Any:
@@ -110,15 +108,16 @@ def samples(name: str, every: int = 40, plies: int = 240) -> list[dict[str, Any]
     return out
 
 
-def write(out: Path, make: Callable[[str], list[dict[str, Any]]]) -> None:
-    """Write ``make(name)`` to ``out/<name>.json`` for every registered game."""
-    out.mkdir(exist_ok=True)
+def write(kind: str, make: Callable[[str], list[dict[str, Any]]]) -> None:
+    """Write ``make(name)`` to the game's ``testdata/<kind>.json`` for every registered game
+    (``GameEntry.testdata``: the game's own folder)."""
     for name in registry.GAMES:
         items = make(name)
-        path = out / f"{name}.json"
+        path = Path(str(registry.entry(name).testdata(f"{kind}.json")))
+        path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps(items, sort_keys=True) + "\n", encoding="utf-8")
         print(path, len(items), path.stat().st_size)
 
 
 if __name__ == "__main__":
-    write(OUT, samples)
+    write("states", samples)

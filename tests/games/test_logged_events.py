@@ -3,26 +3,23 @@ to the same canonical JSON and apply with their logged dice.
 
 A table's log holds events (companion/tables.py folds them with ``Game.start``,
 ``Game.parse_action`` and ``Game.apply``); tables in existing databases must keep loading. The
-fixtures (tests/data/logs/) were written by ``tests/data/make_log_fixtures.py`` with the code
+fixtures (games/<game>/testdata/logs.json) were written by ``tests/data/make_log_fixtures.py`` with the code
 before the games moved to one home each.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from games import registry
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
-
 
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_logged_tables_still_fold(name: str) -> None:
     game = registry.get(name)
-    tables = json.loads((LOGS / f"{name}.json").read_text(encoding="utf-8"))
+    tables = json.loads(registry.entry(name).testdata("logs.json").read_text(encoding="utf-8"))
     assert len(tables) >= 3
     actions = 0
     for table in tables:

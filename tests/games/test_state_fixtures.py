@@ -1,4 +1,4 @@
-"""States written by earlier code (tests/data/states/) still load, to equal states.
+"""States written by earlier code (games/<game>/testdata/states.json) still load equal.
 
 A state's JSON is what the phones read (the view's ``state``) and what
 ``Game.state_from_json`` reads back. The fixtures were written by
@@ -10,15 +10,12 @@ and write back the same JSON.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import registry
 from tests.data.make_state_fixtures import structure
-
-STATES = Path(__file__).resolve().parents[1] / "data" / "states"
 
 ADDED_SINCE: dict[str, frozenset[str]] = {
     # PM: the former reading "the action may not be passed" became a flag (PM-13, "darf");
@@ -71,7 +68,7 @@ def _json_as_old(node: Any, old: Any) -> Any:
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_logged_states_load_to_equal_states(name: str) -> None:
     game = registry.get(name)
-    items = json.loads((STATES / f"{name}.json").read_text(encoding="utf-8"))
+    items = json.loads(registry.entry(name).testdata("states.json").read_text(encoding="utf-8"))
     assert len(items) >= 15
     for item in items:
         state = game.state_from_json(item["state"])
