@@ -18,6 +18,12 @@ import click
 
 from printables.cliwords import CARD_OPTIONS, one_line
 from printables.cutter import Cutter
+from printables.layout import CARD_SIZES, PAPER_SIZES
+
+_PAPERS = ", ".join(PAPER_SIZES)
+"""The paper sizes in words (``a4, letter, a3``), from the preset table."""
+_SIZES = ", ".join(CARD_SIZES)
+"""The card size presets in words, from the preset table."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,15 +90,16 @@ def build(
 ) -> None:
     """Generate the print kit of GAME (STL, 3MF plates, previews, manifest, print notes)."""
     started = time.perf_counter()
+    from cad.options import KIT_GAMES
     from games.registry import CARD_GAMES
 
     # the game first: a card game needs no kit install to be told it has no pieces
-    if game != "asteroids":
+    if game not in KIT_GAMES:
         hint = (
             f"{game} has no printed pieces; print its cards with `tablesmith cards demo:{game}` "
             "or your own deck file"
             if game in CARD_GAMES
-            else f"allowed: asteroids, got {game!r}"
+            else f"allowed: {', '.join(KIT_GAMES)}, got {game!r}"
         )
         _fail(f"GAME: {hint}")
     missing = _missing_kit_libraries()
@@ -197,12 +204,11 @@ class CommandError(click.ClickException):
     type=click.Path(dir_okay=False, path_type=Path),
     help="PDF to write (must end in .pdf) [default: <deck>.pdf, or calibration.pdf].",
 )
-@click.option("--paper", default="a4", help="a4, letter or a3.")
+@click.option("--paper", default="a4", help=f"Paper size: {_PAPERS}.")
 @click.option("--landscape", is_flag=True, help="Landscape sheets.")
 @click.option(
     "--card-size",
-    help="Standard cards: poker, tcg, mini, tarot, tf-character or WxH in mm, each side "
-    "20..300 [default: tcg 63x88].",
+    help=f"Standard cards: {_SIZES} or WxH in mm, each side 20..300 [default: tcg 63x88].",
 )
 @click.option(
     "--character-size",
@@ -382,7 +388,7 @@ def cards(
 )
 @click.option(
     "--paper",
-    type=click.Choice(["a4", "letter", "a3"], case_sensitive=False),
+    type=click.Choice(list(PAPER_SIZES), case_sensitive=False),
     default="a4",
     help="Paper size of both sheets.",
 )

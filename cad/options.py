@@ -25,7 +25,7 @@ from cad.settings import (
     parse_box,
     parse_colour,
 )
-from cad.slicers import SLICERS
+from cad.slicers import DEFAULT_SLICER, SLICERS
 
 Kind = Literal["float", "int", "text", "choice", "flag", "colour"]
 
@@ -58,7 +58,16 @@ class BuildOption:
         return "--" + self.name.replace("_", "-")
 
 
+KIT_GAMES: tuple[str, ...] = ("asteroids",)
+"""The games (registry slugs) ``tablesmith build`` makes a print kit of: the kit generator
+(:mod:`cad.kit`) builds Asteroids' pieces; every other game's printables are its cards."""
+
 _BEDS = ", ".join(f"{name} {bed.x:g}x{bed.y:g}" for name, bed in BED_PRESETS.items())
+_SLICER_DEFAULTS = ", ".join(
+    f"{'custom beds' if bed == 'custom' else bed} {slicer}"
+    for bed, slicer in DEFAULT_SLICER.items()
+)
+"""``--slicer``'s default per bed preset, in words (from :data:`cad.slicers.DEFAULT_SLICER`)."""
 
 BUILD_OPTIONS: tuple[BuildOption, ...] = (
     BuildOption(
@@ -94,8 +103,7 @@ BUILD_OPTIONS: tuple[BuildOption, ...] = (
         "choice",
         None,
         "The slicer the 3MF plates are projects for (settings, colours, colour change). "
-        "Default per --printer: a1 bambu (Bambu Studio), mk4 prusa (PrusaSlicer), mini prusa "
-        "(PrusaSlicer; an A1 mini takes bambu), ender3 and custom beds orca (OrcaSlicer). A prusa "
+        f"Default per --printer: {_SLICER_DEFAULTS} (an A1 mini takes bambu). A prusa "
         "plate also opens whole in OrcaSlicer; a bambu plate in OrcaSlicer, and in PrusaSlicer "
         "except with --multi-material.",
         choices=SLICERS,
