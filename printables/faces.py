@@ -237,15 +237,11 @@ def card_game(card: ValidatedCard) -> CardGame:
     Raises:
         TypeError: not a card class of a registered game.
     """
-    cards = _BY_CLASS.get(type(card))
-    if cards is None:
-        raise TypeError(f"no face for {type(card).__name__}")
-    return cards
-
-
-_BY_CLASS: dict[type, CardGame] = {
-    kind: cards for cards in CARD_GAMES.values() for kind in cards.kinds.values()
-}
+    # looked up live: a game registered after this module was imported has faces too
+    for cards in CARD_GAMES.values():
+        if type(card) in cards.kinds.values():
+            return cards
+    raise TypeError(f"no face for {type(card).__name__}")
 
 
 def game_title(game: str) -> str:

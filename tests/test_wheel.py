@@ -66,12 +66,17 @@ def run(command: list[str], cwd: Path, env: dict[str, str], timeout: float = 600
 
 
 def tracked_data_files() -> set[str]:
-    """Every file the checkout tracks inside the packages that is not Python source or a
-    message-extraction config, as paths inside the wheel."""
+    """Every file the checkout tracks inside the packages that is not Python source, a
+    message-extraction config or a game's test data (``games/<game>/testdata/``: the fixture
+    tests' states and logs, not shipped), as paths inside the wheel."""
     listed = subprocess.run(
         ["git", "ls-files", *PACKAGES], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
-    return {p for p in listed if not p.endswith(".py") and not p.endswith("babel.cfg")}
+    return {
+        p
+        for p in listed
+        if not p.endswith(".py") and not p.endswith("babel.cfg") and "/testdata/" not in p
+    }
 
 
 @pytest.fixture(scope="module")
