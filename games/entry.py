@@ -71,4 +71,5 @@ class GameEntry:
         game: Game[Any, Any, Any] = import_module(f"{self.module}.game").GAME
         if game.name != self.slug:
             raise RuntimeError(f"{self.module}.game names itself {game.name!r}, not {self.slug!r}")
+        game.title = self.title  # the one place a title is written is the entry
         return game

@@ -275,13 +275,10 @@ class Game(abc.ABC, Generic[S, A, T]):
     deck_game: str | None = None
     hidden_information: bool = False
 
-    @property
-    def title(self) -> str:
-        """The display name (``"PocketModel TCG"``), written once: in the game's registry
-        entry (:data:`games.registry.TITLES`)."""
-        from games.registry import TITLES  # the registry loads the engines: imported on use
-
-        return TITLES[self.name]
+    title: str = ""
+    """The display name, written once: in the game's registry entry
+    (:attr:`games.entry.GameEntry.title`), which sets it here when it loads the engine (the
+    protocol imports no registry: that would be an import cycle)."""
 
     # ----------------------------------------------------------------------------- setup
 
