@@ -48,7 +48,7 @@ Decisions where the rules digest is silent (each also named where it applies):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -68,6 +68,7 @@ from games.asteroids.state import (
     State,
     Tile,
     _frozen_counts,
+    evolve,
     other,
     refuse,
 )
@@ -311,7 +312,7 @@ def _after_step(
     else:
         phase = "push"
         push_rift = end.rift if end is not None and not end.is_base and not skipped else None
-    return replace(
+    return evolve(
         state,
         stacks=MappingProxyType(stacks),
         home=_frozen_counts(home),
@@ -366,7 +367,7 @@ def _apply_push(state: State, push: Push) -> State:
     rifts = list(state.rifts)
     rifts[push.rift - 1] = tuple(tiles)
     supply = tuple(sorted([f for f in state.supply if f != push.fragment] + [out.fragment]))
-    return replace(
+    return evolve(
         state,
         rifts=tuple(rifts),
         supply=supply,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -500,6 +500,31 @@ class State:
         """All ships of both colours, spares included (18 with the default set)."""
         on_board = sum(len(s) for s in self.stacks.values())
         return on_board + sum(self.home.values()) + sum(self.scored.values()) + 2 * self.spares
+
+
+STATE_FIELDS = frozenset(f.name for f in fields(State))
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """``dataclasses.replace(state, **changes)`` without :class:`State`'s checks, for the rules'
+    own steps (:mod:`games.asteroids.rules`): a step keeps the invariants by construction
+    (fragments and ships conserved, layouts of their kind, stacks of 1..3 on holes), and every
+    state of random legal playouts is checked again in ``tests/games/test_asteroids_rules.py``.
+    A state built from outside (``State(...)``, :func:`new_game`, :func:`loads`) is still
+    checked. Why: the checks walked every fragment and stack again on each action (issue 32's
+    profile of the server). Only the fields are copied (not a memo such as the legal targets).
+
+    Raises:
+        TypeError: a name that is not a field of :class:`State`.
+    """
+    unknown = changes.keys() - STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {sorted(unknown)}")
+    new = object.__new__(State)
+    values = vars(new)
+    for name in STATE_FIELDS:
+        values[name] = changes[name] if name in changes else getattr(state, name)
+    return new
 
 
 def new_game(*, layout: Layout, first_player: str, variant: Variant | None = None) -> State:

@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -482,6 +483,7 @@ def test_random_legal_playouts_keep_the_invariants(
         assert all(state.cell(spot) == "H" for spot in state.stacks)
         assert state.turn == before.turn + (before.phase == "push")
         assert ST.loads(ST.dumps(state)) == state
+        assert replace(state) == state  # the checks the rules' steps skip (ST.evolve) pass
 
 
 @pytest.mark.parametrize(
@@ -509,3 +511,13 @@ def test_AST_1_variant_json_round_trips_and_defaults_the_rest() -> None:
     assert variant == Variant(ships_in_play=7, jump_mandatory=True)
     assert ST.variant_from_json(ST.variant_to_json(variant)) == variant
     assert ST.variant_from_json({}) == Variant()
+
+
+def test_evolve_changes_the_named_fields_only_and_names_a_wrong_one() -> None:
+    state = ST.new_game(layout=ST.random_layout([1] * 28), first_player="A")
+    R.legal_actions(state)  # leaves its memo of legal targets on the state
+    moved = ST.evolve(state, player="B", ply=5)
+    assert (moved.player, moved.ply, moved.rifts, moved.home) == ("B", 5, state.rifts, state.home)
+    assert "_legal_targets" in vars(state) and "_legal_targets" not in vars(moved)
+    with pytest.raises(TypeError, match=r"State has no field \['colour'\]"):
+        ST.evolve(state, colour="B")
