@@ -85,6 +85,8 @@ def wsgi_name(name: bytes) -> str:
     return f"HTTP_{text}".upper().replace("-", "_")
 
 
+UNPARSED: Any = object()
+"""An action's body not parsed yet (:meth:`CompanionASGI.action_answer`)."""
 BODY_SECONDS = 10.0
 """A request body must arrive completely within this many seconds (else 408)."""
 MAX_REQUEST_BODY = 256 * 1024
@@ -288,12 +290,15 @@ class CompanionASGI:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
-    async def action_answer(self, scope: Scope, body: bytes, table_id: str) -> Answer:
+    async def action_answer(
+        self, scope: Scope, body: bytes, table_id: str, parsed: Any = UNPARSED
+    ) -> Answer:
         """The answer to an action whose body has arrived, as :meth:`_action` says: decided
         on the event loop where Flask would accept the request as it is, else by Flask
         (:meth:`flask_answer`). The WebSocket channel's actions come here too
-        (:mod:`companion.sockets`)."""
-        direct = self._direct_request(scope, body)
+        (:mod:`companion.sockets`), with ``parsed``: the body already parsed (``body`` is its
+        JSON text), so it is not parsed again."""
+        direct = self._direct_request(scope, body, parsed)
         if direct is None:
             return (await self.flask_answer(scope, body))[0]
         token, parsed = direct
@@ -310,7 +315,9 @@ class CompanionASGI:
             )
         return self._ok(text)
 
-    def _direct_request(self, scope: Scope, body: bytes) -> tuple[str | None, Any] | None:
+    def _direct_request(
+        self, scope: Scope, body: bytes, parsed: Any = UNPARSED
+    ) -> tuple[str | None, Any] | None:
         """(token, parsed JSON body) of an action request the Flask app would accept as it
         is, else None (Flask answers it)."""
         app = self.flask
@@ -337,10 +344,11 @@ class CompanionASGI:
         mimetype = parse_options_header(seen.get("content_type", ""))[0].lower()
         if mimetype != "application/json":
             return None
-        try:
-            parsed = json.loads(body)
-        except Exception:  # noqa: BLE001 - whatever fails, Flask answers it its own way
-            return None
+        if parsed is UNPARSED:
+            try:
+                parsed = json.loads(body)
+            except Exception:  # noqa: BLE001 - whatever fails, Flask answers it its own way
+                return None
         return seen.get("token"), parsed
 
     def _direct_action(

@@ -85,8 +85,10 @@ class Server(Protocol):
     async def flask_answer(self, scope: Scope, body: bytes) -> tuple[Answer, Stream | None]:
         """The Flask app's answer, and the live stream its route opened."""
 
-    async def action_answer(self, scope: Scope, body: bytes, table_id: str) -> Answer:
-        """The answer to an action (on the event loop where it can be)."""
+    async def action_answer(
+        self, scope: Scope, body: bytes, table_id: str, parsed: Any = ...
+    ) -> Answer:
+        """The answer to an action (on the event loop where it can be), its body parsed."""
 
     async def pump(
         self,
@@ -323,13 +325,14 @@ class Socket:
             post = parsed.get("post")
             if post not in WRITES:
                 raise Malformed(f"post must be one of {', '.join(WRITES)}, got {post!r:.60}")
-            body = json.dumps(parsed.get("body"), separators=(",", ":"), ensure_ascii=False)
+            content = parsed.get("body")
+            body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         except Malformed as exc:
             return framed(re_, await self._refusal(Rejected(400, "malformed", str(exc))))
         scope = self.request("POST", post)
         raw = body.encode()
         if post == "actions":
-            return framed(re_, await self.asgi.action_answer(scope, raw, self.table_id))
+            return framed(re_, await self.asgi.action_answer(scope, raw, self.table_id, content))
         return framed(re_, (await self.asgi.flask_answer(scope, raw))[0])
 
     def _allow(self) -> bool:
