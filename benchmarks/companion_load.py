@@ -1,17 +1,20 @@
 """Load test of the default ``tablesmith serve`` against boardgame.io's server.
 
-N tables x 2 phones on loopback. Every phone holds an open live stream (ours: Server-Sent
-Events, ``GET /api/t/<table>/events``; the peer: a socket.io connection that has sent
-``sync``). Each table acts about once a second: the player to move sends a legal action
-(ours: ``POST /api/t/<table>/actions`` with a random legal Asteroids action; the peer: the
-socket.io ``update`` message with the trivial game's one move), then "thinks" ``--think``
-seconds +-50 % (the first action of each table at a random moment of its first second).
+N tables x 2 phones on loopback. Every phone holds an open live stream (ours, ``--transport
+socket``: one WebSocket per phone, ``GET /api/t/<table>/socket``, that carries its stream and
+its actions; ``--transport sse``: Server-Sent Events, ``GET /api/t/<table>/events``, and a
+``POST /api/t/<table>/actions`` per action; the peer: a socket.io connection that has sent
+``sync``). Each table acts about once a second: the player to move sends a legal action (ours:
+a random legal Asteroids action, on its socket or POSTed; the peer: the socket.io ``update``
+message with the trivial game's one move), then "thinks" ``--think`` seconds +-50 % (the first
+action of each table at a random moment of its first second).
 
 What it reports, for each server and each ``--tables`` size:
 
 * ``streams``: phones that got their live stream (of 2 x tables) before the clock started;
-* ``action p50/p99``: ours: POST sent -> answer received (the answer comes after the durable
-  commit); the peer has no answer, so: ``update`` sent -> the acting phone has the new state;
+* ``action p50/p99``: ours: action sent (POST or socket message) -> answer received (the
+  answer comes after the durable commit); the peer has no answer, so: ``update`` sent -> the
+  acting phone has the new state;
 * ``stream p50/p99``: action sent -> the OTHER phone's stream has the event;
 * ``missed``: events of the measured window that some phone's stream never had (counted per
   phone, after a grace of ``--grace`` seconds), and actions that failed;
@@ -34,13 +37,19 @@ each driving a slice of the tables; the server is started anew for every run:
   ``node_modules`` is missing); matches are created and joined through its lobby API. Skipped,
   saying why, where node or npm is missing (or with ``--no-peer``).
 
-Both servers run in the same invocation, one after the other at each size, and the last table
-gives the ratio ours / peer of action p99 and stream p99 (below 1: we are faster).
+The servers run in the same invocation, one after the other at each size (ours once per
+``--transport``), and the last table gives the ratio ours / peer of action p99, stream p99 and
+CPU per action (below 1: we are better).
 
 Usage (needs the bench extra: ``pip install -r requirements/all.txt``)::
 
     python benchmarks/companion_load.py --tables 100 500 1000 2000 [--seconds 15] \
-        [--think 1.0] [--clients 2] [--no-peer] [--json results.json]
+        [--think 1.0] [--clients 2] [--transport socket sse] [--no-peer] [--json results.json] \
+        [--profile server.prof]
+
+``--profile``: our server runs under cProfile (its event loop's thread) and the top entries by
+own time are printed after each of its runs (slower: for where the time goes, not for the
+figures).
 
 Goal on a 2-core machine at 1,000 tables: every phone gets its stream, action p99 <
 50 ms, stream p99 < 100 ms, no event missed. The client shares the machine with the server:
@@ -165,6 +174,63 @@ class SSEPhone:
             opened.set()
 
 
+class SocketPhone(SSEPhone):
+    """One phone of ours on its table's socket (``GET /api/t/<table>/socket``,
+    companion/sockets.py): the stream's event ids as :class:`SSEPhone` records them, and its
+    actions sent on the same socket (:meth:`act`)."""
+
+    def __init__(self, table: dict[str, Any], seat: str) -> None:
+        super().__init__(table, seat)
+        self.ws: Any = None
+        self.waiting: dict[int, asyncio.Future[str]] = {}
+        self.number = 0
+
+    async def run(self, session: Any, base: str, opened: asyncio.Event) -> None:
+        """Open the socket, say hello (token, since) and read it: answers to their futures,
+        stream frames scanned for ``id:`` lines."""
+        import aiohttp
+
+        url = "ws" + base[4:] + f"/api/t/{self.table['id']}/socket"
+        try:
+            async with session.ws_connect(url, autoping=False, max_msg_size=0) as ws:
+                self.ws = ws
+                await ws.send_str(json.dumps({"token": self.table[self.seat], "since": self.since}))
+                async for message in ws:
+                    now = time.monotonic()
+                    if message.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    text: str = message.data
+                    if text.startswith('{"re":'):
+                        waiter = self.waiting.pop(int(text[6 : text.index(",", 6)]), None)
+                        if waiter is not None and not waiter.done():
+                            waiter.set_result(text)
+                        continue
+                    if not self.connected:
+                        self.connected = True
+                        opened.set()
+                    for line in text.split("\n"):
+                        if line.startswith("id: "):
+                            self.arrived[int(line[4:])] = now
+                if ws.close_code not in (None, 1000):
+                    self.error = self.error or f"closed {ws.close_code}"
+        except Exception as exc:  # noqa: BLE001 - reported as a missing stream / missed events
+            self.error = self.error or repr(exc)
+        finally:
+            for waiter in self.waiting.values():
+                if not waiter.done():
+                    waiter.set_exception(ConnectionError("the socket closed"))
+            opened.set()
+
+    async def act(self, body: dict[str, Any]) -> tuple[int, Any]:
+        """Send an action on the socket: (status, the answer's JSON body)."""
+        self.number += 1
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiting[self.number] = waiter
+        await self.ws.send_str(json.dumps({"re": self.number, "post": "actions", "body": body}))
+        answer = json.loads(await asyncio.wait_for(waiter, 30))
+        return answer["status"], answer["body"]
+
+
 async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
     """Drive our server: the slice of tables in ``config``; returns the raw figures."""
     import aiohttp
@@ -176,6 +242,8 @@ async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
     session = aiohttp.ClientSession(connector=connector, timeout=timeout)
     phones: dict[tuple[str, str], SSEPhone] = {}
     views: dict[str, dict[str, Any]] = {}
+    on_socket = config["kind"] == "socket"
+    phone_class = SocketPhone if on_socket else SSEPhone
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     tasks = []
 
@@ -186,7 +254,7 @@ async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
             ) as response:
                 views[table["id"]] = await response.json()
             for seat in ("A", "B"):
-                phone = SSEPhone(table, seat)
+                phone = phone_class(table, seat)
                 phone.since = views[table["id"]]["revision"]
                 phones[(table["id"], seat)] = phone
                 opened = asyncio.Event()
@@ -201,6 +269,18 @@ async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
     latencies: list[float] = []
     sends: list[tuple[str, str, int, float]] = []
     failures: list[str] = []
+
+    async def send(table: dict[str, Any], seat: str, body: dict[str, Any]) -> tuple[int, Any]:
+        """An action of ``seat``: on its socket, or POSTed; (status, the answer's JSON)."""
+        if on_socket:
+            socket_phone = phones[(table["id"], seat)]
+            assert isinstance(socket_phone, SocketPhone)
+            return await socket_phone.act(body)
+        async with session.post(
+            f"{base}/api/t/{table['id']}/actions", json=body, headers={"X-Seat-Token": table[seat]}
+        ) as response:
+            text = await response.read()
+            return response.status, json.loads(text) if response.status == 200 else text
 
     async def play(table: dict[str, Any]) -> None:
         rng = random.Random(table["id"])
@@ -223,20 +303,14 @@ async def ours_client(config: dict[str, Any]) -> dict[str, Any]:
             number += 1
             start = time.monotonic()
             try:
-                async with session.post(
-                    f"{base}/api/t/{table['id']}/actions",
-                    json=body,
-                    headers={"X-Seat-Token": table[seat]},
-                ) as response:
-                    text = await response.read()
-                    took = time.monotonic() - start
-                    if response.status != 200:
-                        failures.append(f"HTTP {response.status}: {text[:200]!r}")
-                        return
+                status, answer = await send(table, seat, body)
             except Exception as exc:  # noqa: BLE001 - counted and reported
                 failures.append(repr(exc))
                 return
-            answer = json.loads(text)
+            took = time.monotonic() - start
+            if status != 200:
+                failures.append(f"{status}: {str(answer)[:200]}")
+                return
             latencies.append(took)
             sends.append((table["id"], seat, answer["revision"], start))
             view = answer["view"]
@@ -414,7 +488,7 @@ def client_child(config_path: str) -> None:
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    driver = ours_client if config["kind"] == "ours" else peer_client
+    driver = peer_client if config["kind"] == "peer" else ours_client
     result = asyncio.run(driver(config))
     Path(config["out"]).write_text(
         json.dumps(result), encoding="utf-8"
@@ -442,13 +516,15 @@ def make_tables(database: Path, count: int) -> list[dict[str, Any]]:
 
 
 def start_ours(
-    workdir: Path, tables: int, extra: list[str]
+    workdir: Path, tables: int, extra: list[str], profile: Path | None = None
 ) -> tuple[subprocess.Popen[str], str, list[Any]]:
     """Start the default ``tablesmith serve`` (plus the ``extra`` options) on its own
-    database with ``tables`` tables."""
+    database with ``tables`` tables; with ``profile``, under cProfile writing there (its
+    event loop's thread: the transport, the decisions, the streams; not the committer's)."""
     database = workdir / "companion.sqlite"
     seats = make_tables(database, tables)
-    command = [sys.executable, str(ROOT / "tablesmith.py"), "serve", "--host", "127.0.0.1"]
+    python = [sys.executable] + (["-m", "cProfile", "-o", str(profile)] if profile else [])
+    command = [*python, str(ROOT / "tablesmith.py"), "serve", "--host", "127.0.0.1"]
     command += ["--port", "0", "--db", str(database), "--no-qr", "--no-mdns", *extra]
     server = subprocess.Popen(
         command,
@@ -528,6 +604,11 @@ def start_peer(
 
 # ---------------------------------------------------------------------------------- one run
 
+MODES = {"socket": "socket", "sse": "ours"}
+"""``--transport`` -> the kind of run."""
+LABELS = {"ours": "tablesmith SSE", "socket": "tablesmith socket", "peer": "boardgame.io"}
+"""The server column of each kind of run."""
+
 
 def run(
     kind: str,
@@ -535,7 +616,8 @@ def run(
     options: argparse.Namespace,
     during: Callable[[str, float, float], Any] | None = None,
 ) -> dict[str, Any]:
-    """One measured run of ``kind`` ("ours" or "peer") with ``tables`` tables.
+    """One measured run of ``kind`` with ``tables`` tables: "ours" (our server, phones on
+    SSE + POST), "socket" (our server, each phone on one socket) or "peer" (boardgame.io).
 
     ``during`` (used by ``shop_load.py``), when given, is called in a thread of its own just
     before the clients' go, with the server's base URL and the measured window's start and
@@ -543,8 +625,14 @@ def run(
     is the result's ``during``.
     """
     workdir = Path(tempfile.mkdtemp(prefix=f"tablesmith-load-{kind}-"))
-    start = start_ours if kind == "ours" else start_peer
-    server, base, seats = start(workdir, tables, options.serve_option)
+    profile: Path | None = getattr(options, "profile", None)
+    if kind == "peer":
+        server, base, seats = start_peer(workdir, tables, options.serve_option)
+        profile = None
+    else:
+        if profile is not None:
+            profile = profile.with_name(f"{profile.stem}-{kind}-{tables}{profile.suffix}")
+        server, base, seats = start_ours(workdir, tables, options.serve_option, profile)
     clients: list[subprocess.Popen[str]] = []
     try:
         time.sleep(0.5)
@@ -609,12 +697,20 @@ def run(
         for client in clients:
             if client.poll() is None:
                 client.kill()
+        if profile is not None:  # SIGTERM: serve ends normally, cProfile writes its file
+            server.terminate()
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
         server.kill()
         server.wait()
+    if profile is not None and profile.exists():
+        print_profile(profile)
     latencies = [x for r in results for x in r["latencies"]]
     delays = [x for r in results for x in r["delays"]]
     return {
-        "server": "tablesmith serve" if kind == "ours" else "boardgame.io",
+        "server": LABELS[kind],
         "tables": tables,
         "phones": 2 * tables,
         "streams": connected,
@@ -644,8 +740,21 @@ def run(
 
 # ---------------------------------------------------------------------------------- report
 
+PROFILE_ENTRIES = 25
+
+
+def print_profile(path: Path) -> None:
+    """The top entries of a server's profile by own time (``tottime``), to stderr."""
+    import io
+    import pstats
+
+    text = io.StringIO()
+    pstats.Stats(str(path), stream=text).sort_stats("tottime").print_stats(PROFILE_ENTRIES)
+    print(f"profile {path}:\n{text.getvalue()}", file=sys.stderr, flush=True)
+
+
 COLUMNS = [
-    ("server", "server", 16),
+    ("server", "server", 17),
     ("tables", "tables", 6),
     ("streams", "streams", 11),
     ("actions/s", "actions_per_s", 9),
@@ -682,6 +791,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds between actions")
     parser.add_argument("--grace", type=float, default=3.0, help="wait for late events")
     parser.add_argument("--clients", type=int, default=2, help="load client processes")
+    parser.add_argument(
+        "--transport",
+        nargs="+",
+        choices=sorted(MODES),
+        default=["socket", "sse"],
+        help="our phones' transport(s): one socket each, or SSE + a POST per action",
+    )
     parser.add_argument("--no-peer", action="store_true", help="only our server")
     parser.add_argument("--only-peer", action="store_true", help="only boardgame.io")
     parser.add_argument(
@@ -692,12 +808,17 @@ def main() -> None:
         help="pass this option to tablesmith serve too (repeatable), e.g. --serve-option=--no-fsync",
     )
     parser.add_argument("--json", type=Path, help="also write every result to this file")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="run our server under cProfile, its stats to FILE-<kind>-<tables> (top to stderr)",
+    )
     parser.add_argument("--client-child", metavar="CONFIG", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.client_child:
         client_child(options.client_child)
         return
-    kinds = [] if options.only_peer else ["ours"]
+    kinds = [] if options.only_peer else [MODES[mode] for mode in options.transport]
     if not options.no_peer:
         why = peer_missing()
         if why is None:
@@ -719,17 +840,24 @@ def main() -> None:
             print(row(result), flush=True)
             for text in result["failures"] + result["stream_errors"]:
                 print(f"    {text}", flush=True)
-    if "ours" in kinds and "peer" in kinds:
+    ours_kinds = [kind for kind in kinds if kind != "peer"]
+    if ours_kinds and "peer" in kinds:
         print("\nratio ours / boardgame.io (below 1: ours is faster)")
-        print("tables  action p99  stream p99")
+        print("tables  transport  action p99  stream p99  CPU/action")
         for tables in options.tables:
-            ours, peer = (
-                next(r for r in results if r["tables"] == tables and r["server"] == name)
-                for name in ("tablesmith serve", "boardgame.io")
+            peer = next(
+                r for r in results if r["tables"] == tables and r["server"] == LABELS["peer"]
             )
-            ratio_action = ours["action_ms_p99"] / peer["action_ms_p99"]
-            ratio_stream = ours["stream_ms_p99"] / peer["stream_ms_p99"]
-            print(f"{tables:6}  {ratio_action:10.2f}  {ratio_stream:10.2f}")
+            for kind in ours_kinds:
+                ours = next(
+                    r for r in results if r["tables"] == tables and r["server"] == LABELS[kind]
+                )
+                ratios = [
+                    ours[key] / peer[key] if peer[key] else float("nan")
+                    for key in ("action_ms_p99", "stream_ms_p99", "server_cpu_ms_per_action")
+                ]
+                mode = "socket" if kind == "socket" else "sse"
+                print(f"{tables:6}  {mode:9}  " + "  ".join(f"{r:10.2f}" for r in ratios))
     if options.json:
         options.json.write_text(json.dumps(results, indent=2))
 
