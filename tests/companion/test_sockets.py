@@ -21,7 +21,7 @@ import requests
 from companion import sockets
 from companion.evented import serve_in_thread
 from companion.tables.budgets import SEAT_STREAMS, WATCH_STREAMS
-from tests.companion.conftest import make_app
+from tests.companion.conftest import make_app, serve_with_waitress
 from tests.companion.wsclient import SocketPhone, SsePhone, WebSocket, ws_url
 
 T0 = 1_800_000_000.0
@@ -452,3 +452,21 @@ def test_the_page_sends_over_its_socket_the_writes_the_socket_carries() -> None:
     script = (Path(sockets.__file__).parent / "static" / "socket.js").read_text()
     listed = script.split("const WRITES = [", 1)[1].split("]", 1)[0]
     assert tuple(json.loads(f"[{listed}]")) == sockets.WRITES
+
+
+def test_the_table_page_offers_its_socket_only_where_the_server_serves_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    base, stop = serve_in_thread(app)
+    table_id, token_a, _, _ = table(base, "asteroids")
+    cookies = {f"ts_seat_{table_id}": token_a}
+    pages = {}
+    for name, serve in (("uvicorn", None), ("waitress", serve_with_waitress)):
+        if serve is not None:
+            base, stop = serve(app, threads=4)
+        try:
+            pages[name] = requests.get(f"{base}/t/{table_id}", cookies=cookies, timeout=10).text
+        finally:
+            stop()
+    assert 'data-socket="1"' in pages["uvicorn"]  # the page tries a socket first
+    assert 'data-socket="0"' in pages["waitress"]  # SSE + POST only
+    assert all("socket.js" in page for page in pages.values())
