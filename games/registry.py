@@ -22,8 +22,8 @@ entries: a module that imported them sees a game registered later.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
 
 from games.cards.cardgame import CardGame
 from games.entry import GameEntry
@@ -31,6 +31,8 @@ from games.pocketmodel.cards import CARDS as POCKETMODEL
 from games.protocol import Game
 from games.toybattle.cards import CARDS as TOYBATTLE
 from games.transformers.cards import CARDS as TRANSFORMERS
+
+V = TypeVar("V")
 
 ENTRIES: tuple[GameEntry, ...] = (
     GameEntry(package="asteroids", slug="asteroids", title="Asteroids"),
@@ -66,67 +68,46 @@ class _Games(Mapping[str, Game[Any, Any, Any]]):
         return len(_BY_SLUG)
 
 
-class _CardGames(Mapping[str, CardGame]):
-    """Deck-file ``game:`` value -> the game's cards, in menu order (games with cards only)."""
+class _Live(Mapping[str, V]):
+    """A read-only mapping computed from the registered entries at each look-up, so that a
+    game registered later is in it (the registry holds a handful of games: cheap)."""
 
-    def _cards(self) -> dict[str, CardGame]:
-        return {e.cards.slug: e.cards for e in _BY_SLUG.values() if e.cards is not None}
+    def __init__(self, build: Callable[[], dict[str, V]]) -> None:
+        self._build = build
 
-    def __getitem__(self, name: str) -> CardGame:
-        return self._cards()[name]
+    def __getitem__(self, name: str) -> V:
+        return self._build()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._cards())
+        return iter(self._build())
 
     def __len__(self) -> int:
-        return len(self._cards())
+        return len(self._build())
 
 
-class _DemoDecks(Mapping[str, tuple[str, str]]):
+def _demo_decks() -> dict[str, tuple[str, str]]:
     """Demo deck name -> (package, resource path), sorted by game slug then name."""
-
-    def _decks(self) -> dict[str, tuple[str, str]]:
-        return {
-            name: (cards.package, f"demo/{name}.yaml")
-            for cards in sorted(CARD_GAMES.values(), key=lambda c: c.slug)
-            for name in sorted(cards.demos)
-        }
-
-    def __getitem__(self, name: str) -> tuple[str, str]:
-        return self._decks()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._decks())
-
-    def __len__(self) -> int:
-        return len(self._decks())
+    return {
+        name: (cards.package, f"demo/{name}.yaml")
+        for cards in sorted(CARD_GAMES.values(), key=lambda c: c.slug)
+        for name in sorted(cards.demos)
+    }
 
 
 GAMES: Mapping[str, Game[Any, Any, Any]] = _Games()
 """Game name -> the game, in menu order."""
 
 
-class _Titles(Mapping[str, str]):
-    """Game name -> its title, in menu order."""
-
-    def __getitem__(self, name: str) -> str:
-        return _BY_SLUG[name].title
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_BY_SLUG)
-
-    def __len__(self) -> int:
-        return len(_BY_SLUG)
-
-
-TITLES: Mapping[str, str] = _Titles()
+TITLES: Mapping[str, str] = _Live(lambda: {e.slug: e.title for e in _BY_SLUG.values()})
 """Game name -> its title (the one place each is written is its entry: :data:`ENTRIES`, or
 the entry given to :func:`register`)."""
 
-CARD_GAMES: Mapping[str, CardGame] = _CardGames()
+CARD_GAMES: Mapping[str, CardGame] = _Live(
+    lambda: {e.cards.slug: e.cards for e in _BY_SLUG.values() if e.cards is not None}
+)
 """Deck-file ``game:`` value -> the game's cards, in menu order."""
 
-DEMO_DECKS: Mapping[str, tuple[str, str]] = _DemoDecks()
+DEMO_DECKS: Mapping[str, tuple[str, str]] = _Live(_demo_decks)
 """Demo deck name (``demo:NAME``) -> (package, resource path): the shipped demo decks, package
 data of their game (read with :func:`importlib.resources.files`)."""
 
