@@ -22,7 +22,7 @@ import random
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -375,8 +375,14 @@ def test_every_route_answers_the_same_bytes_under_uvicorn_and_waitress(
         for response, _ in held:
             response.close()
     uvicorn, waitress_answers = answers["uvicorn"], answers["waitress"]
+    offered = 0
     for (what, ours), (_, theirs) in zip(uvicorn, waitress_answers, strict=True):
+        if b'data-socket="1"' in ours.body:  # the one difference: uvicorn serves the socket
+            assert b'data-socket="0"' in theirs.body, what
+            ours = replace(ours, body=ours.body.replace(b'data-socket="1"', b'data-socket="0"'))
+            offered += 1
         assert ours == theirs, f"{what}: {difference(ours, theirs)}"
+    assert offered == 2  # the table page and the watch page
     statuses = {what: answer.status for what, answer in uvicorn}
     assert statuses["action 200"] == statuses["action retried 200"] == 200
     assert {statuses[k] for k in ("id reused 409", "stale 409", "join 409")} == {409}
