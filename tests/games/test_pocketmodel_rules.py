@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import State, Variant
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 from games.registry import CARD_GAMES
+from tests.games.playouts import roll
 
 DEMO = Path(__file__).resolve().parents[2] / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
 
@@ -828,3 +830,36 @@ def test_stored_tables_without_the_new_flags_keep_their_former_readings() -> Non
     assert state_from_json(data).variant == Variant(
         icon_gates_bonus=True, each_striker_picks_objective=True, carrier_replaces_action=True
     )
+
+
+def test_out_of_step_refusals_in_played_games_cite_the_rule_of_the_action() -> None:
+    """In seeded random games (standard fleets), every action tried out of its step is
+    refused citing the rule it breaks: a combat card or a pass PM-20, an objective PM-10, a
+    second action PM-11, whatever step comes next."""
+    expected = {"PlayCard": "PM-20", "Pass": "PM-20", "PlayObjective": "PM-10"}
+    expected |= dict.fromkeys(("Move", "Combat", "Strike", "Carrier"), "PM-11")
+    seen: dict[tuple[str, str], str] = {}
+    for seed in range(6):
+        rng = random.Random(seed)
+        setup = GAME.parse_setup(GAME.example_setups()[0])
+        state = GAME.start(GAME.setup_event(setup, roll(rng, GAME.setup_dice(setup))))
+        pool: list[Any] = []
+        for _ in range(120):
+            seat = GAME.to_act(state)
+            if seat is None:
+                break
+            legal_now = list(GAME.legal_actions(state, seat))
+            pool.extend(rng.sample(legal_now, min(3, len(legal_now))))
+            for action in rng.sample(pool, min(6, len(pool))):
+                kind = type(action).__name__
+                try:
+                    GAME.apply(state, seat, action, roll(rng, GAME.dice_for(state, seat, action)))
+                except IllegalAction as refusal:
+                    if kind in expected and (refusal.message_id or "").startswith("expect_"):
+                        seen[(kind, refusal.message_id or "")] = refusal.rule or ""
+            action = rng.choice(legal_now)
+            state = GAME.apply(state, seat, action, roll(rng, GAME.dice_for(state, seat, action)))
+    assert {"PlayCard", "Pass", "PlayObjective", "Move"} <= {k for k, _ in seen}, seen
+    assert ("PlayCard", "expect_roll") in seen, seen  # the issue's case: a second card
+    wrong = {key: rule for key, rule in seen.items() if rule != expected[key[0]]}
+    assert wrong == {}, wrong
