@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import registry
-from games.protocol import DiceRequest, Faces, Game
+from games.protocol import DiceRequest, Faces, Game, IllegalAction, MalformedAction
 
 BOOKKEEPING: dict[str, frozenset[str]] = {
     "asteroids": frozenset({"player", "phase", "turn", "ply", "push_rift", "last_out"}),
@@ -157,3 +157,33 @@ def default_setups(name: str) -> list[dict[str, Any]]:
     if name == "toy-battle":
         return [s for s in game.example_setups() if "variant" not in s]
     return [game.example_setups()[0]]
+
+
+def tried_refusals(
+    game: Game[Any, Any, Any], setups: Sequence[dict[str, Any]], plies: int = 150
+) -> Iterator[tuple[Any, IllegalAction]]:
+    """Refusals found by playing: one seeded random game per setup (the seed is its index),
+    at most ``plies`` plies; at each position up to 5 actions that were legal at earlier
+    positions are tried by both seats. Yields each refused action with its refusal (malformed
+    ones, such as dice that do not fit, are skipped)."""
+    for seed, setup in enumerate(setups):
+        rng = random.Random(seed)
+        parsed = game.parse_setup(setup)
+        state = game.start(game.setup_event(parsed, roll(rng, game.setup_dice(parsed))))
+        pool: list[object] = []
+        for _ in range(plies):
+            seat = game.to_act(state)
+            if seat is None:
+                break
+            legal = list(game.legal_actions(state, seat))
+            pool.extend(rng.sample(legal, min(3, len(legal))))
+            for action in rng.sample(pool, min(5, len(pool))):
+                for who in ("A", "B"):
+                    try:
+                        game.apply(state, who, action, roll(rng, game.dice_for(state, who, action)))
+                    except MalformedAction:
+                        continue
+                    except IllegalAction as refusal:
+                        yield action, refusal
+            action = rng.choice(legal)
+            state = game.apply(state, seat, action, roll(rng, game.dice_for(state, seat, action)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from games.pocketmodel.messages import MESSAGES
 from games.pocketmodel.state import State, Variant
 from games.protocol import IllegalAction, MalformedAction, NotYourTurn, SetupError
 from games.registry import CARD_GAMES
-from tests.games.playouts import roll
+from tests.games.playouts import tried_refusals
 
 DEMO = Path(__file__).resolve().parents[2] / "games" / "pocketmodel" / "demo" / "pocketmodel.yaml"
 
@@ -591,7 +590,8 @@ def test_pm40_no_objectives_left_loses() -> None:
     refused("PM-40", state, "A", {"type": "end_turn"})
 
 
-def test_pm40_no_units_in_play_loses_and_both_at_once_is_a_draw() -> None:
+def test_pm40_no_units_in_play_loses() -> None:
+    """(Both at once: a draw, D7, in :func:`test_pm40_flag_double_loss_active_wins`.)"""
     state = place(
         table(
             [unit("a", attack=9, damage=3, shields=2), unit("r", deploy=False)],
@@ -607,20 +607,6 @@ def test_pm40_no_units_in_play_loses_and_both_at_once_is_a_draw() -> None:
     )
     outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.winner, outcome.reason) == ("A", "no_units")
-    state = place(
-        table(
-            [unit("a", attack=9, damage=3, shields=2)], [unit("b", attack=9, damage=3, shields=2)]
-        ),
-        A1="contested",
-        B1="contested",
-    )
-    state = do(
-        do(battle_to_roll(state, [["A1", "B1"]]), "A", {"type": "roll"}, (6, 6), (6, 6)),
-        "A",
-        {"type": "confirm"},
-    )
-    outcome = GAME.outcome(state)
-    assert outcome is not None and (outcome.winner, outcome.reason) == (None, "no_units")  # D7
 
 
 def test_pieces_of_card_finds_the_units_of_a_printed_card() -> None:
@@ -839,26 +825,10 @@ def test_out_of_step_refusals_in_played_games_cite_the_rule_of_the_action() -> N
     expected = {"PlayCard": "PM-20", "Pass": "PM-20", "PlayObjective": "PM-10"}
     expected |= dict.fromkeys(("Move", "Combat", "Strike", "Carrier"), "PM-11")
     seen: dict[tuple[str, str], str] = {}
-    for seed in range(6):
-        rng = random.Random(seed)
-        setup = GAME.parse_setup(GAME.example_setups()[0])
-        state = GAME.start(GAME.setup_event(setup, roll(rng, GAME.setup_dice(setup))))
-        pool: list[Any] = []
-        for _ in range(120):
-            seat = GAME.to_act(state)
-            if seat is None:
-                break
-            legal_now = list(GAME.legal_actions(state, seat))
-            pool.extend(rng.sample(legal_now, min(3, len(legal_now))))
-            for action in rng.sample(pool, min(6, len(pool))):
-                kind = type(action).__name__
-                try:
-                    GAME.apply(state, seat, action, roll(rng, GAME.dice_for(state, seat, action)))
-                except IllegalAction as refusal:
-                    if kind in expected and (refusal.message_id or "").startswith("expect_"):
-                        seen[(kind, refusal.message_id or "")] = refusal.rule or ""
-            action = rng.choice(legal_now)
-            state = GAME.apply(state, seat, action, roll(rng, GAME.dice_for(state, seat, action)))
+    for action, refusal in tried_refusals(GAME, GAME.example_setups()[:1] * 6, plies=120):
+        kind = type(action).__name__
+        if kind in expected and (refusal.message_id or "").startswith("expect_"):
+            seen[(kind, refusal.message_id or "")] = refusal.rule or ""
     assert {"PlayCard", "Pass", "PlayObjective", "Move"} <= {k for k, _ in seen}, seen
     assert ("PlayCard", "expect_roll") in seen, seen  # the issue's case: a second card
     wrong = {key: rule for key, rule in seen.items() if rule != expected[key[0]]}

@@ -5,7 +5,6 @@ seeded random games, actions legal elsewhere (earlier positions) are tried by bo
 from __future__ import annotations
 
 import importlib
-import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -13,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from games import registry
-from games.protocol import IllegalAction, MalformedAction, Messages
-from tests.games.playouts import roll
+from games.protocol import Messages
+from tests.games.playouts import tried_refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = {"asteroids": "asteroids", "pocketmodel": "pocketmodel", "toy-battle": "toybattle"}
@@ -33,34 +32,15 @@ def test_every_refusal_cites_one_rule_and_a_known_message(name: str) -> None:
     texts = catalog(name).texts
     seen: Counter[str] = Counter()
     bad: list[str] = []
-    for seed, setup in enumerate(game.example_setups() * 2):
-        rng = random.Random(seed)
-        parsed = game.parse_setup(setup)
-        state = game.start(game.setup_event(parsed, roll(rng, game.setup_dice(parsed))))
-        pool: list[object] = []
-        for _ in range(150):
-            seat = game.to_act(state)
-            if seat is None:
-                break
-            legal = list(game.legal_actions(state, seat))
-            pool.extend(rng.sample(legal, min(3, len(legal))))
-            for action in rng.sample(pool, min(5, len(pool))):
-                for who in ("A", "B"):
-                    try:
-                        game.apply(state, who, action, roll(rng, game.dice_for(state, who, action)))
-                    except MalformedAction:
-                        continue
-                    except IllegalAction as refusal:
-                        seen[refusal.message_id or "?"] += 1
-                        rule = refusal.rule or ""
-                        if not (
-                            re.fullmatch(rf"{game.rule_prefix}-\d+", rule)
-                            and refusal.message_id in texts
-                            and str(refusal).endswith(f"({rule})")
-                        ):
-                            bad.append(f"{refusal.rule} {refusal.message_id}: {refusal}")
-            action = rng.choice(legal)
-            state = game.apply(state, seat, action, roll(rng, game.dice_for(state, seat, action)))
+    for _action, refusal in tried_refusals(game, game.example_setups() * 2):
+        seen[refusal.message_id or "?"] += 1
+        rule = refusal.rule or ""
+        if not (
+            re.fullmatch(rf"{game.rule_prefix}-\d+", rule)
+            and refusal.message_id in texts
+            and str(refusal).endswith(f"({rule})")
+        ):
+            bad.append(f"{refusal.rule} {refusal.message_id}: {refusal}")
     assert sum(seen.values()) > 100, seen  # the harness does provoke refusals
     assert bad == [], bad[:10]
 
