@@ -165,5 +165,20 @@ def js_strings() -> dict[str, Any]:
             "No Wake Lock here (plain http on the LAN has none): a silent video keeps the screen on"
         ),
         "awake_unavailable": gettext("Screen may turn off: this browser cannot keep it on"),
+        # Dice written as players write them: "2d6", German "2W6" (issue 31).
+        "dice_notation": gettext("%(count)sd%(sides)s"),
+        # The words every game view shares (the shell lends them to each as its own strings).
+        "kit": {
+            "turn": gettext("Turn %(turn)s"),
+            "waiting_for": gettext("Waiting for %(player)s."),
+            "choose_card": gettext("Choose a card"),
+            "cancel": gettext("Cancel"),
+            "attacker": gettext("Attacker"),
+            "defender": gettext("Defender"),
+            "counters": gettext("Damage counters"),
+            "add_counter": gettext("Add a damage counter"),
+            "remove_counter": gettext("Remove a damage counter"),
+            "log_end": gettext("ended the turn"),
+        },
         **clock_page.js_strings(),
     }

@@ -6,10 +6,13 @@
 //
 // The contract with a game view: Tablesmith.register({render(ctx, previous), status(ctx),
 // describe(event, ctx), purposes}); ctx = {view, role, send(action), write(path, fields), fmt,
-// toast, T, playerName, whose(name, seat), myTurn, busy}; send and write return a promise of {status, data} once
+// toast, T, playerName, whose(name, seat), myTurn, busy, legal (the view's legal actions on
+// this phone's turn, else [])}; send and write return a promise of {status, data} once
 // the server answered, or of null when nothing was answered now (a double tap, a write while
 // another is on its way, or a tap kept in the outbox until the connection returns).
-// Games played with decks get Tablesmith.deckPicker (decks.js). A platform panel beside the
+// The view's texts (its "game-strings" block) are Tablesmith.gameStrings. Games played with
+// decks get Tablesmith.deckPicker (decks.js); the card games' shared pieces are
+// Tablesmith.cardKit(strings) (cardview.js). A platform panel beside the
 // game (counters.js) registers with Tablesmith.panel({strings, render(ctx, previous),
 // describe(event, ctx)}): its strings join T, it is drawn after the game, and it names the
 // log lines of its own event kinds.
@@ -34,6 +37,12 @@
 const Tablesmith = (() => {
   const app = document.getElementById("app");
   const T = JSON.parse(document.getElementById("strings").textContent);
+  // the game view's own texts (its view.html's "game-strings" block) with the words all game
+  // views share (T.kit), lent to its view.js
+  const gameStrings = {
+    ...T.kit,
+    ...JSON.parse((document.getElementById("game-strings") || {}).textContent || "{}"),
+  };
   const ROLE = app.dataset.role;
   const TOKEN = app.dataset.token;
   const TABLE = app.dataset.table;
@@ -359,9 +368,9 @@ const Tablesmith = (() => {
       return;
     }
     const reason = result.status === 409 && data.error === "stale" ? T.refused_stale : problem(data);
+    if (data.view) render(data.view); // first: the refusal is about this revision
     toast(fmt(T.refused, { reason }), 7000, "refused");
     notice({ kind: "refused", reason, detail: translatedRefusal(data) ? "" : data.message || "" });
-    if (data.view) render(data.view);
   }
 
   // The tap that would end the game: nothing was applied; say how it would end and send it
@@ -407,7 +416,7 @@ const Tablesmith = (() => {
   let lastNotice = null;
 
   function notice(next) {
-    const shown = { ...next, at: Date.now() };
+    const shown = { ...next, at: Date.now(), revision: view ? view.revision : 0 };
     lastNotice = shown;
     showOutbox();
     clearTimeout(notice.timer);
@@ -534,9 +543,9 @@ const Tablesmith = (() => {
         return;
       }
       seen = Math.max(seen, Number(message.lastEventId) || seen);
-      if (data.event) remember(data.event);
       if (data.presence) setPresence(data.presence);
       if (data.view) render(data.view);
+      if (data.event) arrived(data.event);
     };
     stream.onerror = () => {
       // A new EventSource does not resend Last-Event-ID with our ?since: reconnect ourselves.
@@ -632,7 +641,8 @@ const Tablesmith = (() => {
   }
 
   function context() {
-    return { view, role: ROLE, send, write, fmt, toast, T, playerName, whose, myTurn: myTurn(), busy };
+    const legal = myTurn() ? view.legal || [] : []; // what this phone may do now
+    return { view, role: ROLE, send, write, fmt, toast, T, playerName, whose, myTurn: myTurn(), busy, legal };
   }
 
   function render(next) {
@@ -642,13 +652,23 @@ const Tablesmith = (() => {
     seen = Math.max(seen, view.revision);
     app.dataset.revision = view.revision;
     if (view.presence) setPresence(view.presence);
+    // a refusal is about the table as it was: once the table moved on (either phone's
+    // action), its pill goes (issue 31: it stayed through later actions)
+    if (lastNotice && lastNotice.kind === "refused" && view.revision > lastNotice.revision) {
+      lastNotice = null;
+      clearRefusalToast();
+    }
     if (view.colours) setColours(view.colours);
+    // the join card has done its work once seat B is taken: it leaves phone 1 (issue 31: it
+    // stayed, empty, for the whole game); a lost seat comes back with a seat code instead
     const invite = $("invite");
-    if (invite && view.seats.B && !render.invited) invite.open = false;
-    render.invited = view.seats.B;
+    if (invite) invite.hidden = !!view.seats.B;
     if (game) game.render(context(), previous);
     for (const panel of panels) panel.render(context(), previous);
     renderStatus(); // after the view drew: its status may depend on what it reset
+    markLastMove();
+    signalTurn(previous);
+    bringNext();
     $("undo").hidden = !SEATED || !(view.undo_seats || [view.undo_seat]).includes(ROLE);
     if ($("dice").open) loadDice();
     if ($("log").open) renderLog();
@@ -766,19 +786,169 @@ const Tablesmith = (() => {
     log.set(event.seq, event);
   }
 
-  async function loadLog() {
-    const result = await call("GET", "log");
-    if (result.status !== 200) return;
-    for (const event of result.data.events) remember(event);
-    loadLog.total = result.data.total;
-    renderLog();
+  // An event the live stream brought: kept for the log, its dice shown large, the other
+  // player's move marked.
+  function arrived(event) {
+    remember(event);
+    if (event.kind === "roll") showRoll(event);
+    markLastMove();
+    if ($("log").open) renderLog();
   }
 
-  // "2d6 3 5" for dice a player would hold; nothing for a server draw of large numbers (a random
-  // layout draws e.g. 28 numbers below 2,000,000: "28d2000000 …" told a player nothing).
+  // ------------------------------------------------------------------ dice in sight (issue 31)
+
+  // A roll shows its faces and their sum large on every phone for DICE_SHOW_MS (the rolls of
+  // one write, e.g. both sides of a battle, together); the log keeps it. It takes no taps:
+  // the page under it stays usable.
+  const DICE_SHOW_MS = 4500;
+
+  function showRoll(event) {
+    const roll = event.payload;
+    if (roll.sides > 100) return; // a server draw (a random layout) is no dice in a hand
+    const box = $("dice-show");
+    if (box.hidden || performance.now() - (showRoll.at || 0) > 1500) box.innerHTML = "";
+    showRoll.at = performance.now();
+    const line = el("div", "dice-line");
+    line.append(el("div", "dice-purpose", (event.seat ? playerName(event.seat) + " · " : "") + purposeText(roll.purpose)));
+    const faces = el("div", "dice-faces");
+    for (const face of roll.faces) faces.append(el("span", "die", String(face)));
+    if (roll.faces.length > 1) faces.append(el("span", "dice-sum", "= " + roll.faces.reduce((a, b) => a + b, 0)));
+    line.append(faces);
+    box.append(line);
+    box.hidden = false;
+    clearTimeout(showRoll.timer);
+    showRoll.timer = setTimeout(() => (box.hidden = true), DICE_SHOW_MS);
+  }
+
+  // ------------------------------------------------------- the other player's move (issue 31)
+
+  // The other player's last move stays marked on the board until the next move: the game view
+  // names the pieces and places each action touched (marks(event, ctx) -> element ids), the
+  // shell frames them (.last-move) after every drawing. A move is all the other seat's actions
+  // since this phone's last one (a move and then "end turn" marks the move); a watcher sees
+  // the latest seat's.
+  function lastMove() {
+    const events = [...log.values()].sort((a, b) => b.seq - a.seq);
+    const undone = new Set(events.filter((e) => e.kind === "undo").map((e) => e.payload.undoes));
+    const actions = events.filter((e) => e.kind === "action" && !undone.has(e.seq));
+    const mover = actions.length ? actions[0].seat : null;
+    if (!mover || mover === ROLE) return [];
+    const move = [];
+    for (const event of actions) {
+      if (event.seat !== mover) break;
+      move.push(event);
+    }
+    return move;
+  }
+
+  function markLastMove() {
+    for (const node of document.querySelectorAll(".last-move")) node.classList.remove("last-move");
+    if (!view || !game || !game.marks) return;
+    for (const event of lastMove()) {
+      for (const id of game.marks(event, context()) || []) {
+        const node = document.getElementById(id);
+        if (node) node.classList.add("last-move");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ "your turn" (issue 31)
+
+  // The turn coming to this phone reaches it lying on the table: the page title says so, the
+  // phone vibrates where the browser lets a page (after a tap on it), and a short tone plays
+  // once a tap has allowed sound (WebAudio; no sound file).
+  const TITLE = document.title;
+  let audio = null;
+
+  function unlockSound() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+  }
+
+  function chime() {
+    if (!audio || audio.state !== "running") return false;
+    const now = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.setValueAtTime(660, now);
+    tone.frequency.setValueAtTime(880, now + 0.12);
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.25, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.35);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.4);
+    return true;
+  }
+
+  const signals = { turns: 0, vibrated: 0, chimed: 0 }; // for tests and the console
+
+  function signalTurn(previous) {
+    const playing = SEATED && !!view.state && !view.outcome;
+    const mine = playing && myTurn();
+    document.title = mine ? "● " + T.your_turn + " · " + TITLE : TITLE;
+    const before = !previous || !previous.state || previous.outcome || previous.to_act === ROLE;
+    if (!mine || before) return;
+    signals.turns += 1;
+    const active = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && active && navigator.vibrate([150, 80, 150])) signals.vibrated += 1;
+    if (chime()) signals.chimed += 1;
+  }
+
+  // ---------------------------------------------- the control asked for next, in sight
+
+  // After a drawing on this phone's turn, the control the game asks for next (the game view's
+  // next(ctx) -> elements) is brought into view when it is not: above anything that sticks
+  // to the bottom of the screen (a supply panel). Only when it changed, so that a player who
+  // scrolled away to look is not pulled back by every update.
+  function bringNext() {
+    const nodes = game && game.next && myTurn() && !view.outcome ? (game.next(context()) || []).filter(Boolean) : [];
+    const key = nodes.map((n) => n.id).join(" ");
+    if (!nodes.length || key === bringNext.key) {
+      bringNext.key = nodes.length ? key : null;
+      return;
+    }
+    bringNext.key = key;
+    let below = 0;
+    for (const node of document.querySelectorAll(".panel")) {
+      if (!node.hidden && getComputedStyle(node).position === "sticky") below += node.offsetHeight;
+    }
+    for (const node of [nodes[nodes.length - 1], nodes[0]]) {
+      node.style.scrollMarginBottom = below + 8 + "px";
+      node.style.scrollMarginTop = "8px";
+      node.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // The log's latest events from the server, kept (not drawn: the log may be folded).
+  async function fetchLog() {
+    const result = await call("GET", "log");
+    if (result.status !== 200) return false;
+    for (const event of result.data.events) remember(event);
+    loadLog.total = result.data.total;
+    markLastMove();
+    return true;
+  }
+
+  async function loadLog() {
+    if (await fetchLog()) renderLog();
+  }
+
+  // "2d6: 3 + 5 = 8" ("2W6" on a German phone) for dice a player would hold, without the
+  // dice where the purpose names them already ("attacker's 2d6 (PM-21): 3 + 5 = 8"); nothing
+  // for a server draw of large numbers (a random layout draws e.g. 28 numbers below
+  // 2,000,000: "28d2000000 …" told a player nothing).
+  function dice(roll) {
+    return fmt(T.dice_notation, { count: roll.count, sides: roll.sides });
+  }
+
   function diceText(roll, separator) {
     if (roll.sides > 100) return "";
-    return `${separator}${roll.count}d${roll.sides} ${roll.faces.join(" ")}`;
+    const named = purposeText(roll.purpose).includes(dice(roll));
+    const sum = roll.faces.length > 1 ? " = " + roll.faces.reduce((a, b) => a + b, 0) : "";
+    return `${separator}${named ? "" : dice(roll) + " "}${roll.faces.join(" + ")}${sum}`;
   }
 
   // A dice purpose in the phone's language where the game translates it, else as typed. Own
@@ -788,13 +958,38 @@ const Tablesmith = (() => {
     return known && Object.prototype.hasOwnProperty.call(known, purpose) ? known[purpose] : purpose;
   }
 
-  function describe(event) {
+  function rollText(event) {
+    return `${purposeText(event.payload.purpose)}${diceText(event.payload, ": ")}`;
+  }
+
+  // The rolls a write made for its action or setup (the server logs them just before it, same
+  // seat, same moment): one log line says the action and its dice, not three (issue 31).
+  // Returns {seq of each such roll: seq of its action}.
+  function rollsOfActions(events) {
+    const owner = new Map();
+    for (const event of events) {
+      if (event.kind !== "action" && event.kind !== "setup") continue;
+      for (let seq = event.seq - 1; ; seq--) {
+        const roll = log.get(seq);
+        if (!roll || roll.kind !== "roll" || roll.seat !== event.seat
+          || Math.abs(roll.created_at - event.created_at) > 1) break;
+        owner.set(seq, event.seq);
+      }
+    }
+    return owner;
+  }
+
+  function describe(event, rolls = []) {
+    const text = describeOnly(event);
+    const dice = rolls.map(rollText).filter(Boolean);
+    return dice.length ? text + " · " + dice.join(" · ") : text;
+  }
+
+  function describeOnly(event) {
     if (event.kind === "join") return T.log_join;
     if (event.kind === "reclaim") return T.log_reclaim;
     if (event.kind === "undo") return fmt(T.log_undo, { seq: event.payload.undoes });
-    if (event.kind === "roll") {
-      return `${purposeText(event.payload.purpose)}${diceText(event.payload, ": ")}`;
-    }
+    if (event.kind === "roll") return rollText(event);
     for (const panel of panels) {
       const own = panel.describe ? panel.describe(event, context()) : null;
       if (own) return own;
@@ -808,7 +1003,10 @@ const Tablesmith = (() => {
     list.innerHTML = "";
     const undone = new Set([...log.values()].filter((e) => e.kind === "undo").map((e) => e.payload.undoes));
     const events = [...log.values()].sort((a, b) => b.seq - a.seq);
+    const owner = rollsOfActions(events);
     for (const event of events) {
+      if (owner.has(event.seq)) continue; // told on its action's line
+      const rolls = events.filter((e) => owner.get(e.seq) === event.seq).reverse();
       const item = document.createElement("li");
       item.id = "log-" + event.seq;
       if (undone.has(event.seq)) item.className = "undone";
@@ -820,7 +1018,7 @@ const Tablesmith = (() => {
       head.className = "log-head" + (event.seat ? " seat-" + event.seat : "");
       head.textContent = `#${event.seq} · ${when} · ${who}`;
       const what = document.createElement("span");
-      what.textContent = describe(event);
+      what.textContent = describe(event, rolls);
       item.append(head, what);
       list.append(item);
     }
@@ -846,7 +1044,7 @@ const Tablesmith = (() => {
     list.className = "rolls";
     for (const roll of result.data.rolls.slice().reverse()) {
       const item = document.createElement("li");
-      item.textContent = `#${roll.seq} ${purposeText(roll.purpose)}${diceText(roll, " · ")} · ${T.by} ${roll.seat}`;
+      item.textContent = `#${roll.seq} ${purposeText(roll.purpose)}${diceText(roll, " · ")} · ${T.by} ${roll.seat ? playerName(roll.seat) : T.server}`;
       list.append(item);
     }
     box.append(heading, list);
@@ -854,7 +1052,7 @@ const Tablesmith = (() => {
       const table = document.createElement("table");
       table.className = "freq";
       const head = table.insertRow();
-      for (const text of ["d" + stats.sides + " " + T.face, T.observed, T.expected]) {
+      for (const text of [fmt(T.dice_notation, { count: "", sides: stats.sides }) + " " + T.face, T.observed, T.expected]) {
         head.insertCell().textContent = text;
       }
       stats.observed.forEach((count, index) => {
@@ -1049,17 +1247,27 @@ const Tablesmith = (() => {
 
   function start() {
     keepAwake.init();
+    document.addEventListener("pointerdown", unlockSound, { capture: true, passive: true });
+    // a tap anywhere puts the dice away early (the tap itself goes on to what it hit)
+    document.addEventListener("pointerdown", () => ($("dice-show").hidden = true), { capture: true, passive: true });
     showOutbox();
     if (outbox.length) setBusy(true);
-    refresh().then(connect);
+    refresh().then(() => {
+      connect();
+      fetchLog(); // the other player's last move, to mark it
+    });
   }
 
   return {
     register, panel, start, fmt, newId, toast, role: ROLE, turned: TURNED, fillFromSide, $, el, button, other, reason,
+    gameStrings,
     // for tests and the console: the outbox as it stands, the screen lock's way
     outbox: () => outbox.map((e) => ({ id: e.id, path: e.path, body: e.body })),
     transport: () => (source && source.readyState === 1 ? (source.post ? "socket" : "sse") : null),
     awake: () => keepAwake.mode(),
+    signals: () => ({ ...signals, title: document.title }),
+    // a view that redrew itself after a local tap (a ship or a troop chosen) asks again
+    showNext: bringNext,
   };
 })();
 

@@ -115,6 +115,10 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     other.click("#pm-pass")
     mover.wait_for_selector("#pm-roll")
     mover.click("#pm-roll")
+    # the dice large on both phones for a few seconds: each side's faces and their sum
+    for phone in (mover, other):
+        phone.wait_for_selector("#dice-show:not([hidden]) .dice-sum")
+        assert phone.locator("#dice-show .dice-line").count() == 2
     mover.wait_for_selector("#pm-confirm")
     other.wait_for_selector("#pm-result")
     result = table.view()["state"]["battle"]["result"]
@@ -184,7 +188,13 @@ def test_two_phones_fight_one_battle_and_see_each_others_counters(
     assert f"Move: {mine} → Contested zone" in log and f"Move: {theirs} → Contested zone" in log
     assert f"Combat: {mine} → {theirs}" in log and "Pass" in log
     assert "combat card: Steady Aim" in log
-    assert "2d6 " + "+".join(map(str, attacker["faces"])) in log
+    # the battle's roll is one line: the action and both sides' dice with their sums (issue 31)
+    a, d = attacker["faces"], defender["faces"]
+    assert (
+        f"rolled · attacker's 2d6 (PM-21): {a[0]} + {a[1]} = {sum(a)}"
+        f" · defender's 2d6 (PM-21): {d[0]} + {d[1]} = {sum(d)}"
+    ) in log
+    assert log.count("attacker's 2d6") == 1 and log.count("defender's 2d6") == 1
     assert log.count(f"damage counter +1 on Comet Lancer (Player {foe})") == 3
     assert f"damage counter −1 on Halo Frigate (Player {me})" in log
     shot(other, folder, "pm-09-log-other")

@@ -4,16 +4,14 @@
 "use strict";
 
 (() => {
-const G = JSON.parse(document.getElementById("game-strings").textContent);
-const ROLE = Tablesmith.role;
-const TURNED = Tablesmith.turned; // seat B: the table turned through 180 degrees
+const { gameStrings: G, role: ROLE, turned: TURNED } = Tablesmith; // TURNED: seat B, the table turned
 const PLACES = TURNED ? [8, 7, 6, 5, 4, 3, 2, 1] : [1, 2, 3, 4, 5, 6, 7, 8]; // left to right
-const $ = Tablesmith.$;
-const fmt = Tablesmith.fmt;
+const { $, fmt } = Tablesmith;
 let ctx = null; // the shell's context at the last render
 let view = null;
 let selected = null; // origin spot [rift, place] of the tapped ship
 let chosen = null; // {fragment, layout} picked from the supply
+let toasted = null; // the ply whose ships sent home were toasted (or the first one seen)
 
 function send(action) {
   return ctx.send(action);
@@ -30,11 +28,12 @@ function myTurn() {
 function render(context, previous) {
   ctx = context;
   view = ctx.view;
-  const oldPly = previous && previous.state ? previous.state.ply : -1;
   if (!previous || view.revision !== previous.revision) selected = null;
-  if (view.state && view.state.ply !== oldPly && view.state.returned.length) {
-    ctx.toast(sentHome(view.state.returned));
-  }
+  // "Sent home" is toasted once, for the ply that sent the ships home, never again for an
+  // older one (it came back after a dice roll, issue 31); the info line keeps it in sight
+  const ply = view.state ? view.state.ply : null;
+  if (previous && ply !== null && ply !== toasted && view.state.returned.length) ctx.toast(sentHome(view.state.returned));
+  toasted = ply;
   const state = view.state;
   $("setup").hidden = !!state || ROLE === "watch";
   syncChoice(); // before the board: the push arrows depend on the chosen fragment
@@ -128,6 +127,11 @@ function renderBoard() {
   // Own base at the bottom, the table turned through 180 degrees for B (never mirrored): B sees
   // rift 1 at the top and place 8 on the left, the left rift end on the right.
   board.classList.toggle("turned", TURNED);
+  // the rift ends' columns are there only in the push phase, so that in a step the eight
+  // places share the whole width (44 px and more each on a 390 px phone)
+  const pushing = state.phase === "push";
+  board.classList.toggle("pushing", pushing);
+  let off = null; // the "off the board" target of the selected ship (AST-13)
   for (const rift of TURNED ? [0, 1, 2, 3, 4, 5, 6, 7] : [7, 6, 5, 4, 3, 2, 1, 0]) {
     if (rift === 0 || rift === 7) {
       board.append(baseRow(state, rift, origins, targets));
@@ -135,7 +139,9 @@ function renderBoard() {
     }
     const row = document.createElement("div");
     row.className = "row" + (state.push_rift === rift ? " unstable" : "");
-    row.append(edge(rift, TURNED ? "right" : "left", pushes, targets));
+    row.id = "rift-" + rift;
+    row.dataset.rift = rift;
+    if (pushing) row.append(edge(rift, TURNED ? "right" : "left", pushes));
     for (const place of PLACES) {
       const spot = [rift, place];
       const cell = document.createElement("button");
@@ -150,16 +156,16 @@ function renderBoard() {
       if (origins.some((o) => same(o, spot))) cell.classList.add("origin");
       if (same(selected, spot)) cell.classList.add("selected");
       if (targets.some((t) => same(t, spot))) cell.classList.add("target");
+      // only a ship to move or a target takes a tap: the rest are no tap targets
+      cell.disabled = !cell.classList.contains("origin") && !cell.classList.contains("target");
       cell.onclick = () => tap(spot);
       row.append(cell);
     }
-    row.append(edge(rift, TURNED ? "left" : "right", pushes, targets));
-    const label = document.createElement("span");
-    label.className = "rift-no";
-    label.textContent = rift;
-    row.prepend(label);
+    if (pushing) row.append(edge(rift, TURNED ? "left" : "right", pushes));
+    if (selected && selected[0] === rift && selected[1] !== 0 && targets.includes(null)) off = offTarget(rift);
     board.append(row);
   }
+  if (off) board.append(off);
 }
 
 function baseRow(state, rift, origins, targets) {
@@ -189,26 +195,33 @@ function baseRow(state, rift, origins, targets) {
   return row;
 }
 
-function edge(rift, side, pushes, targets) {
+function edge(rift, side, pushes) {
   const cell = document.createElement("button");
   cell.type = "button";
   cell.id = "e-" + rift + "-" + side;
   cell.className = "edge";
   const push = pushes.find((p) => p.rift === rift && p.side === side);
+  cell.disabled = !push;
   if (push) {
     cell.classList.add("push");
     // The arrow points the way the fragments move on this screen: from the rift end it is
     // pushed in at towards the other (the left end is on B's right).
     cell.textContent = (side === "left") !== TURNED ? "▶" : "◀";
     cell.onclick = () => send(push);
-    return cell;
   }
-  const off = selected && selected[1] !== 0 && selected[0] === rift && targets.includes(null);
-  if (off) {
-    cell.classList.add("target");
-    cell.textContent = G.off;
-    cell.onclick = () => send({ type: "move", origin: selected, target: null });
-  }
+  return cell;
+}
+
+// The selected ship leaves the board sideways (AST-13): a whole-width target under the board.
+function offTarget(rift) {
+  const origin = selected;
+  const side = (origin[1] === 1) !== TURNED ? "left" : "right";
+  const cell = document.createElement("button");
+  cell.type = "button";
+  cell.id = "e-" + rift + "-" + (origin[1] === 1 ? "left" : "right");
+  cell.className = "edge off target";
+  cell.textContent = (side === "left" ? "◀ " : "") + fmt(G.off_board, { rift }) + (side === "right" ? " ▶" : "");
+  cell.onclick = () => send({ type: "move", origin, target: null });
   return cell;
 }
 
@@ -222,6 +235,7 @@ function tap(spot) {
   selected = moves.some((m) => same(m.origin, spot)) && !same(selected, spot) ? spot : null;
   $("hint").textContent = status(ctx).hint || "";
   renderBoard();
+  Tablesmith.showNext(); // its targets (the off-board one under the board) in sight
 }
 
 // The fragment (and its layout) to push, from the view alone: kept while it is still legal,
@@ -252,6 +266,7 @@ function renderPanel() {
       button.className = "fragment" + (chosen && chosen.fragment === fragment ? " chosen" : "");
       const layout = chosen && chosen.fragment === fragment ? chosen.layout
         : state.fragments[fragment] === "HH" ? "HH" : "HA";
+      button.dataset.layout = layout;
       for (const place of onScreen(layout)) {
         const half = document.createElement("span");
         half.className = place === "A" ? "asteroid" : "hole";
@@ -351,5 +366,25 @@ function describe(event) {
   return action.type;
 }
 
-Tablesmith.register({ render, status, describe, purposes: G.purposes });
+// The places the other player's last action touched (shell.js marks them).
+function marks(event) {
+  const action = event.payload.action;
+  const cell = (s) => (s === null ? null : "c-" + s[0] + "-" + s[1]);
+  if (action.type === "move") return [cell(action.origin), cell(action.target)].filter(Boolean);
+  if (action.type === "push") return ["rift-" + action.rift];
+  return [];
+}
+
+// The controls this phone is asked to use next (shell.js brings them into view): the push
+// arrows, the targets of the selected ship, or the ships that can move.
+function next() {
+  const board = $("board");
+  for (const wanted of [".edge.push", ".target", ".origin"]) {
+    const found = [...board.querySelectorAll(wanted)];
+    if (found.length) return found;
+  }
+  return [$("skip").hidden ? null : $("skip")];
+}
+
+Tablesmith.register({ render, status, describe, marks, next, purposes: G.purposes });
 })();

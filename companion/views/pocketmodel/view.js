@@ -5,19 +5,21 @@
 "use strict";
 
 (() => {
-  const G = JSON.parse(document.getElementById("game-strings").textContent);
-  const ROLE = Tablesmith.role;
-  const $ = Tablesmith.$;
-  const fmt = Tablesmith.fmt;
+  const { gameStrings: G, role: ROLE, $, fmt, el, button, other } = Tablesmith;
+  const kit = Tablesmith.cardKit(G);
+  // a redraw after a tap on this phone (a piece picked): the next control comes into view
+  const redraw = () => {
+    render(ctx);
+    Tablesmith.showNext();
+  };
   let ctx = null;
   let state = null;
   let picking = null; // {kind, units: [], pairs: [], attacker, carrier, slot}
   const quick = [{ name: "", stars: 2, attack: 2, damage: 1, defense: 7, shields: 2 }];
 
-  const { el, button, other } = Tablesmith;
   const unit = (id) => state.units.find((u) => u.id === id);
-  const legal = () => (ctx.view.to_act === ROLE ? ctx.view.legal : []);
-  const can = (type) => legal().some((a) => a.type === type);
+  const can = (type) => ctx.legal.some((a) => a.type === type);
+  const STATS = [["attack", "atk", "attack"], ["damage", "dmg", "damage"], ["defense", "def", "defense"], ["shields", "shd", "shields"]];
   const send = (action) => ctx.send(action).then(() => (picking = null));
   const deckOf = (seat) => (state.players[seat] && state.players[seat].deck) || null;
 
@@ -26,21 +28,14 @@
   function render(context) {
     ctx = context;
     state = ctx.view.state;
-    const seated = ROLE !== "watch";
-    $("pm-setup").hidden = !!state || !seated;
-    if (!state) {
-      ["pm-fleets", "pm-fight", "pm-actions"].forEach((id) => ($(id).hidden = true));
-      $("pm-board").innerHTML = "";
-      $("pm-turn").innerHTML = "";
-      return;
-    }
+    if (kit.beforeSetup(state, "pm-setup", ["pm-fleets", "pm-fight", "pm-actions"], ["pm-board", "pm-turn"])) return;
     if (picking && (state.phase !== "main" || ctx.view.to_act !== ROLE)) picking = null;
-    renderFleets(seated);
+    renderFleets();
     renderTurn();
     renderFight();
     renderActions();
     renderBoard();
-    focusPiece();
+    kit.focusPiece("unit-");
   }
 
   function status(context) {
@@ -56,48 +51,16 @@
 
   // ------------------------------------------------------------------------------ fleets
 
-  function renderFleets(seated) {
+  function renderFleets() {
     const box = $("pm-fleets");
-    const mine = seated ? state.players[ROLE] : null;
-    box.hidden = state.phase !== "fleets" || !seated;
+    box.hidden = state.phase !== "fleets" || !kit.seated;
     if (box.hidden) return;
-    const wait = $("pm-fleet-wait");
-    $("pm-deck").hidden = !!mine;
-    $("pm-quick").hidden = !!mine;
-    wait.hidden = !mine;
-    wait.textContent = mine ? fmt(G.waiting_for, { player: ctx.playerName(other(ROLE)) }) : "";
-    if (!mine) {
-      Tablesmith.deckPicker($("pm-deck"), ctx);
-      renderQuick();
-    }
+    kit.deckPanel(ctx, { deck: "pm-deck", quick: "pm-quick", wait: "pm-fleet-wait" }, !!state.players[ROLE], renderQuick);
   }
 
   function renderQuick() {
-    const rows = $("pm-quick-rows");
-    rows.innerHTML = "";
-    quick.forEach((entry, index) => {
-      const row = el("div", "quick-row");
-      const name = el("input", "field");
-      name.placeholder = G.quick_name;
-      name.value = entry.name;
-      name.maxLength = 40;
-      name.oninput = () => (entry.name = name.value);
-      row.append(name);
-      for (const stat of ["stars", "attack", "damage", "defense", "shields"]) {
-        const label = el("label", "stat-in");
-        const input = el("input", "field");
-        input.type = "number";
-        input.inputMode = "numeric";
-        input.min = stat === "stars" ? 1 : 0;
-        input.max = stat === "stars" ? 5 : 20;
-        input.value = entry[stat];
-        input.oninput = () => (entry[stat] = Number(input.value));
-        label.append(G[stat] || stat, input);
-        row.append(label);
-      }
-      row.dataset.index = index;
-      rows.append(row);
-    });
+    const stats = [["stars", 1, 5], ...["attack", "damage", "defense", "shields"].map((k) => [k, 0, 20])];
+    kit.quickRows($("pm-quick-rows"), quick, stats, G.quick_name);
   }
 
   $("pm-quick-add").onclick = () => {
@@ -118,27 +81,19 @@
     });
     send({ type: "fleet", deck: null, units });
   };
-  $("pm-open").onclick = () => {
-    send({
-      type: "setup",
-      variant: Object.fromEntries([...document.querySelectorAll("#pm-setup .variants input")].map((i) => [i.name, i.checked])),
-    });
-  };
+  $("pm-open").onclick = () => send({ type: "setup", variant: kit.variants("pm-setup") });
 
   // -------------------------------------------------------------------------------- turn
 
   function renderTurn() {
+    const head = kit.turnLine("pm-turn", state.phase === "fleets" || state.phase === "over", state.active, state.turn);
+    if (!head) return;
     const box = $("pm-turn");
-    box.innerHTML = "";
-    if (state.phase === "fleets" || state.phase === "over") return;
-    const head = el("div", "turn-line");
-    head.append(el("span", "pill ship-" + state.active, fmt(G.turn, { turn: state.turn })));
     if (state.action) {
       const used = state.action.stars;
       head.append(" ", el("span", "budget", G[state.action.kind] + " · " +
         fmt(G.stars_of, { used, budget: state.action.budget })));
     }
-    box.append(head);
     if (state.phase === "main") {
       const still = [G.one_action];
       if (!state.objective_played) still.unshift(G.play_objective);
@@ -165,11 +120,7 @@
       for (const seat of ["A", "B"]) if (state.players[seat]) board.append(fleetSummary(seat));
       return;
     }
-    const legend = el("div", "legend small");
-    for (const [key, cls] of [["attack", "atk"], ["damage", "dmg"], ["defense", "def"], ["shields", "shd"]]) {
-      legend.append(el("span", "stat " + cls, G[key]));
-    }
-    board.append(legend);
+    board.append(kit.stats(null, STATS, "legend small"));
     for (const zone of zoneOrder()) {
       const section = el("section", "zone zone-" + zone);
       section.id = "zone-" + zone;
@@ -220,15 +171,8 @@
     board.append(reserve);
   }
 
-  // A fleet brought anyway although it breaks the building rules: the rule and the numbers
-  // stay on both phones for the whole game (state.players[seat].casual).
-  function casualLine(seat) {
-    const player = state.players[seat];
-    if (!player || !player.casual || !player.casual.length) return "";
-    const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: player.casual.map(Tablesmith.reason).join("; ") }));
-    line.id = "casual-" + seat;
-    return line;
-  }
+  // A fleet brought anyway although it breaks the building rules (state.players[seat].casual).
+  const casualLine = (seat) => kit.casualLine(ctx, seat, state.players[seat] && state.players[seat].casual);
 
   function fleetSummary(seat) {
     const section = el("section", "zone home-" + seat);
@@ -259,47 +203,18 @@
     if (picking && selectable(u)) tile.classList.add("selectable");
     if (picking && (picking.units.includes(u.id) || picking.attacker === u.id || picking.carrier === u.id)) tile.classList.add("selected");
     if (picking && picking.pairs.some((p) => p.includes(u.id))) tile.classList.add("paired");
-    const head = el("div", "unit-head");
-    head.append(el("span", "stars", "★" + u.stars), el("span", "unit-name", u.name));
-    const stats = el("div", "unit-stats");
-    for (const [key, cls] of [["attack", "atk"], ["damage", "dmg"], ["defense", "def"], ["shields", "shd"]]) {
-      const stat = el("span", "stat " + cls, String(u[key]));
-      stat.title = G[key];
-      stats.append(stat);
-    }
-    tile.append(head, stats);
+    tile.append(kit.head(u.stars, u.name), kit.stats(u, STATS));
     if (u.icons.length) tile.append(el("div", "icons small", u.icons.join(" · ")));
-    if (u.place !== "reserve") tile.append(counters(u));
+    if (u.place !== "reserve") {
+      const change = (delta) => send({ type: "counter", unit: u.id, delta });
+      tile.append(kit.counters(u.id, u.counters, u.shields, change, ROLE !== "watch" && state.phase !== "over"));
+    }
     else if (u.destroyed) tile.append(el("div", "destroyed-mark", "✕ " + G.destroyed));
     tile.onclick = (event) => {
       if (event.target.closest(".counter-btn")) return;
       if (picking) choose(u);
     };
     return tile;
-  }
-
-  function counters(u) {
-    const row = el("div", "counters");
-    row.setAttribute("aria-label", G.counters);
-    const pips = el("span", "pips");
-    for (let i = 0; i < Math.max(u.shields, u.counters); i++) {
-      pips.append(el("span", "pip" + (i < u.counters ? " on" : "")));
-    }
-    const count = el("span", "count", u.counters + "/" + u.shields);
-    count.id = "count-" + u.id;
-    const middle = el("span", "counter-mid");
-    middle.append(pips, count);
-    if (ROLE === "watch" || state.phase === "over") {
-      row.append(middle);
-      return row;
-    }
-    const minus = button("−", () => send({ type: "counter", unit: u.id, delta: -1 }), "counter-btn write", "minus-" + u.id);
-    minus.title = G.remove_counter;
-    minus.disabled = u.counters === 0;
-    const plus = button("+", () => send({ type: "counter", unit: u.id, delta: 1 }), "counter-btn write", "plus-" + u.id);
-    plus.title = G.add_counter;
-    row.append(minus, middle, plus);
-    return row;
   }
 
   // ----------------------------------------------------------------- choosing an action
@@ -332,7 +247,7 @@
         box.append(button(G.bring_in, () => send({ type: "carrier", carrier: picking.carrier, units: picking.units }), "big write", "pm-carrier-go"));
       }
       if (picking.kind === "objective") box.append(objectivePicker());
-      box.append(button(G.cancel, () => { picking = null; render(ctx); }, "mid", "pm-cancel"));
+      box.append(button(G.cancel, () => { picking = null; redraw(); }, "mid", "pm-cancel"));
       return;
     }
     const row = el("div", "buttons action-buttons");
@@ -340,7 +255,7 @@
       if (!can(kind)) continue;
       row.append(button(G[kind], () => {
         picking = { kind, units: [], pairs: [], attacker: null, carrier: null, slot: null };
-        render(ctx);
+        redraw();
       }, "mid", "pm-" + kind));
     }
     if (can("end_turn")) row.append(button(G.pass_action, () => send({ type: "end_turn" }), "mid", "pm-pass"));
@@ -391,7 +306,7 @@
       }
     } else if (picking.kind === "carrier" && !picking.carrier) picking.carrier = u.id;
     else toggle(picking.units, u.id);
-    render(ctx); // the stars so far show in the pick line and on the move buttons, not in a toast
+    redraw(); // the stars so far show in the pick line and on the move buttons, not in a toast
   }
 
   // Stars of the units picked so far (the attackers of the pairs in a combat).
@@ -425,41 +340,24 @@
   }
 
   function cardSelect(seat, keep, id) {
-    const select = el("select", "field");
-    select.id = id;
-    select.append(el("option", "", G.choose_card));
-    select.firstChild.value = "";
     const deck = deckOf(seat);
-    for (const c of deck ? deck.cards.filter(keep) : []) {
-      const bonus = [["attack", c.bonus_attack], ["damage", c.bonus_damage], ["defense", c.bonus_defense]]
-        .filter(([, v]) => v).map(([k, v]) => "+" + v + " " + G[k]).join(" ");
-      const option = el("option", "", c.name + (bonus ? " (" + bonus + ")" : "") + (c.icons.length ? " · " + c.icons.join(" ") : ""));
-      option.value = c.id;
-      select.append(option);
-    }
-    return select;
+    return kit.cardSelect(id, (deck ? deck.cards.filter(keep) : []).map((c) => {
+      const bonus = kit.bonusText([["attack", c.bonus_attack], ["damage", c.bonus_damage], ["defense", c.bonus_defense]]);
+      return [c.id, c.name + (bonus ? " (" + bonus + ")" : "") + (c.icons.length ? " · " + c.icons.join(" ") : "")];
+    }));
   }
 
   // --------------------------------------------------------------------- fight screen
 
   function side(label, id, extra) {
     const u = unit(id);
-    const box = el("div", "fighter seat-" + u.seat);
-    box.append(el("div", "small", label), el("div", "unit-name", u.name));
-    const stats = el("div", "unit-stats");
-    for (const [key, cls] of [["attack", "atk"], ["damage", "dmg"], ["defense", "def"], ["shields", "shd"]]) {
-      stats.append(el("span", "stat " + cls, String(u[key])));
-    }
-    box.append(stats, el("div", "small", u.counters + "/" + u.shields + " " + G.counters));
-    if (extra) box.append(extra);
-    return box;
+    return kit.fighter(u.seat, label, u.name, kit.stats(u, STATS), el("div", "small", u.counters + "/" + u.shields + " " + G.counters), extra);
   }
 
   function playText(play, passed) {
     if (passed) return G.passed;
     if (!play) return "";
-    const bonus = [["attack", play.printed.attack], ["damage", play.printed.damage], ["defense", play.printed.defense]]
-      .filter(([, v]) => v).map(([k, v]) => "+" + v + " " + G[k]).join(" ");
+    const bonus = kit.bonusText([["attack", play.printed.attack], ["damage", play.printed.damage], ["defense", play.printed.defense]]);
     let text = (play.name || "") + (bonus ? " " + bonus : "");
     if (!play.applies && play.missing.length) text += " — " + fmt(G.not_counting, { icons: play.missing.join(", ") });
     return text;
@@ -486,7 +384,7 @@
     const attackerSeat = unit(battle.attacker).seat;
     if (battle.result) box.append(battleResult(battle.result));
     if (actor !== ROLE) {
-      box.append(el("p", "hint", fmt(G.waiting_for, { player: ctx.playerName(actor) })));
+      box.append(kit.waiting(ctx, actor));
       return;
     }
     const step = battle.step;
@@ -577,7 +475,7 @@
       box.append(result);
     }
     if (actor !== ROLE) {
-      box.append(el("p", "hint", fmt(G.waiting_for, { player: ctx.playerName(actor) })));
+      box.append(kit.waiting(ctx, actor));
       return;
     }
     if (strike.step === "target") {
@@ -612,18 +510,6 @@
 
   // --------------------------------------------------------------------- QR code, log
 
-  function focusPiece() {
-    const wanted = /#piece=([A-Za-z0-9]+)/.exec(location.hash);
-    if (!wanted) return;
-    const tile = document.getElementById("unit-" + wanted[1]);
-    if (tile && !tile.classList.contains("focus")) {
-      tile.classList.add("focus");
-      const reserve = tile.closest("details");
-      if (reserve) reserve.open = true;
-      tile.scrollIntoView({ block: "center" });
-    }
-  }
-
   function describe(event, context) {
     if (event.kind === "setup") return G.log_setup;
     if (event.kind !== "action") return null;
@@ -641,19 +527,14 @@
     if (a.type === "carrier") return G.carrier + ": " + a.units.map(name).join(", ");
     if (a.type === "confirm") return G.log_confirm;
     if (a.type === "end_turn") return G.log_end;
-    if (a.type === "roll") {
-      const faces = event.payload.faces;
-      return G.dice + (faces ? " " + faces.map((f) => f.join("+")).join(" / ") : "");
-    }
-    const bonus = (b) => [["attack", b.attack], ["damage", b.damage], ["defense", b.defense]]
-      .filter(([, v]) => v).map(([k, v]) => (v > 0 ? "+" : "") + v + " " + G[k]).join(" ");
+    if (a.type === "roll") return G.log_roll; // the shell adds the dice to the line
+    const bonus = (b) => kit.bonusText([["attack", b.attack], ["damage", b.damage], ["defense", b.defense]], true);
     // a card played from a deck list: the own list names it; the other phones never get that
     // list (hidden information), their log event carries the played card's name
     const card = (id) => {
       const s = context.view.state;
       const deck = s && s.players[event.seat] && s.players[event.seat].deck;
-      const found = deck && deck.cards.find((c) => c.id === id);
-      return found ? found.name : a.name || id;
+      return kit.cardName(deck && deck.cards, id, "id", a.name || id);
     };
     if (a.type === "play") return G.log_play + ": " + (a.card ? card(a.card) : bonus(a));
     if (a.type === "pass") return G.pass;
@@ -665,5 +546,26 @@
     return a.type;
   }
 
-  Tablesmith.register({ render, status, describe, purposes: G.purposes });
+  // The pieces the other player's last action touched (shell.js marks them).
+  function marks(event) {
+    const a = event.payload.action;
+    const units = [...(a.units || []), ...(a.pairs || []).flat(), a.unit, a.carrier].filter(Boolean);
+    const ids = units.map((id) => "unit-" + id);
+    if (a.type === "objective") ids.push("obj-" + event.seat + "-" + a.slot);
+    if (a.type === "target") ids.push("obj-" + other(event.seat) + "-" + a.slot);
+    return ids;
+  }
+
+  // The controls this phone is asked to use next (shell.js brings them into view): while
+  // picking, the buttons that send the pick or else the pieces to pick; else the fight's,
+  // the turn's or the fleet's first control.
+  function next() {
+    if (picking) {
+      const go = [...document.querySelectorAll("#pm-board .go, #pm-actions button.write")];
+      return go.length ? go : [...document.querySelectorAll("#pm-board .unit.selectable")];
+    }
+    return [document.querySelector("#pm-fight:not([hidden]) button.write, #pm-actions:not([hidden]) button, #pm-fleets:not([hidden]) #deck-bring")];
+  }
+
+  Tablesmith.register({ render, status, describe, marks, next, purposes: G.purposes });
 })();

@@ -6,10 +6,8 @@
 "use strict";
 
 (() => {
-  const G = JSON.parse(document.getElementById("game-strings").textContent);
-  const ROLE = Tablesmith.role;
-  const $ = Tablesmith.$;
-  const fmt = Tablesmith.fmt;
+  const { gameStrings: G, role: ROLE, $, fmt, el, button, other } = Tablesmith;
+  const kit = Tablesmith.cardKit(G);
   const SVG = "http://www.w3.org/2000/svg";
   const TROOPS = ["Kwak", "Skully", "Cap'n", "Jumbo", "Hook", "XB-42", "Star", "Roxy"];
   // each troop's one-character mark as the printed cards show it (J for Kwak, the joker):
@@ -21,14 +19,19 @@
   let troop = null; // the troop this phone is about to place
   let moving = null; // the node chosen first for a two-step effect (Volcanic Jungle)
 
-  const { el, button, other } = Tablesmith;
   const svg = (tag, attrs) => {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
     return node;
   };
-  const legal = () => (ctx.view.to_act === ROLE ? ctx.view.legal : []);
-  const send = (action) => ctx.send(action).then(() => { troop = null; moving = null; });
+  const legal = () => ctx.legal;
+  // the choice ends when it is sent: the answer's view is drawn without it (the next control
+  // asked for is then the new one, not the bases of the troop just placed)
+  const send = (action) => {
+    troop = null;
+    moving = null;
+    return ctx.send(action);
+  };
   const colour = (seat) => state.seats[seat].colour;
 
   // ------------------------------------------------------------------------------- render
@@ -37,13 +40,7 @@
     ctx = context;
     state = ctx.view.state;
     terrain = ctx.view.terrain || null;
-    $("tb-setup").hidden = !!state || ROLE === "watch";
-    if (!state) {
-      ["tb-effect", "tb-troops"].forEach((id) => ($(id).hidden = true));
-      $("tb-board").innerHTML = "";
-      $("tb-info").innerHTML = "";
-      return;
-    }
+    if (kit.beforeSetup(state, "tb-setup", ["tb-effect", "tb-troops"], ["tb-board", "tb-info"])) return;
     if (!previous || previous.revision !== ctx.view.revision) {
       if (troop && !placeable(troop)) troop = null;
     }
@@ -158,6 +155,8 @@
       const pick = picks.has(n.id);
       if (pick) group.classList.add("target");
       const size = n.kind === "hq" ? 5.6 : 4.6;
+      // the tap target: 12 units across (about 45 CSS px on a 390 px phone), wider than the base
+      group.append(svg("circle", { cx: x, cy: y, r: 6, class: "hit" }));
       const shape = n.kind === "hq"
         ? svg("rect", { x: x - size, y: y - size, width: size * 2, height: size * 2, rx: 1.5, class: "hq hq-" + n.colour })
         : svg("circle", { cx: x, cy: y, r: size, class: "base" + (n.special ? " special" : "") });
@@ -230,6 +229,7 @@
         troop = troop === name ? null : name;
         render(ctx);
         $("hint").textContent = troop ? fmt(G.pick_base, { troop }) : G.place_hint;
+        Tablesmith.showNext(); // the highlighted bases in sight
       }, "troop-btn troop-" + colour(ROLE) + (troop === name ? " chosen" : ""), "troop-" + mark(name));
       b.textContent = "";
       b.append(el("span", "troop-key", mark(name)), el("span", "troop-name", name));
@@ -281,11 +281,7 @@
 
   // -------------------------------------------------------------------------------- setup
 
-  $("tb-start").onclick = () => {
-    const flags = {};
-    for (const input of document.querySelectorAll("#tb-setup .variants input")) flags[input.name] = input.checked;
-    ctx.send({ type: "setup", terrain: $("tb-terrain").value, variant: flags });
-  };
+  $("tb-start").onclick = () => ctx.send({ type: "setup", terrain: $("tb-terrain").value, variant: kit.variants("tb-setup") });
 
   function describe(event) {
     if (event.kind === "setup") return G.log_setup;
@@ -295,8 +291,26 @@
     if (a.type === "place") return fmt(G.log_place, { troop: a.troop, node: "#" + a.node });
     if (a.type === "resolve") return G.log_resolve + (a.troop ? ": " + a.troop : a.node ? " #" + a.node : "");
     if (a.type === "decline") return G.log_decline;
+    if (a.type === "stuck") return G.log_stuck;
     return a.type;
   }
 
-  Tablesmith.register({ render, status, describe, purposes: G.purposes });
+  // The bases the other player's last action touched (shell.js marks them).
+  function marks(event) {
+    const a = event.payload.action;
+    return [a.node, a.to].filter((n) => n !== undefined && n !== null).map((n) => "node-" + n);
+  }
+
+  // The control this phone is asked to use next (shell.js brings it into view): the bases
+  // highlighted for the chosen troop or the effect, the effect's choice, or the troops to
+  // choose from (also for an effect that places one more, TB-20).
+  function next() {
+    const bases = [...document.querySelectorAll("#tb-svg .node.target")];
+    if (bases.length) return bases;
+    const pending = state && state.pending[0];
+    if (pending && pending.effect !== "place") return [$("tb-effect")];
+    return [document.querySelector("#tb-troops:not([hidden])")];
+  }
+
+  Tablesmith.register({ render, status, describe, marks, next, purposes: G.purposes });
 })();

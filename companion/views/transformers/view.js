@@ -5,17 +5,20 @@
 "use strict";
 
 (() => {
-  const G = JSON.parse(document.getElementById("game-strings").textContent);
-  const ROLE = Tablesmith.role;
-  const $ = Tablesmith.$;
-  const fmt = Tablesmith.fmt;
+  const { gameStrings: G, role: ROLE, $, fmt, el, button, other } = Tablesmith;
+  const kit = Tablesmith.cardKit(G);
+  // a redraw after a tap on this phone (a piece picked): the next control comes into view
+  const redraw = () => {
+    render(ctx);
+    Tablesmith.showNext();
+  };
   const ICONS = ["orange", "blue", "white", "black", "green"];
   let ctx = null;
   let state = null;
   let picking = null; // {kind: "attack" | "upgrade", attacker, card, slot, any}
   const quick = [{ name: "", stars: 8, health: 10, alt_attack: 2, alt_defense: 1, bot_attack: 3, bot_defense: 1 }];
 
-  const { el, button, other } = Tablesmith;
+  const STATS = [["attack", "atk", "attack_word"], ["defense", "def", "defense_word"], ["health", "hp", "health"]];
   const character = (id) => state.characters.find((c) => c.id === id);
   // The choice ends when it is sent: the answer's view is drawn without it (a refusal shows
   // its reason and the buttons to start again).
@@ -31,21 +34,14 @@
   function render(context) {
     ctx = context;
     state = ctx.view.state;
-    const seated = ROLE !== "watch";
-    $("tf-setup").hidden = !!state || !seated;
-    if (!state) {
-      ["tf-teams", "tf-attack", "tf-actions"].forEach((id) => ($(id).hidden = true));
-      $("tf-board").innerHTML = "";
-      $("tf-turn").innerHTML = "";
-      return;
-    }
+    if (kit.beforeSetup(state, "tf-setup", ["tf-teams", "tf-attack", "tf-actions"], ["tf-board", "tf-turn"])) return;
     if (picking && !myTurn()) picking = null;
-    renderTeams(seated);
+    renderTeams();
     renderTurn();
     renderAttack();
     renderActions();
     renderBoard();
-    focusPiece();
+    kit.focusPiece("char-");
   }
 
   function status(context) {
@@ -66,46 +62,16 @@
 
   // -------------------------------------------------------------------------------- teams
 
-  function renderTeams(seated) {
+  function renderTeams() {
     const box = $("tf-teams");
-    box.hidden = state.phase !== "team" || !seated;
+    box.hidden = state.phase !== "team" || !kit.seated;
     if (box.hidden) return;
-    const mine = teamOf(ROLE);
-    $("tf-deck").hidden = !!mine;
-    $("tf-quick").hidden = !!mine;
-    $("tf-team-wait").hidden = !mine;
-    $("tf-team-wait").textContent = mine ? fmt(G.waiting_for, { player: ctx.playerName(other(ROLE)) }) : "";
-    if (!mine) {
-      Tablesmith.deckPicker($("tf-deck"), ctx);
-      renderQuick();
-    }
+    kit.deckPanel(ctx, { deck: "tf-deck", quick: "tf-quick", wait: "tf-team-wait" }, !!teamOf(ROLE), renderQuick);
   }
 
   function renderQuick() {
-    const rows = $("tf-quick-rows");
-    rows.innerHTML = "";
-    for (const entry of quick) {
-      const row = el("div", "quick-row");
-      const name = el("input", "field");
-      name.placeholder = G.name;
-      name.value = entry.name;
-      name.maxLength = 40;
-      name.oninput = () => (entry.name = name.value);
-      row.append(name);
-      for (const stat of ["stars", "health", "alt_attack", "alt_defense", "bot_attack", "bot_defense"]) {
-        const label = el("label", "stat-in");
-        const input = el("input", "field");
-        input.type = "number";
-        input.inputMode = "numeric";
-        input.min = stat === "stars" || stat === "health" ? 1 : 0;
-        input.max = stat === "stars" ? 25 : stat === "health" ? 30 : 20;
-        input.value = entry[stat];
-        input.oninput = () => (entry[stat] = Number(input.value));
-        label.append(G[stat], input);
-        row.append(label);
-      }
-      rows.append(row);
-    }
+    const stats = [["stars", 1, 25], ["health", 1, 30], ...["alt_attack", "alt_defense", "bot_attack", "bot_defense"].map((k) => [k, 0, 20])];
+    kit.quickRows($("tf-quick-rows"), quick, stats, G.name);
   }
 
   $("tf-quick-add").onclick = () => {
@@ -129,22 +95,13 @@
       })),
     });
   };
-  $("tf-open").onclick = () => {
-    const box = (name) => document.querySelector(`#tf-setup input[name=${name}]`).checked;
-    send({
-      type: "setup",
-      variant: { count_battle_stars: box("count_battle_stars"), must_attack: box("must_attack"), untap_all: box("untap_all") },
-    });
-  };
+  $("tf-open").onclick = () => send({ type: "setup", variant: kit.variants("tf-setup") });
 
   // --------------------------------------------------------------------------------- turn
 
   function renderTurn() {
+    if (!kit.turnLine("tf-turn", state.phase === "team" || state.phase === "over", state.player, state.turn)) return;
     const box = $("tf-turn");
-    box.innerHTML = "";
-    if (state.phase === "team" || state.phase === "over") return;
-    const line = el("div", "turn-line");
-    line.append(el("span", "pill ship-" + state.player, fmt(G.turn, { turn: state.turn })));
     const t = state.this_turn;
     const still = state.still || {};
     const checks = [
@@ -160,7 +117,7 @@
       const mark = done ? "✓ " : open ? "○ " : "– ";
       list.append(el("span", done ? "check done" : open ? "check" : "check off", mark + text));
     }
-    box.append(line, list);
+    box.append(list);
     if (state.phase === "end") box.append(el("div", "small attacks-note", G.attacks_over));
     else if (state.phase === "main" && t.attacks > 0 && state.allowed.attack) {
       box.append(el("div", "small attacks-note", G.attack_again));
@@ -181,11 +138,8 @@
     board.innerHTML = "";
     const far = ROLE === "A" || ROLE === "watch" ? "B" : "A";
     if (state.characters.length) {
-      const legend = el("div", "legend small");
+      const legend = kit.stats(null, STATS, "legend small");
       legend.id = "tf-legend";
-      for (const [key, cls] of [["attack_word", "atk"], ["defense_word", "def"], ["health", "hp"]]) {
-        legend.append(el("span", "stat " + cls, G[key]));
-      }
       board.append(legend);
     }
     for (const seat of [far, other(far)]) {
@@ -195,12 +149,7 @@
       section.append(el("h3", "zone-title", fmt(G.team_of, { player: ctx.playerName(seat) }) +
         (teamOf(seat).title ? " · " + teamOf(seat).title : "")));
       // a team brought anyway although it breaks TF-3: the rule and the numbers stay in sight
-      const casual = teamOf(seat).casual || [];
-      if (casual.length) {
-        const line = el("div", "small casual", fmt(ctx.T.casual_deck, { problems: casual.map(Tablesmith.reason).join("; ") }));
-        line.id = "casual-" + seat;
-        section.append(line);
-      }
+      section.append(kit.casualLine(ctx, seat, teamOf(seat).casual));
       // the characters in play lie on the table: seat B sees them turned through 180 degrees
       const tiles = state.characters.filter((x) => x.seat === seat && x.zone === "play").map(tile);
       section.append(Tablesmith.fillFromSide(el("div", "units"), tiles));
@@ -237,20 +186,13 @@
     box.id = "char-" + c.id;
     if (selectable(c)) box.classList.add("selectable");
     if (picking && picking.attacker === c.id) box.classList.add("selected");
-    const head = el("div", "unit-head");
-    head.append(el("span", "stars", "★" + c.stars), el("span", "unit-name", c.name));
     const mode = el("div", "mode small", (c.mode === "alt" ? G.alt : G.bot) + (c[c.mode].subtitle ? " · " + c[c.mode].subtitle : "") +
       (c.tapped ? " · " + G.tapped : ""));
-    const stats = el("div", "unit-stats");
-    for (const [key, cls] of [["attack", "atk"], ["defense", "def"], ["health", "hp"]]) {
-      const stat = el("span", "stat " + cls, String(c[key]));
-      stat.title = G[key === "health" ? "health" : key + "_word"];
-      stats.append(stat);
-    }
-    box.append(head, mode, stats);
+    box.append(kit.head(c.stars, c.name), mode, kit.stats(c, STATS));
     const ups = Object.entries(c.upgrades).filter(([, u]) => u);
     if (ups.length) box.append(el("div", "small upgrades", ups.map(([slot, u]) => G[slot] + (u.name ? ": " + u.name : "")).join(" · ")));
-    box.append(counters(c));
+    const change = (delta) => send({ type: "counter", character: c.id, delta });
+    box.append(kit.counters(c.id, c.damage, c.health, change, ROLE !== "watch" && state.phase !== "over" && state.phase !== "team"));
     if (ROLE !== "watch" && myTurn() && c.seat === ROLE && !picking) {
       const row = el("div", "buttons tile-buttons");
       if (state.allowed.flip) row.append(button(G.flip, () => send({ type: "flip", character: c.id }), "mini write", "flip-" + c.id));
@@ -267,27 +209,6 @@
     return box;
   }
 
-  function counters(c) {
-    const row = el("div", "counters");
-    const middle = el("span", "counter-mid");
-    const pips = el("span", "pips");
-    for (let i = 0; i < Math.max(c.health, c.damage); i++) pips.append(el("span", "pip" + (i < c.damage ? " on" : "")));
-    const count = el("span", "count", c.damage + "/" + c.health);
-    count.id = "count-" + c.id;
-    middle.append(pips, count);
-    if (ROLE === "watch" || state.phase === "over" || state.phase === "team") {
-      row.append(middle);
-      return row;
-    }
-    const minus = button("−", () => send({ type: "counter", character: c.id, delta: -1 }), "counter-btn write", "minus-" + c.id);
-    minus.title = G.remove_counter;
-    minus.disabled = c.damage === 0;
-    const plus = button("+", () => send({ type: "counter", character: c.id, delta: 1 }), "counter-btn write", "plus-" + c.id);
-    plus.title = G.add_counter;
-    row.append(minus, middle, plus);
-    return row;
-  }
-
   function choose(c) {
     if (picking.kind === "upgrade") {
       const action = { type: "play_upgrade", character: c.id };
@@ -298,7 +219,7 @@
     }
     if (!picking.attacker) {
       picking.attacker = c.id;
-      render(ctx);
+      redraw();
       return;
     }
     send({ type: "attack", attacker: picking.attacker, defender: c.id, any_defender: !!picking.any });
@@ -307,19 +228,9 @@
   // ---------------------------------------------------------------------- turn controls
 
   function cardSelect(type, id) {
-    const select = el("select", "field");
-    select.id = id;
-    const none = el("option", "", G.choose_card);
-    none.value = "";
-    select.append(none);
     const team = teamOf(ROLE);
-    for (const card of team ? team.battle_cards.filter((b) => b.type === type) : []) {
-      const option = el("option", "", card.name + (card.upgrade ? " (" + G[card.upgrade] + ")" : "") +
-        (card.icons.length ? " · " + card.icons.map((i) => G.icons[i]).join(" ") : ""));
-      option.value = card.card;
-      select.append(option);
-    }
-    return select;
+    return kit.cardSelect(id, (team ? team.battle_cards.filter((b) => b.type === type) : []).map((card) => [card.card,
+      card.name + (card.upgrade ? " (" + G[card.upgrade] + ")" : "") + (card.icons.length ? " · " + card.icons.map((i) => G.icons[i]).join(" ") : "")]));
   }
 
   function renderActions() {
@@ -335,11 +246,11 @@
         const box2 = el("input");
         box2.type = "checkbox";
         box2.checked = !!picking.any;
-        box2.onchange = () => { picking.any = box2.checked; render(ctx); };
+        box2.onchange = () => { picking.any = box2.checked; redraw(); };
         label.append(box2, " " + G.any_defender);
         box.append(label);
       }
-      box.append(button(G.cancel, () => { picking = null; render(ctx); }, "mid", "tf-cancel"));
+      box.append(button(G.cancel, () => { picking = null; redraw(); }, "mid", "tf-cancel"));
       return;
     }
     if (allowed.draw) box.append(button(G.draw, () => send({ type: "draw" }), "big write", "tf-draw"));
@@ -374,12 +285,12 @@
           select.focus();
           return;
         }
-        render(ctx);
+        redraw();
       }, "mid", "tf-play-upgrade"));
       box.append(group);
     }
     if (allowed.attack) {
-      box.append(button(G.start_attack, () => { picking = { kind: "attack", attacker: null, any: false }; render(ctx); }, "big", "tf-attack-start"));
+      box.append(button(G.start_attack, () => { picking = { kind: "attack", attacker: null, any: false }; redraw(); }, "big", "tf-attack-start"));
     }
     if (allowed.end_turn) box.append(button(G.end_turn, () => send({ type: "end_turn" }), "mid write", "tf-end-turn"));
   }
@@ -406,15 +317,14 @@
     } else if (!attack.ready) {
       // wait for the flips still to enter
     } else {
-      box.append(el("p", "hint", fmt(G.waiting_for, { player: ctx.playerName(attackerSeat) })));
+      box.append(kit.waiting(ctx, attackerSeat));
     }
   }
 
   function fighter(side, data, attackerSeat) {
     const c = character(data.character);
-    const box = el("div", "fighter seat-" + c.seat);
+    const box = kit.fighter(c.seat, side === "attacker" ? G.attacker : G.defender, c.name);
     box.id = "tf-" + side;
-    box.append(el("div", "small", side === "attacker" ? G.attacker : G.defender), el("div", "unit-name", c.name));
     const colour = side === "attacker" ? "orange" : "blue";
     const base = side === "attacker" ? G.attack_word : G.defense_word;
     box.append(el("div", "small", `${base} ${data.base} + ${G.icons[colour]} ${data.icons} + ${data.bonus}`));
@@ -454,7 +364,7 @@
       box.append(button(G.icons[icon], () => {
         chosen.push(icon);
         if (chosen.length >= 2) sendCard(); // TF-2: a battle card shows at most 2 icons
-        else render(ctx);
+        else redraw();
       }, "icon-btn icon-" + icon, `tf-${side}-tap-${icon}`));
     }
     box.append(button(chosen.length ? G.card_done : G.no_icon, sendCard, "icon-btn icon-none write", `tf-${side}-tap-none`));
@@ -487,15 +397,6 @@
 
   // ----------------------------------------------------------------------- QR code, log
 
-  function focusPiece() {
-    const wanted = /#piece=([A-Za-z0-9]+)/.exec(location.hash);
-    const found = wanted && document.getElementById("char-" + wanted[1]);
-    if (found && !found.classList.contains("focus")) {
-      found.classList.add("focus");
-      found.scrollIntoView({ block: "center" });
-    }
-  }
-
   function describe(event, context) {
     if (event.kind === "setup") return G.log_setup;
     if (event.kind !== "action") return null;
@@ -513,20 +414,31 @@
     if (a.type === "end_turn") return G.log_end;
     if (a.type === "flip") return G.flip + ": " + name(a.character);
     const side = (a.side === "attacker" ? G.attacker : G.defender) + ": ";
+    if (a.type === "card_icons") return side + fmt(G.log_card, { icons: ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ") || G.no_icon });
     if (a.type === "icons") return side + (ICONS.filter((i) => a[i]).map((i) => a[i] + " " + G.icons[i]).join(", ") || "—");
     if (a.type === "bonus") return side + (a.value > 0 ? "+" : "") + a.value + (a.source ? " " + a.source : "");
     if (a.type === "tap") return (a.tapped ? G.tap : G.untap) + ": " + name(a.character);
     // the own deck list names a played card; the other phones never get that list (hidden
     // information): their log event carries the played card's name
     const team = s && event.seat && s.teams[event.seat];
-    const card = (id) => {
-      const found = id && team && team.battle_cards.find((b) => b.card === id);
-      return found ? found.name : a.name;
-    };
+    const card = (id) => kit.cardName(team && team.battle_cards, id, "card", a.name);
     if (a.type === "play_action") return G.action + (card(a.card) ? ": " + card(a.card) : "");
     if (a.type === "play_upgrade") return G.upgrade + ": " + name(a.character) + (card(a.card) ? " · " + card(a.card) : "");
     return a.type;
   }
 
-  Tablesmith.register({ render, status, describe, purposes: G.purposes });
+  // The characters the other player's last action touched (shell.js marks them).
+  function marks(event) {
+    const a = event.payload.action;
+    return [a.character, a.attacker, a.defender].filter(Boolean).map((id) => "char-" + id);
+  }
+
+  // The controls this phone is asked to use next (shell.js brings them into view): while
+  // picking, the characters to pick; else the attack's, the turn's or the team's first control.
+  function next() {
+    if (picking) return [...document.querySelectorAll("#tf-board .unit.selectable")];
+    return [document.querySelector("#tf-attack:not([hidden]) button, #tf-actions:not([hidden]) button, #tf-teams:not([hidden]) #deck-bring")];
+  }
+
+  Tablesmith.register({ render, status, describe, marks, next, purposes: G.purposes });
 })();
