@@ -222,56 +222,81 @@ def knock_out(table: Duel, seat: str, pieces: Any) -> dict[str, Any]:
     return view
 
 
-def test_pocketmodel_whole_game_on_two_phones(duel: Any) -> None:
-    table = duel("pocketmodel")
-    view = bring_decks(table, "#pm-open")
+def card_game(duel: Any, game: str, opener: str, turn: Any, pieces: Any) -> Duel:
+    """The decks brought, the first player's ``turn`` tapped with the game's own controls
+    (it returns the view after the turn), then the other phone knocks the first player's
+    ``pieces(view, seat)`` out with damage counters and wins."""
+    table: Duel = duel(game)
+    view = bring_decks(table, opener)
     seat = view["to_act"]
     turn_told(table, seat)
     table.phase("turn")
-    # the turn's action by the game's own controls: a unit moves to the contested zone
+    view = turn(table, seat, view)
+    other = view["to_act"]
+    assert other != seat
+    turn_told(table, other)
+    table.phase("counters")
+    knock_out(table, other, lambda v: pieces(v, seat))
+    assert table.ended()["outcome"]["winner"] == other
+    return table
+
+
+def pocketmodel_turn(table: Duel, seat: str, view: dict[str, Any]) -> dict[str, Any]:
+    """A unit moves to the contested zone, the turn ends; the other phone marks the unit."""
     mine = next(
         u for u in view["state"]["units"] if u["seat"] == seat and u["place"] == f"home_{seat}"
     )
     table.tap(seat, "#pm-move")
     table.tap(seat, f"#unit-{mine['id']}")
-    view = table.act(seat, lambda: table.tap(seat, "#move-contested"))
+    table.act(seat, lambda: table.tap(seat, "#move-contested"))
     table.phase("end of turn")
     view = table.act(seat, lambda: table.tap(seat, "#pm-end-turn"))
-    other = view["to_act"]
-    assert other != seat
-    turn_told(table, other)
-    assert table.phones[other].locator(f"#unit-{mine['id']}.last-move").count() == 1
-    table.phase("counters")
+    assert table.phones[view["to_act"]].locator(f"#unit-{mine['id']}.last-move").count() == 1
+    return view
 
-    def enemies(v: dict[str, Any]) -> list[str]:
+
+def test_pocketmodel_whole_game_on_two_phones(duel: Any) -> None:
+    def units(view: dict[str, Any], seat: str) -> list[str]:
         return [
             u["id"]
-            for u in v["state"]["units"]
+            for u in view["state"]["units"]
             if u["seat"] == seat and u["place"] != "reserve" and not u["destroyed"]
         ]
 
-    view = knock_out(table, other, enemies)
-    assert table.ended()["outcome"]["winner"] == other
+    card_game(duel, "pocketmodel", "#pm-open", pocketmodel_turn, units)
+
+
+def transformers_turn(table: Duel, seat: str, view: dict[str, Any]) -> dict[str, Any]:
+    """The turn's card is drawn (TF-10); the attack the turn must make (TF-20) by taps: the
+    attacker, the defender, each side's two flipped cards (no icons, TF-21; the attacker's
+    phone may enter both sides, D19), the damage applied; then the turn ends."""
+    view = table.act(seat, lambda: table.tap(seat, "#tf-draw"))
+    table.phase("drawn")
+    while not any(a["type"] == "end_turn" for a in view["legal"]):
+        chars = view["state"]["characters"]
+        attacker = next(
+            c for c in chars if c["seat"] == seat and c["zone"] == "play" and not c["tapped"]
+        )
+        defender = next(c for c in chars if c["seat"] != seat and c["zone"] == "play")
+        table.tap(seat, "#tf-attack-start")
+        table.tap(seat, f"#char-{attacker['id']}")
+        view = table.act(seat, partial(table.tap, seat, f"#char-{defender['id']}"))
+        table.phase("attack")
+        for side in ("attacker", "defender"):
+            for card in range(2):
+                if card:  # the same card again sooner than 400 ms would be a double tap
+                    table.phones[seat].wait_for_timeout(450)
+                view = table.act(seat, partial(table.tap, seat, f"#tf-{side}-tap-none"))
+        view = table.act(seat, lambda: table.tap(seat, "#tf-resolve"))
+    return table.act(seat, lambda: table.tap(seat, "#tf-end-turn"))
 
 
 def test_transformers_whole_game_on_two_phones(duel: Any) -> None:
-    table = duel("transformers")
-    view = bring_decks(table, "#tf-open")
-    seat = view["to_act"]
-    turn_told(table, seat)
-    table.phase("turn")
-    view = table.act(seat, lambda: table.tap(seat, "#tf-draw"))
-    table.phase("drawn")
-    view = table.act(seat, lambda: table.tap(seat, "#tf-end-turn"))
-    other = view["to_act"]
-    assert other != seat
-    turn_told(table, other)
-    table.phase("counters")
-
-    def enemies(v: dict[str, Any]) -> list[str]:
+    def characters(view: dict[str, Any], seat: str) -> list[str]:
         return [
-            c["id"] for c in v["state"]["characters"] if c["seat"] == seat and c["zone"] == "play"
+            c["id"]
+            for c in view["state"]["characters"]
+            if c["seat"] == seat and c["zone"] == "play"
         ]
 
-    view = knock_out(table, other, enemies)
-    assert table.ended()["outcome"]["winner"] == other
+    card_game(duel, "transformers", "#tf-open", transformers_turn, characters)

@@ -148,7 +148,8 @@ class Duel:
         self.phases.append(name)
         self.shot(name)
         for seat, page in self.phones.items():
-            assert small_targets(page) == [], f"{self.game} {name}, phone {seat}"
+            small = small_targets(page)
+            assert small == [], f"{self.game} {name}, phone {seat}: {small}"
 
     def in_sight(self, page: Any, selector: str) -> None:
         """``selector`` is on the screen and not covered, before any scrolling by the test."""
