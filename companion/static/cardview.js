@@ -76,6 +76,15 @@ Tablesmith.cardKit = (G) => {
     });
   }
 
+  // A redraw after a tap on this phone (a piece picked): `draw` draws, then the control the
+  // game asks for next comes into view (shell.js showNext).
+  function redraw(draw) {
+    return () => {
+      draw();
+      Tablesmith.showNext();
+    };
+  }
+
   // A piece's head: its stars and its name.
   function head(stars, name) {
     const line = el("div", "unit-head");
@@ -196,7 +205,7 @@ Tablesmith.cardKit = (G) => {
   }
 
   return {
-    beforeSetup, variants, deckPanel, quickRows, head, stats, counters, cardSelect, fighter,
+    beforeSetup, variants, deckPanel, redraw, quickRows, head, stats, counters, cardSelect, fighter,
     waiting, turnPill, turnLine, casualLine, focusPiece, cardName, bonusText, seated: SEATED,
   };
 };

@@ -7,11 +7,7 @@
 (() => {
   const { gameStrings: G, role: ROLE, $, fmt, el, button, other } = Tablesmith;
   const kit = Tablesmith.cardKit(G);
-  // a redraw after a tap on this phone (a piece picked): the next control comes into view
-  const redraw = () => {
-    render(ctx);
-    Tablesmith.showNext();
-  };
+  const redraw = kit.redraw(() => render(ctx)); // after a tap here, the next control in sight
   const ICONS = ["orange", "blue", "white", "black", "green"];
   let ctx = null;
   let state = null;
