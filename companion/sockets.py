@@ -35,7 +35,8 @@ Limits (each refused as stated; ``tests/companion/test_sockets.py`` tests at and
 * a message is at most :func:`max_message` bytes (``MAX_CONTENT_LENGTH`` + :data:`ENVELOPE`):
   beyond, uvicorn closes the socket with 1009;
 * at most :data:`RATE` messages per :data:`RATE_SECONDS` per socket: beyond, the message is
-  answered 429 ``rate_limited`` (``retry_after`` 1) and not carried out;
+  answered 429 ``rate_limited`` (``retry_after``: the seconds until one may pass, rounded up)
+  and not carried out;
 * the hello within :data:`HELLO_SECONDS` of the upgrade, else closed with 1008;
 * sockets per table: a socket holds a live stream's slot, so the stream budgets apply
   (:mod:`companion.tables.budgets`: a seat's :data:`~companion.tables.budgets.SEAT_STREAMS`,
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
 from collections import deque
@@ -312,13 +314,14 @@ class Socket:
             if isinstance(re_, bool) or not isinstance(re_, int) or not 1 <= re_ <= MAX_RE:
                 re_ = None
                 raise Malformed(f"re must be an integer in 1..{MAX_RE}")
-            if not self._allow():
+            wait = self._wait()
+            if wait:
                 answer = await self._refusal(
                     Rejected(
                         429,
                         "rate_limited",
                         f"a socket sends at most {RATE} messages per {RATE_SECONDS:g} s",
-                        retry_after=1,
+                        retry_after=max(1, math.ceil(wait)),
                     )
                 )
                 return framed(re_, answer)
@@ -335,16 +338,18 @@ class Socket:
             return framed(re_, await self.asgi.action_answer(scope, raw, self.table_id, content))
         return framed(re_, (await self.asgi.flask_answer(scope, raw))[0])
 
-    def _allow(self) -> bool:
-        """Count a message against the socket's rate; False past :data:`RATE`."""
+    def _wait(self) -> float:
+        """Count a message against the socket's rate: 0 when it may pass, else (past
+        :data:`RATE`, not counted) the seconds until the oldest counted one leaves the
+        window."""
         now = time.monotonic()
         sent = self.sent_at
         while sent and sent[0] <= now - RATE_SECONDS:
             sent.popleft()
         if len(sent) >= RATE:
-            return False
+            return max(sent[0] + RATE_SECONDS - now, 1e-3)
         sent.append(now)
-        return True
+        return 0.0
 
     async def _refusal(self, error: Rejected) -> Answer:
         """A refusal of this layer, answered by the app's error handlers (the same shape as
