@@ -31,6 +31,46 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(os.environ.get("TABLESMITH_SHOTS") or ROOT / "test-artefacts" / "phones")
 """Where the screenshots go (a gitignored folder of the checkout)."""
 
+RAW_NAMES = frozenset(
+    [
+        "setup",
+        "move",
+        "push",
+        "skip",
+        "fleet",
+        "counter",
+        "objective",
+        "combat",
+        "strike",
+        "carrier",
+        "play",
+        "pass",
+        "modify",
+        "roll",
+        "confirm",
+        "target",
+        "reveal",
+        "reinforce",
+        "end_turn",
+        "team",
+        "draw",
+        "flip",
+        "tap",
+        "play_action",
+        "play_upgrade",
+        "attack",
+        "icons",
+        "card_icons",
+        "bonus",
+        "resolve",
+        "place",
+        "decline",
+        "stuck",
+    ]
+)
+"""The action types of the four games: a log line that is one of them fell back to the raw
+name (Transformers' card_icons did, in 164 of about 300 lines)."""
+
 MIN_TARGET = 44
 """The smallest tap target, CSS px (Apple HIG, WCAG 2.5.5)."""
 
@@ -197,6 +237,16 @@ class Duel:
         for page in self.phones.values():
             page.wait_for_function("!document.title.startsWith('●')", timeout=3000)
         self.phase("over")
+        for seat, page in self.phones.items():
+            # "your turn" reached the phone: vibration (allowed after a tap) and the tone
+            signals = page.evaluate("Tablesmith.signals()")
+            assert signals["vibrated"] >= 1 and signals["chimed"] >= 1, (seat, signals)
+            # the log says what happened in the game's words, never an action's raw name
+            page.click("#log summary")
+            page.wait_for_selector("#log-list li")
+            lines = page.locator("#log-list li > span:last-child").all_inner_texts()
+            assert not RAW_NAMES & set(lines), (seat, sorted(RAW_NAMES & set(lines)))
+            assert not any("_" in line for line in lines), (seat, lines)
         return view
 
     def dice_in_sight(self, faces: list[int]) -> None:
