@@ -669,6 +669,9 @@ const Tablesmith = (() => {
     markLastMove();
     signalTurn(previous);
     bringNext();
+    // the end in sight on both phones: who won (a phone left scrolled down at its last control
+    // showed the board without the result)
+    if (view.outcome && previous && !previous.outcome) $("who").scrollIntoView({ block: "nearest" });
     $("undo").hidden = !SEATED || !(view.undo_seats || [view.undo_seat]).includes(ROLE);
     if ($("dice").open) loadDice();
     if ($("log").open) renderLog();
