@@ -237,7 +237,9 @@ class Duel:
         for page in self.phones.values():
             page.wait_for_function("!document.title.startsWith('●')", timeout=3000)
         for page in self.phones.values():  # the result is in sight
-            page.wait_for_function("document.getElementById('who').getBoundingClientRect().top >= 0")
+            page.wait_for_function(
+                "document.getElementById('who').getBoundingClientRect().top >= 0"
+            )
             self.in_sight(page, "#who")
         self.phase("over")
         for seat, page in self.phones.items():
