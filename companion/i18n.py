@@ -103,6 +103,8 @@ def js_strings() -> dict[str, Any]:
         "expected": gettext("Expected"),
         "chi_square": gettext("chi-square"),
         "by": gettext("by"),
+        # The dice form's default purpose: sent as the English words, shown translated.
+        "for_fun": gettext("for fun"),
         "demo": gettext("demo"),
         "deck_own": gettext("My own deck file (.yaml or .csv)"),
         "deck_bring": gettext("Bring this deck to the table"),

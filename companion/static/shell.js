@@ -37,6 +37,7 @@
 const Tablesmith = (() => {
   const app = document.getElementById("app");
   const T = JSON.parse(document.getElementById("strings").textContent);
+  const FOR_FUN = "for fun"; // the dice form's default purpose as stored (shown as T.for_fun)
   // the game view's own texts (its view.html's "game-strings" block) with the words all game
   // views share (T.kit), lent to its view.js
   const gameStrings = {
@@ -957,6 +958,7 @@ const Tablesmith = (() => {
   // A dice purpose in the phone's language where the game translates it, else as typed. Own
   // keys only: a purpose such as "constructor" or "toString" is not an Object's method name.
   function purposeText(purpose) {
+    if (purpose === FOR_FUN) return T.for_fun;
     const known = game && game.purposes;
     return known && Object.prototype.hasOwnProperty.call(known, purpose) ? known[purpose] : purpose;
   }
@@ -1083,7 +1085,9 @@ const Tablesmith = (() => {
       write("dice", {
         count: Number(data.get("count")),
         sides: Number(data.get("sides")),
-        purpose: String(data.get("purpose")),
+        // The form's default words go as the English key, so the other phone shows them in
+        // its own language (a German "zum Spaß" read on an English phone otherwise).
+        purpose: String(data.get("purpose")).trim() === T.for_fun ? FOR_FUN : String(data.get("purpose")),
       });
     };
   }

@@ -80,6 +80,11 @@ def roll_by_hand(duel: Duel) -> None:
     roll = rolls(duel)[-1]
     duel.dice_in_sight(roll["faces"])
     duel.shot("dice")
+    # The form's default purpose is stored as the English words and shown in each phone's
+    # language (English A once showed B's German "zum Spaß").
+    assert roll["purpose"] == "for fun"
+    assert "for fun" in duel.phones["A"].inner_text("#dice-show")
+    assert "zum Spaß" in duel.phones["B"].inner_text("#dice-show")
     for phone in duel.phones.values():
         assert phone.locator("#toast").is_hidden(), phone.inner_text("#toast")
     page.click("#log summary")
