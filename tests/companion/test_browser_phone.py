@@ -244,7 +244,10 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_and_applied_once(table: Ta
     move_on_the_page(page)
     revision_at_least(page, view["revision"] + 1, timeout=8000)
     page.wait_for_selector("#outbox[data-state=sent]")
-    assert len(sent) == 2 and json.loads(sent[0]) == json.loads(sent[1])  # same id, revision
+    # Sent again at least once, always the same id and revision: on a busy machine the retry
+    # timer may fire once more before the new socket's answer comes (3 sends in a CI run); the
+    # server applies it once all the same.
+    assert len(sent) >= 2 and all(json.loads(s) == json.loads(sent[0]) for s in sent[1:])
     assert [e["kind"] for e in table.log()].count("action") == 1
 
 
