@@ -3,7 +3,8 @@
 Each card game's builder (``games/<game>/cards.py``, found through its
 :class:`games.cards.cardgame.CardGame`) turns a card into a :class:`FaceContent`;
 ``printables.faces`` draws any :class:`FaceContent` (ReportLab). Pure: colours are
-``#rrggbb`` strings, icons are names of ``printables.icons`` symbols, sizes are the drawing's.
+``#rrggbb`` strings, icons are names of stat icons (:mod:`games.cards.icons`) or the game's
+own (``CardGame.icons``), sizes are the drawing's.
 
 The anatomy: a **badge** in the top-left corner (the number a fanned hand needs), a **header**
 with the name, a **type band** with the card kind and its icons as chips (symbol and word), an
@@ -25,7 +26,7 @@ class Frame:
         key: the frame's name, unique over all games (part of the PDF form names).
         colour: the frame colour (runs into the bleed; also the type label and pattern tint).
         header: the header band colour (a dark shade of ``colour``; also the art border).
-        pattern: the generated art style (a ``printables.patterns`` style name).
+        pattern: the generated art style (a style name the game declares, ``CardGame.patterns``).
         cut_corners: the inner panel has cut corners instead of rounded ones.
         panel_radius: corner radius of the rounded inner panel, mm.
         double_rule: a double rule in ``colour`` along the inner panel.

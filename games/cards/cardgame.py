@@ -8,11 +8,12 @@ game's registry entry (:class:`games.entry.GameEntry`) carries it, and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.cards.anatomy import FaceContent
 from games.cards.fields import FieldError, ValidatedCard
+from games.cards.pen import IconDrawing, PatternDrawing
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,6 +48,12 @@ class CardGame:
         back_colour: card -> the colour of its generated back, or None for the deck's.
         package: the package holding the demo decks (``demo/<name>.yaml``, package data).
         demos: names of the demo decks (``demo:NAME``).
+        icons: the game's own icons (name -> pen drawing, ``games/<game>/art.py``), which its
+            faces name beside the stat icons every game has (:mod:`games.cards.icons`). Icon
+            names are one namespace over all games (the printer finds an icon by name
+            alone), so a name two games or a stat icon both declare is refused when drawn.
+        patterns: the game's art patterns (style name, as a :class:`~games.cards.anatomy.Frame`
+            ``pattern`` names it, -> pen drawing); one namespace over all games, as ``icons``.
     """
 
     slug: str
@@ -57,3 +64,5 @@ class CardGame:
     package: str
     demos: tuple[str, ...]
     back_colour: Callable[[Any], str | None] = lambda card: None
+    icons: Mapping[str, IconDrawing] = field(default_factory=dict)
+    patterns: Mapping[str, PatternDrawing] = field(default_factory=dict)

@@ -28,6 +28,7 @@ from games.cards.fields import (
     deck_size_problems,
     star_limit_problems,
 )
+from games.pocketmodel.art import ART_ICONS, ART_PATTERNS
 from games.pocketmodel.state import CARD_ICONS, GOLD_ICONS, GREEN_ICONS, UNIT_ICONS
 
 FLEET_MAX_STARS = 30
@@ -275,6 +276,8 @@ CARDS = CardGame(
     face=face,
     package="games.pocketmodel",
     demos=("pocketmodel", "pocketmodel-corsairs"),
+    icons=ART_ICONS,
+    patterns=ART_PATTERNS,
 )
 """PocketModel's cards (its registry entry's card side). The ``kind`` value is also the card's
 ``type`` (``combat``/``objective``), so it is not repeated."""

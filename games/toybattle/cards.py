@@ -22,6 +22,7 @@ from typing import ClassVar
 from games.cards.anatomy import Badge, FaceContent, Frame
 from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.toybattle.art import ART_ICONS, ART_PATTERNS
 from games.toybattle.rules import COPIES, SEAT_COLOUR, TROOP_INDEX, TROOPS, troop_mark
 
 JOKER_TEXT = "Joker: may cover any enemy troop; any enemy troop may cover it."
@@ -144,5 +145,7 @@ CARDS = CardGame(
     back_colour=back_colour,
     package="games.toybattle",
     demos=("toy-battle",),
+    icons=ART_ICONS,
+    patterns=ART_PATTERNS,
 )
 """Toy Battle's cards (its registry entry's card side)."""

@@ -34,6 +34,7 @@ from games.cards.fields import (
     deck_size_problems,
     star_limit_problems,
 )
+from games.transformers.art import ART_ICONS, ART_PATTERNS
 from games.transformers.state import (
     DECK_MAX_COPIES,
     DECK_MIN_CARDS,
@@ -342,6 +343,8 @@ CARDS = CardGame(
     face=face,
     package="games.transformers",
     demos=("transformers", "transformers-decepticons"),
+    icons=ART_ICONS,
+    patterns=ART_PATTERNS,
 )
 """Transformers' cards (its registry entry's card side). The ``kind`` value is also a battle
 card's ``type`` (``action``/``upgrade``), so it is not repeated."""
