@@ -71,6 +71,8 @@ def test_it_prints_a_card_sheet_from_its_demo_deck(countdown: GameEntry, tmp_pat
     text = pages[0].extract_text()
     assert "Countdown takes (Countdown)" in text  # the sheet's title: deck and game
     assert all(name in text for name in ("One", "Two", "Three", "TAKE"))
+    data = out.read_bytes()  # its own icon and art pattern (tests/toygame/art.py), by name
+    assert b"/FormXob.icon-counter-ffffff" in data and b"/FormXob.pat-countdown-0-2e7d32-" in data
 
 
 def test_it_is_on_the_start_page_and_plays_to_its_end_over_the_api(

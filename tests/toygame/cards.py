@@ -9,9 +9,10 @@ from typing import ClassVar
 from games.cards.anatomy import Badge, FaceContent, Frame
 from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from tests.toygame.art import ART_ICONS, ART_PATTERNS
 
-FRAME = Frame(key="countdown", colour="#2e7d32", header="#1b5e20", pattern="rays")
-"""The one frame of the game (art: the platform's ``rays`` style)."""
+FRAME = Frame(key="countdown", colour="#2e7d32", header="#1b5e20", pattern="countdown")
+"""The one frame of the game (art: its own ``countdown`` pattern, :mod:`tests.toygame.art`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +41,7 @@ def face(card: TakeCard, side: str = "front") -> FaceContent:
         title=card.name,
         art_key=card.id,
         kind_label="TAKE",
-        badge=Badge(value=str(card.value), icon=None, colour=FRAME.header),
+        badge=Badge(value=str(card.value), icon="counter", colour=FRAME.header),
         text=(card.text or f"Take {card.value} counter(s) (CD-3).", "text"),
     )
 
@@ -53,5 +54,7 @@ CARDS = CardGame(
     face=face,
     package="tests.toygame",
     demos=("countdown",),
+    icons=ART_ICONS,
+    patterns=ART_PATTERNS,
 )
 """Countdown's cards (its registry entry's card side)."""
