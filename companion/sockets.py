@@ -266,7 +266,7 @@ class Socket:
         text = hello.get("text")
         try:
             parsed = json.loads(text) if text is not None else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's stack
             parsed = None
         if not isinstance(parsed, dict):
             raise Malformed('the first message must be {"token": ..., "since": ...}')

@@ -260,6 +260,27 @@ def test_a_refused_hello_says_why_as_the_stream_route_does_and_closes(
     ws.close()
 
 
+@pytest.mark.parametrize("hello", ["[" * 30000 + "]" * 30000, "{not json", b"\x00"])
+def test_a_hello_that_is_no_json_object_is_answered_400_and_closes(
+    server: str, hello: str | bytes
+) -> None:
+    """Nested past Python's recursion limit too (it raised RecursionError out of the
+    handler: no answer, an ASGI traceback in the log)."""
+    table_id, _, _, _ = table(server, "asteroids")
+    ws = WebSocket(ws_url(server, table_id))
+    if isinstance(hello, bytes):
+        ws.send_bytes(hello)
+    else:
+        ws.send(hello)
+    text = ws.messages.get(timeout=10)
+    assert text is not None
+    answer = json.loads(text)
+    assert (answer["re"], answer["status"], answer["body"]["error"]) == (0, 400, "malformed")
+    assert ws.messages.get(timeout=10) is None
+    assert ws.close_code == 4400
+    ws.close()
+
+
 @pytest.mark.parametrize(
     "headers",
     [
