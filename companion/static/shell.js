@@ -343,8 +343,9 @@ const Tablesmith = (() => {
     return result;
   }
 
-  // The retention sweep removed the table (410 "removed"): the page of a removed table says
-  // so, when and why (reloading shows it; the live stream stops trying meanwhile).
+  // The retention sweep removed the table (410 "removed"): the table's page says so, when
+  // and why (the live stream stops trying meanwhile). Not a reload: a watch link's token
+  // went with the table, so the watch page would say "Page not found".
   let removed = false;
   function tableRemoved(status, data) {
     if (status !== 410 || !data || data.error !== "removed") return false;
@@ -352,7 +353,7 @@ const Tablesmith = (() => {
       removed = true;
       clearTimeout(streamTimer);
       if (source) source.close();
-      location.reload();
+      location.replace(app.dataset.page);
     }
     return true;
   }

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 
 from tests.companion.phones import two_phones
@@ -52,3 +53,24 @@ def test_phones_on_a_table_the_sweep_removed_say_so(
     phone_b.wait_for_function(f"({REMOVED}) === 'This table was removed'", timeout=10000)
     for phone in (phone_a, phone_b):
         assert "Something went wrong" not in phone.inner_text("body")
+
+
+@pytest.mark.slow
+def test_a_watch_page_open_when_the_sweep_removes_the_table_says_so(
+    browser: Any, live_server: tuple[str, Flask]
+) -> None:
+    """The watch link's token goes with the table, so reloading the watch page (what the page
+    did on its stream's 410) showed "Page not found"; it goes to the table's page, which says
+    the table was removed and why."""
+    base, app = live_server
+    made = requests.post(base + "/api/tables", json={"game": "toy-battle"}, timeout=10).json()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(made["watch_url"])
+        page.wait_for_selector("#counters")
+        service = app.extensions["tablesmith.tables"]
+        assert service.retention.sweep(now=time.time() + 31 * DAY) == [made["table_id"]]
+        page.wait_for_function(f"({REMOVED}) === 'This table was removed'", timeout=15000)
+        assert "Page not found" not in page.inner_text("body")
+    finally:
+        page.close()
