@@ -86,7 +86,8 @@ def parse_trusted_proxies(text: str | None) -> TrustedProxies:
 
     Raises:
         ValueError: an entry that is no address or network (``*`` included: trusting every
-            peer would let any client choose its address); the message starts with
+            peer would let any client choose its address; so is a network of every address,
+            ``0.0.0.0/0`` or ``::/0``); the message starts with
             ``--trusted-proxy`` and names the entry and the allowed forms.
     """
     if text is None or not text.strip():
@@ -96,7 +97,8 @@ def parse_trusted_proxies(text: str | None) -> TrustedProxies:
         item = raw.strip()
         try:
             if "/" in item:
-                entries.append(str(ipaddress.ip_network(item, strict=False)))
+                network = ipaddress.ip_network(item, strict=False)
+                entries.append(str(network))
             else:
                 entries.append(str(ipaddress.ip_address(item)))
         except ValueError:
@@ -104,6 +106,11 @@ def parse_trusted_proxies(text: str | None) -> TrustedProxies:
                 f"{OPTION}: must be IP addresses or networks separated by commas "
                 f"(127.0.0.1, ::1, 10.0.0.0/24), got {item[:60]!r}"
             ) from None
+        if "/" in item and network.prefixlen == 0:
+            raise ValueError(
+                f"{OPTION}: {item[:60]!r} is every address: any client could choose its "
+                "address; name the proxy's own address or network"
+            )
     if len(entries) > 32:
         raise ValueError(f"{OPTION}: at most 32 addresses or networks, got {len(entries)}")
     return TrustedProxies(tuple(dict.fromkeys(entries)))

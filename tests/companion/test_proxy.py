@@ -48,6 +48,8 @@ def test_trusted_proxy_values_parse_and_bad_ones_name_the_option() -> None:
     assert parse_trusted_proxies("10.1.2.3").waitress_options()["trusted_proxy"] == "10.1.2.3"
     for bad, words in (
         ("*", "got '*'"),
+        ("0.0.0.0/0", "'0.0.0.0/0' is every address"),
+        ("127.0.0.1, ::/0", "'::/0' is every address"),
         ("nginx.lan", "got 'nginx.lan'"),
         ("127.0.0.1,", "got ''"),
         (",".join(f"10.0.0.{n}" for n in range(33)), "at most 32"),
