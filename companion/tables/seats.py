@@ -196,32 +196,12 @@ class Seats:
                 self.catch_up.catch_up(table, roles=True)
             role = table.roles.get(token_hash(token))
         if role is None and token:
-            self._refuse_revoked(table, token)
+            refuse_revoked(table, token)
         if role is None:
             raise Rejected(403, "forbidden", "a seat or watch token of this table is required")
         if role in SEATS:
             self.note_heard(table, role)
         return Seat(table_id=table_id, role=role, token=token or "")
-
-    def _refuse_revoked(self, table: Table, token: str) -> None:
-        """A token another phone took the seat from: 403 ``forbidden`` saying so, when and how
-        to get back (``reason`` ``seat_taken``, ``seat``, ``taken_at``).
-
-        Raises:
-            Rejected: for a revoked seat token (else nothing happens).
-        """
-        taken = table.revoked.get(revoked_mark(token_hash(token)))
-        if taken is None:
-            return
-        seat, at = taken
-        raise Rejected(
-            403,
-            "forbidden",
-            f"seat {seat} of this table was taken over by another phone at {iso_utc(at)} (a "
-            "seat key, move code or seat code typed there); this phone can take it back with "
-            "its seat key or a move code from that phone",
-            details={"reason": "seat_taken", "seat": seat, "taken_at": iso_utc(at)},
-        )
 
     def taken_from(self, table_id: str, token: str | None) -> tuple[str, float] | None:
         """``(seat, when)`` when ``token`` held a seat of this table that another phone took
@@ -391,3 +371,39 @@ def _seat_event(seq: int, kind: str, seat: str, revoked: list[str] | None = None
         payload=payload,
         created_at=time.time(),
     )
+
+
+def refuse_revoked(table: Table, token: str) -> None:
+    """A token another phone took the seat from: 403 ``forbidden`` saying so, when and how
+    to get back (``reason`` ``seat_taken``, ``seat``, ``taken_at``).
+
+    Raises:
+        Rejected: for a revoked seat token (else nothing happens).
+    """
+    taken = table.revoked.get(revoked_mark(token_hash(token)))
+    if taken is None:
+        return
+    seat, at = taken
+    raise Rejected(
+        403,
+        "forbidden",
+        f"seat {seat} of this table was taken over by another phone at {iso_utc(at)} (a "
+        "seat key, move code or seat code typed there); this phone can take it back with "
+        "its seat key or a move code from that phone",
+        details={"reason": "seat_taken", "seat": seat, "taken_at": iso_utc(at)},
+    )
+
+
+def check_still_seated(table: Table, seat: Seat) -> None:
+    """Under the table's lock, after catching up with the other processes: ``seat``'s token
+    still holds its seat. A write authorised a moment before another process handed the seat
+    to a new phone (a ``reclaim`` this process had not heard of yet) is refused as the next
+    request of that token will be, instead of being applied.
+
+    Raises:
+        Rejected: 403 ``forbidden`` (``reason`` ``seat_taken`` where the seat was taken over).
+    """
+    if table.roles.get(token_hash(seat.token)) == seat.role:
+        return
+    refuse_revoked(table, seat.token)
+    raise Rejected(403, "forbidden", "a seat or watch token of this table is required")

@@ -38,7 +38,7 @@ from companion.tables.keys import (
     roll_request_key,
 )
 from companion.tables.rejected import Rejected, brief
-from companion.tables.seats import Seat, Seats
+from companion.tables.seats import Seat, Seats, check_still_seated
 from companion.tables.table import Table
 from games.protocol import (
     SEATS,
@@ -234,6 +234,8 @@ class Writes:
             with table.lock:
                 try:
                     with self.catch_up.writing(table):
+                        if self.catch_up.shared:  # seats may have changed in another process
+                            check_still_seated(table, seat)
                         duplicate, events, applied = _decide(table, seat.role, client_id, key, make)
                         if not duplicate:
                             self.store.append(table.id, table.revision, events)

@@ -13,6 +13,10 @@ from datetime import UTC, datetime
 import pytest
 import requests
 
+from companion.dice import DiceService
+from companion.store.factory import open_store
+from companion.tables.rejected import Rejected
+from companion.tables.service import TableService
 from tests.companion.servers import Serve, seat_both
 from tests.companion.test_scaleout import pair  # noqa: F401 - the fixture
 
@@ -59,8 +63,50 @@ def test_a_phone_seen_through_one_process_keeps_its_seat_against_a_code_typed_on
     ).json()
     moved = requests.post(second.base + api + "/reclaim", json={"code": move["code"]}, timeout=10)
     assert moved.status_code == 200 and moved.json()["seat"] == "A"
-    for serve in (first, second):
-        old = requests.get(serve.base + api + "/state", headers=table.headers("A"), timeout=10)
+    # a write is decided on the caught-up table: refused at once, even through the process
+    # that has not heard of the move yet
+    roll = {"client_action_id": "after-move", "count": 1, "sides": 6, "purpose": "test"}
+    written = requests.post(
+        first.base + api + "/dice", json=roll, headers=table.headers("A"), timeout=10
+    )
+    assert written.status_code == 403 and written.json()["reason"] == "seat_taken", written.text
+    for serve in (first, second):  # reads: as soon as the hub has told the process
+        deadline = time.monotonic() + 3
+        while True:
+            old = requests.get(serve.base + api + "/state", headers=table.headers("A"), timeout=10)
+            if old.status_code == 403 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         refused = old.json()
         assert old.status_code == 403 and refused["reason"] == "seat_taken", refused
         assert refused["seat"] == "A" and "taken over by another phone" in refused["message"]
+
+
+def test_a_write_through_a_process_that_has_not_heard_of_a_seat_move_is_refused(
+    postgres_url: str,
+) -> None:
+    """Two services on one PostgreSQL with no hub between them (the hub's message can come
+    late): process 1 still reads the moved seat's old token as seated, but its write is decided
+    on the caught-up table and refused with the reason; the new phone writes through it."""
+    first, second = (TableService(open_store(postgres_url), DiceService()) for _ in range(2))
+    try:
+        seat_a, join, _ = first.create("asteroids")
+        first.join(join)
+        first.authorise(seat_a.table_id, seat_a.token)  # process 1 has the table loaded
+        code = second.reclaim_code(second.authorise(seat_a.table_id, seat_a.token), {"seat": "A"})
+        moved = second.reclaim(seat_a.table_id, {"code": code["code"]})
+        stale = first.authorise(seat_a.table_id, seat_a.token)
+        assert stale.role == "A"  # a read: process 1 has not heard yet
+        roll = {"client_action_id": "old-phone", "count": 1, "sides": 6, "purpose": "test"}
+        with pytest.raises(Rejected) as refused:
+            first.roll(stale, roll)
+        assert refused.value.status == 403 and refused.value.details["reason"] == "seat_taken"
+        answer = first.roll(
+            first.authorise(seat_a.table_id, moved.token), roll | {"client_action_id": "new"}
+        )
+        assert '"duplicate":false' in answer
+        rolls = [e for e in first.store.events(seat_a.table_id) if e.kind == "roll"]
+        assert [e.client_action_id for e in rolls] == ["new"]
+    finally:
+        for service in (first, second):
+            service.store.close()
