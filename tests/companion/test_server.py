@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -224,12 +226,38 @@ def test_unusable_db_paths_are_one_line_db_errors(tmp_path: Path, make_db: objec
     assert_one_line_error(result, "--db: ")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files anyway")
-def test_read_only_database_is_a_db_error(tmp_path: Path) -> None:
-    path = tmp_path / "ro.sqlite"
-    sqlite3.connect(path).close()
-    path.chmod(0o444)
-    assert_one_line_error(run_cli(*serve_args(tmp_path, "--db", str(path))), "--db: ")
+CLI_IMPORT = "import tablesmith"
+
+
+def test_read_only_database_is_a_db_error() -> None:
+    """A database file the user may only read. Root writes read-only files anyway, so as root
+    (CI's containers) the server runs as ``nobody`` (``setpriv``) on a file root owns."""
+    folder = Path(tempfile.mkdtemp(prefix="tablesmith-ro-"))
+    try:
+        path = folder / "ro.sqlite"
+        sqlite3.connect(path).close()
+        path.chmod(0o444)
+        as_user: list[str] = []
+        if os.geteuid() == 0:
+            folder.chmod(0o755)
+            as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            probe = subprocess.run(
+                [*as_user, sys.executable, "-c", CLI_IMPORT], cwd=ROOT, check=False
+            )
+            if probe.returncode != 0:
+                pytest.skip(f"root, and user nobody cannot run {sys.executable} from {ROOT}")
+        args = serve_args(folder, "--db", str(path))
+        result = subprocess.run(
+            [*as_user, sys.executable, "-c", CLI, *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+        assert_one_line_error(result, "--db: ")
+        assert "read" in result.stderr, result.stderr
+    finally:
+        shutil.rmtree(folder)
 
 
 def test_port_in_use_is_a_port_error(tmp_path: Path) -> None:
