@@ -13,7 +13,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from games.cards.deck import Deck, DeckError, parse_deck_text
-from games.cards.fields import FieldError
+from games.cards.fields import FieldError, one_of
+from games.cards.wording import Words
 from games.registry import CARD_GAMES, DEMO_DECKS
 
 
@@ -30,8 +31,8 @@ def demo_resource(name: str) -> Traversable:
         DeckError: no demo deck of that name (the message lists the names).
     """
     if name not in DEMO_DECKS:
-        problem = FieldError(field="demo", allowed="one of " + ", ".join(demo_names()), found=name)
-        raise DeckError(f"demo:{name}", [("deck", problem)])
+        problem = FieldError(field="demo", allowed=one_of(demo_names()), found=name)
+        raise DeckError(f"demo:{name}", [(Words("deck"), problem)])
     package, path = DEMO_DECKS[name]
     return resources.files(package) / path
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from games.cards.deck import MAX_DECK_BYTES, Deck, DeckError, parse_deck_text
 from games.cards.fields import FieldError
+from games.cards.problems import HEADER, WHOLE_FILE, Problems, at_line
+from games.cards.wording import Words
 from games.demos import demo_deck, demo_resource
 from games.demos import demo_names as demo_names  # re-exported: the CLI lists them
 from games.registry import CARD_GAMES
@@ -27,7 +29,7 @@ from printables.outputs import shown
 
 DEMO_PREFIX = "demo:"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
-ART_ALLOWED = "an existing .png, .jpg or .webp file relative to the deck"
+ART_ALLOWED = Words("an existing .png, .jpg or .webp file relative to the deck")
 ART_FORMATS = ("PNG", "JPEG", "MPO", "WEBP")
 """Pillow formats accepted as art (MPO: a phone's multi-picture JPEG)."""
 LEGACY_ENCODING = "cp1252"
@@ -131,12 +133,12 @@ def read_deck(argument: str) -> LoadedDeck:
             "''",
             [
                 (
-                    "",
+                    WHOLE_FILE,
                     FieldError(
                         field="file",
-                        allowed="a deck file path",
+                        allowed=Words("a deck file path"),
                         found="",
-                        message="the deck path is empty",
+                        message=Words("the deck path is empty"),
                     ),
                 )
             ],
@@ -156,12 +158,12 @@ def read_deck(argument: str) -> LoadedDeck:
             argument,
             [
                 (
-                    "",
+                    WHOLE_FILE,
                     FieldError(
                         field="file",
-                        allowed="a readable deck file",
+                        allowed=Words("a readable deck file"),
                         found=reason,
-                        message=f"cannot read the deck file: {reason}",
+                        message=Words("cannot read the deck file: %(reason)s", reason=reason),
                     ),
                 )
             ],
@@ -215,10 +217,10 @@ def decode_deck(data: bytes, source: str) -> tuple[str, str | None]:
         source,
         [
             (
-                f"line {line}",
+                at_line(line),
                 FieldError(
                     field="encoding",
-                    allowed="UTF-8 text",
+                    allowed=Words("UTF-8 text"),
                     found=f"byte 0x{data[first.start]:02x}",
                 ),
             )
@@ -226,19 +228,19 @@ def decode_deck(data: bytes, source: str) -> tuple[str, str | None]:
     ) from None
 
 
-def art_problems(deck: Deck, base_dir: Path) -> list[tuple[str, FieldError]]:
+def art_problems(deck: Deck, base_dir: Path) -> Problems:
     """Every card's ``image`` and ``back_image`` and the deck's ``back.image`` that is not an
     existing, readable PNG, JPEG or WebP file relative to ``base_dir`` (each file opened
     once), as ``(where, problem)`` pairs naming the card."""
     images = [
-        (f"card '{c.name}'", n, getattr(c, n))
+        (Words("card '%(name)s'", name=c.name), n, getattr(c, n))
         for c in deck.cards
         for n in ("image", "back_image")
         if getattr(c, n)
     ]
     if deck.back.image:
-        images.append(("header", "back.image", deck.back.image))
-    problems = []
+        images.append((HEADER, "back.image", deck.back.image))
+    problems: Problems = []
     checked: dict[Path, str | None] = {}
     for where, field_name, value in images:
         target = base_dir / value
@@ -249,12 +251,17 @@ def art_problems(deck: Deck, base_dir: Path) -> list[tuple[str, FieldError]]:
                     where,
                     FieldError(
                         field=field_name,
-                        allowed=("a .png, .jpg or .webp file name" if exists else ART_ALLOWED),
+                        allowed=Words("a .png, .jpg or .webp file name") if exists else ART_ALLOWED,
                         found=value,
                         message=None
                         if not exists
-                        else f"field '{field_name}': {value!r} is a {target.suffix or 'file'} "
-                        f"file; card art must be PNG, JPEG or WebP (.png, .jpg, .webp)",
+                        else Words(
+                            "field '%(field)s': %(value)s is a %(suffix)s file; card art must be "
+                            "PNG, JPEG or WebP (.png, .jpg, .webp)",
+                            field=field_name,
+                            value=repr(value),
+                            suffix=target.suffix or "file",
+                        ),
                     ),
                 )
             )
@@ -268,10 +275,15 @@ def art_problems(deck: Deck, base_dir: Path) -> list[tuple[str, FieldError]]:
                     where,
                     FieldError(
                         field=field_name,
-                        allowed="a readable PNG, JPEG or WebP image",
+                        allowed=Words("a readable PNG, JPEG or WebP image"),
                         found=value,
-                        message=f"field '{field_name}': {value!r} is not a readable PNG, "
-                        f"JPEG or WebP image ({unreadable})",
+                        message=Words(
+                            "field '%(field)s': %(value)s is not a readable PNG, JPEG or WebP "
+                            "image (%(why)s)",
+                            field=field_name,
+                            value=repr(value),
+                            why=unreadable,
+                        ),
                     ),
                 )
             )

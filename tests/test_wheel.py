@@ -238,6 +238,7 @@ def test_the_installed_wheel_works_outside_the_checkout(
     }
     translations = from_package(paths, site, r"/translations/de/LC_MESSAGES/messages\.po$")
     assert any("views" in str(p) for p in translations) and len(translations) >= 2
+    assert any("/games/cards/" in str(p) for p in translations), translations
     assert from_package(paths, site, r"/games/[^/]+/demo/[^/]+\.yaml$")
     assert len(from_package(paths, site, r"DejaVuSans(-Bold)?\.ttf$")) == 2
     assert from_package(paths, site, r"/companion/views/[^/]+/view\.(html|js)$")

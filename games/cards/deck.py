@@ -42,13 +42,15 @@ from games.cards.fields import (
     FieldSpec,
     Kind,
     ValidatedCard,
-    did_you_mean,
     parse_fields,
-    short_repr,
     slugify,
+    unknown_field,
 )
+from games.cards.problems import HEADER, WHOLE_FILE, Problems, at_line
+from games.cards.problems import DeckError as DeckError  # re-exported: where readers look
+from games.cards.wording import Words, joined
+from games.cards.yamltext import VALID_YAML, YamlTextError, load_deck_yaml, too_many_cards
 from games.cards.yamltext import Mapping as YamlMapping
-from games.cards.yamltext import YamlTextError, load_deck_yaml
 
 MAX_DECK_BYTES = 1_048_576
 """Largest deck file, bytes (1 MiB: about 8,000 cards of this format; checked by the reader
@@ -74,27 +76,7 @@ _BACK_FIELDS = (
     FieldSpec(name="colour", max_length=7),
 )
 _HEADER_KEYS = ("game", "deck", "title", "colour", "back", "cards")
-_BACK_ALLOWED = {"colour": "#RRGGBB", "image": "a .png/.jpg file name (text)"}
-
-
-class DeckError(ValueError):
-    """A deck file has problems; ``problems`` lists all of them, ``str()`` shows one per line.
-
-    Attributes:
-        source: the file name as given by the caller.
-        problems: ``(location, FieldError)`` pairs, location like ``"header"`` or
-            ``"line 12"``; an empty location means the whole file.
-    """
-
-    def __init__(self, source: str, problems: list[tuple[str, FieldError]]) -> None:
-        self.source = source
-        self.problems = tuple(problems)
-        super().__init__(
-            "\n".join(
-                f"{source}: {where}: {problem}" if where else f"{source}: {problem}"
-                for where, problem in self.problems
-            )
-        )
+_BACK_ALLOWED = {"colour": Words("#RRGGBB"), "image": Words("a .png/.jpg file name (text)")}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,14 +98,16 @@ class BackSpec:
     colour: str = "#22313f"
 
     def __post_init__(self) -> None:
-        for name, allowed in (("image", "a file name"), ("text", "text")):
+        for name, allowed in (("image", Words("a file name")), ("text", Words("text"))):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise FieldError(field=f"back.{name}", allowed=allowed, found=value)
         if not (isinstance(self.colour, str) and _COLOUR.match(self.colour)):
-            raise FieldError(field="back.colour", allowed="#RRGGBB", found=self.colour)
+            raise FieldError(field="back.colour", allowed=Words("#RRGGBB"), found=self.colour)
         if self.text is not None and len(self.text) > 40:
-            raise FieldError(field="back.text", allowed="at most 40 characters", found=self.text)
+            raise FieldError(
+                field="back.text", allowed=Words("at most 40 characters"), found=self.text
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,11 +140,13 @@ class Deck:
     def __post_init__(self) -> None:
         _DECK.check(self.slug)
         if self.colour is not None and not _COLOUR.match(self.colour):
-            raise FieldError(field="colour", allowed="#RRGGBB", found=self.colour)
+            raise FieldError(field="colour", allowed=Words("#RRGGBB"), found=self.colour)
         seen: set[str] = set()
         for card in self.cards:
             if card.id in seen:
-                raise FieldError(field="id", allowed="a card id unique in the deck", found=card.id)
+                raise FieldError(
+                    field="id", allowed=Words("a card id unique in the deck"), found=card.id
+                )
             seen.add(card.id)
 
     @property
@@ -226,9 +212,9 @@ def ascii_base(base: str) -> str:
 
 
 def _parse_cards(
-    game: CardGame, rows: list[tuple[str, dict[str, Any]]], problems: list[tuple[str, FieldError]]
-) -> list[tuple[str, Card]]:
-    cards: list[tuple[str, Card]] = []
+    game: CardGame, rows: list[tuple[Words, dict[str, Any]]], problems: Problems
+) -> list[tuple[Words, Card]]:
+    cards: list[tuple[Words, Card]] = []
     kinds = tuple(game.kinds)
     kind_spec = FieldSpec(
         name="kind", kind=Kind.CHOICE, required=len(kinds) > 1, choices=kinds, default=kinds[0]
@@ -247,7 +233,11 @@ def _parse_cards(
         if "type" in {spec.name for spec in cls.FIELDS}:
             if given and given != kind:
                 errors.append(
-                    FieldError(field="type", allowed=f"empty or '{kind}' (the kind)", found=given)
+                    FieldError(
+                        field="type",
+                        allowed=Words("empty or '%(kind)s' (the kind)", kind=kind),
+                        found=given,
+                    )
                 )
             fields["type"] = kind
         values, field_errors = parse_fields(cls, fields)
@@ -265,12 +255,12 @@ def _finish(
     games: CardGames,
     source: str,
     header: dict[str, Any],
-    rows: list[tuple[str, dict[str, Any]]],
-    problems: list[tuple[str, FieldError]],
+    rows: list[tuple[Words, dict[str, Any]]],
+    problems: Problems,
     default_slug: str,
     back: BackSpec | None,
 ) -> Deck:
-    where = "header"
+    where = HEADER
     try:
         game_slug = FieldSpec(
             name="game", kind=Kind.CHOICE, required=True, choices=tuple(games)
@@ -293,12 +283,14 @@ def _finish(
         problems.append(
             (
                 _where(header, "colour"),
-                FieldError(field="colour", allowed="#RRGGBB (the faces' edge)", found=colour),
+                FieldError(
+                    field="colour", allowed=Words("#RRGGBB (the faces' edge)"), found=colour
+                ),
             )
         )
         colour = None
     cards = _parse_cards(games[game_slug], rows, problems)
-    ids: dict[str, str] = {}
+    ids: dict[str, Words] = {}
     for row_where, card in cards:
         if card.id in ids:
             problems.append(
@@ -306,22 +298,26 @@ def _finish(
                     row_where,
                     FieldError(
                         field="id",
-                        allowed=f"a card id unique in the deck (also on {ids[card.id]})",
+                        allowed=Words(
+                            "a card id unique in the deck (also on %(where)s)", where=ids[card.id]
+                        ),
                         found=card.id,
                     ),
                 )
             )
         ids.setdefault(card.id, row_where)
     if not rows and not problems:
-        problems.append((where, _no_cards("the deck needs at least one card")))
+        problems.append((where, _no_cards(Words("the deck needs at least one card"))))
     printed = sum(card.copies for _, card in cards)
     if printed > MAX_PRINTED_CARDS:
         problems.append(
             (
-                "all cards",
+                Words("all cards"),
                 FieldError(
                     field="copies",
-                    allowed=f"at most {MAX_PRINTED_CARDS} printed cards, copies included",
+                    allowed=Words(
+                        "at most %(count)s printed cards, copies included", count=MAX_PRINTED_CARDS
+                    ),
                     found=printed,
                 ),
             )
@@ -338,21 +334,24 @@ def _finish(
     )
 
 
-def _where(mapping: object, key: str) -> str:
+def _where(mapping: object, key: object) -> Words:
     """``line N`` of ``key`` in a YAML mapping (the line the key is written on), else
     ``header`` (a CSV deck's header values, or a key that is absent)."""
     if isinstance(mapping, YamlMapping) and key in mapping.key_lines:
-        return f"line {mapping.key_lines[key]}"
-    return "header"
+        return at_line(mapping.key_lines[str(key)])
+    return HEADER
 
 
-def _no_cards(why: str) -> FieldError:
+def _no_cards(why: Words) -> FieldError:
     return FieldError(
-        field="cards", allowed="at least one card", found="none", message=f"no cards: {why}"
+        field="cards",
+        allowed=Words("at least one card"),
+        found="none",
+        message=Words("no cards: %(why)s", why=why),
     )
 
 
-def _one(source: str, where: str, problem: FieldError) -> DeckError:
+def _one(source: str, where: Words, problem: FieldError) -> DeckError:
     return DeckError(source, [(where, problem)])
 
 
@@ -375,21 +374,25 @@ def parse_yaml_deck(text: str, *, games: CardGames, source: str, default_slug: s
     try:
         data, repeated = load_deck_yaml(text, max_cards=MAX_CARD_ENTRIES)
     except YamlTextError as exc:
-        where = f"line {exc.line}" if exc.line else "file"
-        custom = None if exc.allowed == "valid YAML" else exc.message
+        where = at_line(exc.line) if exc.line else Words("file")
+        custom = None if exc.allowed == VALID_YAML else exc.message
         raise _one(
             source,
             where,
             FieldError(field=exc.field, allowed=exc.allowed, found=exc.found, message=custom),
         ) from None
-    problems: list[tuple[str, FieldError]] = [
+    problems: Problems = [
         (
-            f"line {r.line}",
+            at_line(r.line),
             FieldError(
                 field=r.key,
-                allowed="each key once",
+                allowed=Words("each key once"),
                 found=r.key,
-                message=f"field '{r.key}' is given twice (first on line {r.first_line})",
+                message=Words(
+                    "field '%(field)s' is given twice (first on line %(first)s)",
+                    field=r.key,
+                    first=r.first_line,
+                ),
             ),
         )
         for r in repeated
@@ -397,45 +400,32 @@ def parse_yaml_deck(text: str, *, games: CardGames, source: str, default_slug: s
     if data is None or data == "":  # nothing, or a bare "---"
         raise _one(
             source,
-            "",
+            WHOLE_FILE,
             FieldError(
                 field="file",
-                allowed="a mapping with game and cards",
+                allowed=A_DECK_MAPPING,
                 found="",
-                message="the file is empty (a deck needs game: and cards:)",
+                message=Words("the file is empty (a deck needs game: and cards:)"),
             ),
         )
     if not isinstance(data, dict):
         raise _one(
             source,
-            "line 1",
-            FieldError(
-                field="file",
-                allowed="a mapping with game and cards",
-                found=data,
-            ),
+            at_line(1),
+            FieldError(field="file", allowed=A_DECK_MAPPING, found=data),
         )
     for key in data:
         if key not in _HEADER_KEYS:
             problems.append(
-                (
-                    f"line {data.key_lines[key]}" if isinstance(data, YamlMapping) else "header",
-                    FieldError(
-                        field=key,
-                        allowed=", ".join(_HEADER_KEYS),
-                        found=key,
-                        message=f"field '{key}': allowed {', '.join(_HEADER_KEYS)}; found "
-                        f"{short_repr(key)}" + did_you_mean(str(key), _HEADER_KEYS),
-                    ),
-                )
+                (_where(data, key), unknown_field(key, joined(_HEADER_KEYS), _HEADER_KEYS))
             )
     cards = data.get("cards")
-    rows: list[tuple[str, dict[str, Any]]] = []
+    rows: list[tuple[Words, dict[str, Any]]] = []
     if not isinstance(cards, list):
         problems.append(
             (
-                "header",
-                FieldError(field="cards", allowed="a list of card mappings", found=cards),
+                HEADER,
+                FieldError(field="cards", allowed=Words("a list of card mappings"), found=cards),
             )
         )
     else:
@@ -443,17 +433,19 @@ def parse_yaml_deck(text: str, *, games: CardGames, source: str, default_slug: s
             if not isinstance(item, YamlMapping):
                 problems.append(
                     (
-                        f"card {number}",
-                        FieldError(field="cards", allowed="a mapping of field: value", found=item),
+                        Words("card %(card)s", card=number),
+                        FieldError(
+                            field="cards", allowed=Words("a mapping of field: value"), found=item
+                        ),
                     )
                 )
                 continue
-            rows.append((f"line {item.line} (card {number})", item))
+            rows.append((at_line(item.line, number), item))
     back = _parse_back(data.get("back"), problems)
     return _finish(games, source, data, rows, problems, default_slug, back)
 
 
-def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> BackSpec | None:
+def _parse_back(raw_back: object, problems: Problems) -> BackSpec | None:
     """The deck's ``back`` mapping as a :class:`BackSpec`, or None when it is absent or has
     problems (added to ``problems``: not a mapping, unknown keys, bad values)."""
     back = None
@@ -461,10 +453,10 @@ def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> Bac
         if not isinstance(raw_back, dict):
             problems.append(
                 (
-                    "header",
+                    HEADER,
                     FieldError(
                         field="back",
-                        allowed="a mapping with image or text and colour",
+                        allowed=Words("a mapping with image or text and colour"),
                         found=raw_back,
                     ),
                 )
@@ -475,9 +467,11 @@ def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> Bac
             if unknown:
                 problems.append(
                     (
-                        "header",
+                        HEADER,
                         FieldError(
-                            field="back", allowed="keys image, text, colour", found=sorted(unknown)
+                            field="back",
+                            allowed=Words("keys image, text, colour"),
+                            found=sorted(unknown),
                         ),
                     )
                 )
@@ -485,7 +479,7 @@ def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> Bac
                 try:
                     value = spec.parse(raw_back.get(spec.name))
                 except FieldError as exc:
-                    reason = str(exc)  # keep a control character's code point and position
+                    said = exc.words  # keep a control character's code point and position
                     problems.append(
                         (
                             _where(raw_back, spec.name),
@@ -494,8 +488,8 @@ def _parse_back(raw_back: object, problems: list[tuple[str, FieldError]]) -> Bac
                                 allowed=_BACK_ALLOWED.get(spec.name, exc.allowed),
                                 found=exc.found,
                                 message=(
-                                    reason.replace(f"'{spec.name}'", f"'back.{spec.name}'", 1)
-                                    if " is not allowed; " in reason
+                                    said.but(field=f"back.{spec.name}")
+                                    if " is not allowed; " in said
                                     else None
                                 ),
                             ),
@@ -563,12 +557,14 @@ def parse_csv_deck(text: str, *, games: CardGames, source: str, default_slug: st
     text, delimiter, skipped = csv_dialect(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header = _csv_header(reader, source, skipped)
-    problems: list[tuple[str, FieldError]] = []
-    rows: list[tuple[str, dict[str, Any]]] = []
+    problems: Problems = []
+    rows: list[tuple[Words, dict[str, Any]]] = []
     _csv_records(reader, header, delimiter, skipped, source, rows, problems)
     if not rows and not problems:
         raise _one(
-            source, f"line {2 + skipped}", _no_cards("the file has a header row and no card rows")
+            source,
+            at_line(2 + skipped),
+            _no_cards(Words("the file has a header row and no card rows")),
         )
     meta: dict[str, Any] = {}
     for key in ("game", "deck"):
@@ -576,9 +572,11 @@ def parse_csv_deck(text: str, *, games: CardGames, source: str, default_slug: st
         if len(values) > 1:
             problems.append(
                 (
-                    "all rows",
+                    Words("all rows"),
                     FieldError(
-                        field=key, allowed="the same value in every row", found=sorted(values)
+                        field=key,
+                        allowed=Words("the same value in every row"),
+                        found=sorted(values),
                     ),
                 )
             )
@@ -595,23 +593,23 @@ def _csv_header(reader: Any, source: str, skipped: int) -> list[str]:
         DeckError: an empty file, malformed CSV on the header line, or a column name given
             twice.
     """
-    where = f"line {1 + skipped}"
+    where = at_line(1 + skipped)
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:
         raise _one(
             source,
-            "",
+            WHOLE_FILE,
             FieldError(
                 field="header",
-                allowed="a header row of field names",
+                allowed=Words("a header row of field names"),
                 found="",
-                message="the file is empty (a deck needs a header row and card rows)",
+                message=Words("the file is empty (a deck needs a header row and card rows)"),
             ),
         ) from None
     except csv.Error as exc:
         raise _one(
-            source, where, FieldError(field="csv", allowed="well-formed CSV", found=str(exc))
+            source, where, FieldError(field="csv", allowed=WELL_FORMED_CSV, found=str(exc))
         ) from None
     columns: dict[str, int] = {}
     header_problems = []
@@ -622,9 +620,14 @@ def _csv_header(reader: Any, source: str, skipped: int) -> list[str]:
                     where,
                     FieldError(
                         field=name,
-                        allowed="each column name once",
+                        allowed=Words("each column name once"),
                         found=name,
-                        message=f"columns {columns[name]} and {number} are both named '{name}'",
+                        message=Words(
+                            "columns %(first)s and %(second)s are both named '%(name)s'",
+                            first=columns[name],
+                            second=number,
+                            name=name,
+                        ),
                     ),
                 )
             )
@@ -640,8 +643,8 @@ def _csv_records(
     delimiter: str,
     skipped: int,
     source: str,
-    rows: list[tuple[str, dict[str, Any]]],
-    problems: list[tuple[str, FieldError]],
+    rows: list[tuple[Words, dict[str, Any]]],
+    problems: Problems,
 ) -> None:
     """Read the card records after the header into ``rows`` (``(where, field -> text)``),
     and rows with too many values into ``problems``; blank records are skipped.
@@ -653,7 +656,7 @@ def _csv_records(
     start = reader.line_num + 1
     try:
         for record in reader:
-            where = f"line {start + skipped}"
+            where = at_line(start + skipped)
             first_line, start = start, reader.line_num + 1
             if not any(cell.strip() for cell in record):
                 continue
@@ -663,10 +666,9 @@ def _csv_records(
                     where,
                     FieldError(
                         field="cards",
-                        allowed=f"at most {MAX_CARD_ENTRIES} cards",
+                        allowed=Words("at most %(count)s cards", count=MAX_CARD_ENTRIES),
                         found=f"more than {MAX_CARD_ENTRIES}",
-                        message=f"more than {MAX_CARD_ENTRIES} cards in one deck file; split "
-                        "it into several decks",
+                        message=too_many_cards(MAX_CARD_ENTRIES),
                     ),
                 )
             swallowing = [
@@ -679,8 +681,13 @@ def _csv_records(
                     source,
                     where,
                     _unterminated(
-                        f"the quoted '{swallowing[0] or '?'}' cell runs over lines "
-                        f"{first_line + skipped}-{reader.line_num + skipped} and holds whole rows"
+                        Words(
+                            "the quoted '%(name)s' cell runs over lines %(first)s-%(last)s and "
+                            "holds whole rows",
+                            name=swallowing[0] or "?",
+                            first=first_line + skipped,
+                            last=reader.line_num + skipped,
+                        )
                     ),
                 )
             if len(record) > len(header):
@@ -689,7 +696,9 @@ def _csv_records(
                         where,
                         FieldError(
                             field="columns",
-                            allowed=f"at most {len(header)} values (the header)",
+                            allowed=Words(
+                                "at most %(count)s values (the header)", count=len(header)
+                            ),
                             found=len(record),
                         ),
                     )
@@ -700,28 +709,37 @@ def _csv_records(
         if "end of data" in str(exc) or reader.line_num > start:
             raise _one(
                 source,
-                f"line {start + skipped}",
-                _unterminated(f"a '\"' opened here is not closed properly ({exc})"),
+                at_line(start + skipped),
+                _unterminated(
+                    Words("a '\"' opened here is not closed properly (%(csv)s)", csv=str(exc))
+                ),
             ) from None
         raise _one(
             source,
-            f"line {reader.line_num + skipped}",
+            at_line(reader.line_num + skipped),
             FieldError(
                 field="csv",
-                allowed="well-formed CSV",
+                allowed=WELL_FORMED_CSV,
                 found=str(exc),
-                message=f'malformed CSV: {exc} (a quote inside a quoted cell is written "")',
+                message=Words(
+                    'malformed CSV: %(csv)s (a quote inside a quoted cell is written "")',
+                    csv=str(exc),
+                ),
             ),
         ) from None
 
 
-def _unterminated(detail: str) -> FieldError:
+def _unterminated(detail: Words) -> FieldError:
     return FieldError(
         field="csv",
-        allowed="closed quotes",
-        found=detail,
-        message=f"unterminated quoted field: {detail}",
+        allowed=Words("closed quotes"),
+        found=str(detail),
+        message=Words("unterminated quoted field: %(detail)s", detail=detail),
     )
+
+
+A_DECK_MAPPING = Words("a mapping with game and cards")
+WELL_FORMED_CSV = Words("well-formed CSV")
 
 
 def parse_deck_text(
@@ -749,10 +767,10 @@ def parse_deck_text(
         source,
         [
             (
-                "file",
+                Words("file"),
                 FieldError(
                     field="extension",
-                    allowed=".yaml, .yml or .csv",
+                    allowed=Words(".yaml, .yml or .csv"),
                     found="." + ext if ext else name,
                 ),
             )

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.cards.wording import Words, joined
+
 FOUND_LIMIT = 60
 """Longest rendering of a found value in an error message, characters (ellipsis included)."""
 
@@ -45,19 +47,24 @@ class FieldError(ValueError):
         allowed: a human description of the allowed values.
         found: the value that was found (as given; the message shows it cut to
             :data:`FOUND_LIMIT` characters).
-        message: overrides the standard message ``field 'F': allowed A; found V`` where that
-            reads badly (``the file is empty``).
+        words: the message, ``str(error)`` (:class:`~games.cards.wording.Words`: a page shows
+            it in its reader's language); by default ``field 'F': allowed A; found V``, or the
+            ``message`` given where that reads badly (``the file is empty``).
     """
 
     def __init__(
-        self, *, field: str, allowed: str, found: object, message: str | None = None
+        self, *, field: str, allowed: Words, found: object, message: Words | None = None
     ) -> None:
         self.field = field
         self.allowed = allowed
         self.found = found
-        super().__init__(
-            message or f"field '{field}': allowed {allowed}; found {short_repr(found)}"
+        self.words = message or Words(
+            "field '%(field)s': allowed %(allowed)s; found %(found)s",
+            field=field,
+            allowed=allowed,
+            found=short_repr(found),
         )
+        super().__init__(str(self.words))
 
 
 class Kind(enum.Enum):
@@ -87,7 +94,7 @@ def normalise_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
 
 
-def text_problem(text: str, *, multiline: bool) -> str | None:
+def text_problem(text: str, *, multiline: bool) -> Words | None:
     """Why ``text`` cannot be printed as it is, or None.
 
     Printable means: every character is a visible character or a space (Unicode category
@@ -100,25 +107,34 @@ def text_problem(text: str, *, multiline: bool) -> str | None:
         return None
     if multiline and text.replace("\n", "").isprintable():
         lines = text.count("\n") + 1
-        return f"{lines} lines (at most {LINE_BREAK_LIMIT})" if lines > LINE_BREAK_LIMIT else None
+        return _too_many_lines(lines) if lines > LINE_BREAK_LIMIT else None
     for index, ch in enumerate(text, start=1):
         if ch == "\n":
             if multiline:
                 continue
-            return f"a line break at character {index} (this field is one line)"
+            return Words(
+                "a line break at character %(index)s (this field is one line)", index=index
+            )
         if ch.isprintable() or unicodedata.category(ch) == "Zs":
             continue
         kind = {
-            "Cc": "control character",
-            "Cf": "invisible format character",
-            "Co": "private-use character",
-            "Cn": "unassigned code point",
-            "Cs": "lone surrogate",
-        }.get(unicodedata.category(ch), "line separator")
-        return f"{kind} U+{ord(ch):04X} at character {index}"
+            "Cc": Words("control character"),
+            "Cf": Words("invisible format character"),
+            "Co": Words("private-use character"),
+            "Cn": Words("unassigned code point"),
+            "Cs": Words("lone surrogate"),
+        }.get(unicodedata.category(ch), Words("line separator"))
+        code = format(ord(ch), "04X")
+        return Words(
+            "%(kind)s U+%(code)s at character %(index)s", kind=kind, code=code, index=index
+        )
     if multiline and text.count("\n") >= LINE_BREAK_LIMIT:
-        return f"{text.count(chr(10)) + 1} lines (at most {LINE_BREAK_LIMIT})"
+        return _too_many_lines(text.count("\n") + 1)
     return None
+
+
+def _too_many_lines(lines: int) -> Words:
+    return Words("%(lines)s lines (at most %(limit)s)", lines=lines, limit=LINE_BREAK_LIMIT)
 
 
 _SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
@@ -189,27 +205,37 @@ class FieldSpec:
     max_length: int | None = None
     multiline: bool = False
 
-    def allowed(self) -> str:
+    def allowed(self) -> Words:
         """A human description of the allowed values, used in error messages."""
         if self.kind is Kind.INT:
-            return f"a whole number {self.low}..{self.high}"
+            return Words("a whole number %(low)s..%(high)s", low=self.low, high=self.high)
         if self.kind is Kind.CHOICE:
-            return "one of " + ", ".join(self.choices)
+            return one_of(self.choices)
         if self.kind is Kind.LIST:
-            return (
-                f"{self.low}..{self.high} of "
-                + ", ".join(self.choices)
-                + " (separated by spaces or commas)"
+            return Words(
+                "%(low)s..%(high)s of %(choices)s (separated by spaces or commas)",
+                low=self.low,
+                high=self.high,
+                choices=joined(self.choices),
             )
         if self.kind is Kind.BOOL:
-            return "yes or no"
+            return Words("yes or no")
         if self.kind is Kind.SLUG:
-            return "a slug of a-z, 0-9 and '-' (1..64 characters)"
-        need = "non-empty text" if self.required else "text"
-        need += (
-            f" (printable, at most {LINE_BREAK_LIMIT} lines)" if self.multiline else " (one line)"
-        )
-        return f"{need} of at most {self.max_length} characters" if self.max_length else need
+            return Words("a slug of a-z, 0-9 and '-' (1..64 characters)")
+        lines = LINE_BREAK_LIMIT
+        if self.multiline and self.required:
+            need = Words("non-empty text (printable, at most %(lines)s lines)", lines=lines)
+        elif self.multiline:
+            need = Words("text (printable, at most %(lines)s lines)", lines=lines)
+        elif self.required:
+            need = Words("non-empty text (one line)")
+        else:
+            need = Words("text (one line)")
+        if self.max_length:
+            return Words(
+                "%(text)s of at most %(length)s characters", text=need, length=self.max_length
+            )
+        return need
 
     def _fail(self, found: object) -> FieldError:
         if isinstance(found, tuple) and all(isinstance(item, str) for item in found):
@@ -219,12 +245,17 @@ class FieldSpec:
     def _absent(self, raw: object) -> FieldError:
         """The error of a required field that is not given (``raw`` None: ``missing``) or
         given blank (``empty``)."""
-        state = "missing" if raw is None else "empty"
+        missing = raw is None
+        values = {"field": self.name, "allowed": self.allowed()}
         return FieldError(
             field=self.name,
             allowed=self.allowed(),
-            found=state,
-            message=f"field '{self.name}': {state}; allowed {self.allowed()}",
+            found="missing" if missing else "empty",
+            message=(
+                Words("field '%(field)s': missing; allowed %(allowed)s", **values)
+                if missing
+                else Words("field '%(field)s': empty; allowed %(allowed)s", **values)
+            ),
         )
 
     def parse(self, raw: object) -> Any:
@@ -252,8 +283,12 @@ class FieldSpec:
                     field=self.name,
                     allowed=self.allowed(),
                     found=text,
-                    message=f"field '{self.name}': {problem} is not allowed; allowed "
-                    f"{self.allowed()}",
+                    message=Words(
+                        "field '%(field)s': %(problem)s is not allowed; allowed %(allowed)s",
+                        field=self.name,
+                        problem=problem,
+                        allowed=self.allowed(),
+                    ),
                 )
             items = (
                 [item for item in _LIST_SPLIT.split(text) if item] if self.kind is Kind.LIST else []
@@ -404,16 +439,8 @@ def parse_fields(
     errors: list[FieldError] = []
     for key in row:
         if key not in specs and key not in ("kind", "game", "deck"):
-            allowed = "a field of " + ", ".join(specs)
-            errors.append(
-                FieldError(
-                    field=key,
-                    allowed=allowed,
-                    found=key,
-                    message=f"field '{key}': allowed {allowed}; found {short_repr(key)}"
-                    + did_you_mean(str(key), (*specs, "kind")),
-                )
-            )
+            allowed = Words("a field of %(names)s", names=joined(specs))
+            errors.append(unknown_field(key, allowed, (*specs, "kind")))
     for name, spec in specs.items():
         try:
             values[name] = spec.parse(row.get(name))
@@ -422,12 +449,41 @@ def parse_fields(
     return values, errors
 
 
-def did_you_mean(word: str, known: Sequence[str]) -> str:
+def did_you_mean(word: str, known: Sequence[str]) -> Words:
     """`` (did you mean 'troop'?)`` for the known name nearest to ``word`` by
     :func:`difflib.get_close_matches` (case-insensitive, ratio at least 0.6), else ``""``."""
     lowered = {name.lower(): name for name in known}
     close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f" (did you mean '{lowered[close[0]]}'?)" if close else ""
+    if not close:
+        return Words.verbatim("")
+    return Words(" (did you mean '%(name)s'?)", name=lowered[close[0]])
+
+
+def one_of(choices: Sequence[str]) -> Words:
+    """``one of a, b, c`` (the allowed values of a choice)."""
+    return Words("one of %(choices)s", choices=joined(choices))
+
+
+def unknown_field(key: object, allowed: Words, known: Sequence[str]) -> FieldError:
+    """The error of a field ``key`` that is not allowed (``allowed`` says which are); the
+    message suggests the nearest of ``known``."""
+    described = allowed
+    return FieldError(
+        field=str(key),
+        allowed=described,
+        found=key,
+        message=Words(
+            "field '%(field)s': allowed %(allowed)s; found %(found)s%(hint)s",
+            field=key,
+            allowed=described,
+            found=short_repr(key),
+            hint=did_you_mean(str(key), known),
+        ),
+    )
+
+
+CARDS_WORD = Words("cards")
+"""How a deck's cards are called in :func:`deck_size_problems` unless a game says otherwise."""
 
 
 def deck_size_problems(
@@ -436,7 +492,7 @@ def deck_size_problems(
     min_cards: int,
     max_copies: int,
     rule: str,
-    what: str = "cards",
+    what: Words = CARDS_WORD,
 ) -> list[FieldError]:
     """The common deck-building limits: at least ``min_cards`` cards in all, at most
     ``max_copies`` copies of each card.
@@ -457,14 +513,24 @@ def deck_size_problems(
         problems.append(
             FieldError(
                 field="copies",
-                allowed=f"a deck of at least {min_cards} {what} ({rule})",
+                allowed=Words(
+                    "a deck of at least %(count)s %(what)s (%(rule)s)",
+                    count=min_cards,
+                    what=what,
+                    rule=rule,
+                ),
                 found=size,
             )
         )
     problems.extend(
         FieldError(
             field="copies",
-            allowed=f"at most {max_copies} copies of '{card.name}' ({rule})",
+            allowed=Words(
+                "at most %(count)s copies of '%(name)s' (%(rule)s)",
+                count=max_copies,
+                name=card.name,
+                rule=rule,
+            ),
             found=card.copies,
         )
         for card in cards
@@ -473,12 +539,17 @@ def deck_size_problems(
     return problems
 
 
-def star_limit_problems(total: int, *, limit: int, what: str, rule: str) -> list[FieldError]:
-    """A fleet or team worth more than ``limit`` stars (PM-5, TF-3); empty when within."""
+def star_limit_problems(total: int, *, limit: int, what: Words, rule: str) -> list[FieldError]:
+    """A fleet or team worth more than ``limit`` stars (PM-5, TF-3); empty when within.
+    ``what`` is the words with the article (``Words("a fleet")``: German needs the gender)."""
     if total <= limit:
         return []
     return [
         FieldError(
-            field="stars", allowed=f"a {what} of at most {limit} stars ({rule})", found=total
+            field="stars",
+            allowed=Words(
+                "%(what)s of at most %(limit)s stars (%(rule)s)", what=what, limit=limit, rule=rule
+            ),
+            found=total,
         )
     ]

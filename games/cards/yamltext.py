@@ -24,6 +24,8 @@ from typing import Any
 
 import yaml
 
+from games.cards.wording import Words
+
 MAX_DEPTH = 8
 """Deepest nesting accepted (root mapping 1, cards list 2, card 3, a flow list 4)."""
 
@@ -39,7 +41,9 @@ class YamlTextError(ValueError):
         message: the full message (without the line).
     """
 
-    def __init__(self, *, line: int, field: str, allowed: str, found: str, message: str) -> None:
+    def __init__(
+        self, *, line: int, field: str, allowed: Words, found: str, message: Words
+    ) -> None:
         self.line = line
         self.field = field
         self.allowed = allowed
@@ -82,7 +86,7 @@ def _line(event: Any) -> int:
     return int(mark.line) + 1 if mark is not None else 0
 
 
-def _refuse(event: Any, what: str, found: str, message: str) -> YamlTextError:
+def _refuse(event: Any, what: Words, found: str, message: Words) -> YamlTextError:
     return YamlTextError(
         line=_line(event), field="yaml", allowed=what, found=found, message=message
     )
@@ -119,7 +123,10 @@ def load_deck_yaml(text: str, *, max_cards: int) -> tuple[Any, list[RepeatedKey]
                 documents += 1
                 if documents > 1:
                     raise _refuse(
-                        event, "one document", "---", "a deck file holds one YAML document"
+                        event,
+                        Words("one document"),
+                        "---",
+                        Words("a deck file holds one YAML document"),
                     )
                 continue
             if isinstance(event, (yaml.StreamStartEvent, yaml.DocumentEndEvent)):
@@ -127,10 +134,12 @@ def load_deck_yaml(text: str, *, max_cards: int) -> tuple[Any, list[RepeatedKey]
             if isinstance(event, yaml.AliasEvent):
                 raise _refuse(
                     event,
-                    "no aliases",
+                    Words("no aliases"),
                     "*",
-                    "YAML aliases (*name) are not supported; write the value out, or "
-                    "repeat a card with copies",
+                    Words(
+                        "YAML aliases (*name) are not supported; write the value out, or "
+                        "repeat a card with copies"
+                    ),
                 )
             if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 done = stack.pop()
@@ -142,9 +151,12 @@ def load_deck_yaml(text: str, *, max_cards: int) -> tuple[Any, list[RepeatedKey]
                 ):
                     raise _refuse(
                         event,
-                        "no tags",
+                        Words("no tags"),
                         str(tag),
-                        f"YAML tags ({str(tag)[:40]}) are not supported; a deck holds plain text",
+                        Words(
+                            "YAML tags (%(tag)s) are not supported; a deck holds plain text",
+                            tag=str(tag)[:40],
+                        ),
                     )
                 if isinstance(event, yaml.ScalarEvent):
                     value = event.value
@@ -152,9 +164,12 @@ def load_deck_yaml(text: str, *, max_cards: int) -> tuple[Any, list[RepeatedKey]
                     if len(stack) >= MAX_DEPTH:
                         raise _refuse(
                             event,
-                            f"at most {MAX_DEPTH} levels of nesting",
+                            Words("at most %(depth)s levels of nesting", depth=MAX_DEPTH),
                             f"{len(stack) + 1} levels",
-                            f"nesting deeper than {MAX_DEPTH} levels is not a deck",
+                            Words(
+                                "nesting deeper than %(depth)s levels is not a deck",
+                                depth=MAX_DEPTH,
+                            ),
                         )
                     container: Mapping | list[Any]
                     if isinstance(event, yaml.MappingStartEvent):
@@ -198,9 +213,9 @@ def _too_many(event: Any, max_cards: int) -> YamlTextError:
     return YamlTextError(
         line=_line(event),
         field="cards",
-        allowed=f"at most {max_cards} cards",
+        allowed=Words("at most %(count)s cards", count=max_cards),
         found=f"more than {max_cards}",
-        message=f"more than {max_cards} cards in one deck file; split it into several decks",
+        message=too_many_cards(max_cards),
     )
 
 
@@ -215,9 +230,9 @@ def _place(frame: _Frame, value: Any, event: Any, repeated: list[RepeatedKey]) -
             raise YamlTextError(
                 line=frame.key_line or _line(event),
                 field="key",
-                allowed="a field name (text)",
+                allowed=Words("a field name (text)"),
                 found="a list or mapping",
-                message="a key must be a field name (text), not a list or mapping",
+                message=Words("a key must be a field name (text), not a list or mapping"),
             )
         frame.key, frame.key_line = value, _line(event)
         return
@@ -245,11 +260,24 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> YamlTextError:
             exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or " ")
         )
         reason = f"character U+{code:04X} is not allowed in YAML ({exc.reason})"
-    problem = str(reason or str(exc).splitlines()[0])
+    problem = str(reason or str(exc).splitlines()[0])  # PyYAML's words: kept as they are
     return YamlTextError(
         line=line,
         field="yaml",
-        allowed="valid YAML",
+        allowed=VALID_YAML,
         found=problem,
-        message=f"field 'yaml': allowed valid YAML; found {problem[:80]!r}",
+        message=Words(
+            "field 'yaml': allowed valid YAML; found %(found)s", found=repr(problem[:80])
+        ),
+    )
+
+
+VALID_YAML = Words("valid YAML")
+"""What a YAML syntax error allows (the deck reader gives such an error the standard form)."""
+
+
+def too_many_cards(count: int) -> Words:
+    """The message of a deck file with more than ``count`` cards (YAML and CSV)."""
+    return Words(
+        "more than %(count)s cards in one deck file; split it into several decks", count=count
     )

@@ -28,6 +28,7 @@ from games.cards.fields import (
     deck_size_problems,
     star_limit_problems,
 )
+from games.cards.wording import Words
 from games.pocketmodel.art import ART_ICONS, ART_PATTERNS
 from games.pocketmodel.state import CARD_ICONS, GOLD_ICONS, GREEN_ICONS, UNIT_ICONS
 
@@ -146,14 +147,16 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     units = [c for c in cards if isinstance(c, PocketModelUnit)]
     deck = [c for c in cards if isinstance(c, PocketModelCard)]
     fleet = sum(u.stars * u.copies for u in units)
-    problems.extend(star_limit_problems(fleet, limit=FLEET_MAX_STARS, what="fleet", rule="PM-5"))
+    problems.extend(
+        star_limit_problems(fleet, limit=FLEET_MAX_STARS, what=Words("a fleet"), rule="PM-5")
+    )
     problems.extend(
         deck_size_problems(
             deck,
             min_cards=DECK_MIN_CARDS,
             max_copies=DECK_MAX_COPIES,
             rule="PM-5",
-            what="combat and objective cards (units are the fleet)",
+            what=Words("combat and objective cards (units are the fleet)"),
         )
     )
     return problems

@@ -22,6 +22,7 @@ from typing import ClassVar
 from games.cards.anatomy import Badge, FaceContent, Frame
 from games.cards.cardgame import CardGame, DeckLimits
 from games.cards.fields import COMMON_FIELDS, FieldError, FieldSpec, Kind, ValidatedCard
+from games.cards.wording import Words, joined
 from games.toybattle.art import ART_ICONS, ART_PATTERNS
 from games.toybattle.rules import COPIES, SEAT_COLOUR, TROOP_INDEX, TROOPS, troop_mark
 
@@ -89,13 +90,22 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
             found.append(f"{colour} {' and '.join(words)} ({sum(have)} of {total} troops)")
     if not found:
         return []
-    rule = f"{COPIES * len(TROOPS)} troops per colour, {COPIES} of each of the {len(TROOPS)} types"
+    rule = Words(
+        "%(troops)s troops per colour, %(copies)s of each of the %(types)s types",
+        troops=COPIES * len(TROOPS),
+        copies=COPIES,
+        types=len(TROOPS),
+    )
     return [
         FieldError(
             field="copies",
-            allowed=f"{rule} (TB-1)",
+            allowed=Words("%(rule)s (TB-1)", rule=rule),
             found="; ".join(found),
-            message=f"a Toy Battle set has {rule} (TB-1): {'; '.join(found)}",
+            message=Words(
+                "a Toy Battle set has %(rule)s (TB-1): %(found)s",
+                rule=rule,
+                found=joined(found, "; "),
+            ),
         )
     ]
 

@@ -34,6 +34,7 @@ from games.cards.fields import (
     deck_size_problems,
     star_limit_problems,
 )
+from games.cards.wording import Words, joined
 from games.transformers.art import ART_ICONS, ART_PATTERNS
 from games.transformers.state import (
     DECK_MAX_COPIES,
@@ -128,7 +129,7 @@ class TransformersCharacter(ValidatedCard):
         if self.back_image:
             raise FieldError(
                 field="back_image",
-                allowed="empty (the bot side is the back, TF-1)",
+                allowed=Words("empty (the bot side is the back, TF-1)"),
                 found=self.back_image,
             )
 
@@ -181,11 +182,13 @@ class TransformersBattleCard(ValidatedCard):
         if self.type == "upgrade" and self.upgrade is None:
             raise FieldError(
                 field="upgrade",
-                allowed="one of " + ", ".join(SLOTS) + " for an upgrade",
+                allowed=Words("one of %(slots)s for an upgrade", slots=joined(SLOTS)),
                 found="",
             )
         if self.type == "action" and self.upgrade is not None:
-            raise FieldError(field="upgrade", allowed="empty for an action", found=self.upgrade)
+            raise FieldError(
+                field="upgrade", allowed=Words("empty for an action"), found=self.upgrade
+            )
 
 
 def legality_problems(
@@ -207,12 +210,18 @@ def legality_problems(
     stars = sum(c.stars * c.copies for c in team)
     if count_battle_stars:
         stars += sum(c.stars * c.copies for c in battle)
-    problems.extend(star_limit_problems(stars, limit=TEAM_MAX_STARS, what="team", rule="TF-3"))
+    problems.extend(
+        star_limit_problems(stars, limit=TEAM_MAX_STARS, what=Words("a team"), rule="TF-3")
+    )
     names = Counter(
         f"{c.name} {c.alt_subtitle or ''}".strip() for c in team for _ in range(c.copies)
     )
     problems.extend(
-        FieldError(field="copies", allowed=f"one copy of character '{name}' (TF-3)", found=n)
+        FieldError(
+            field="copies",
+            allowed=Words("one copy of character '%(name)s' (TF-3)", name=name),
+            found=n,
+        )
         for name, n in names.items()
         if n > 1
     )
@@ -222,7 +231,7 @@ def legality_problems(
             min_cards=DECK_MIN_CARDS,
             max_copies=DECK_MAX_COPIES,
             rule="TF-3",
-            what="battle cards",
+            what=Words("battle cards"),
         )
     )
     return problems
