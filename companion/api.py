@@ -62,6 +62,7 @@ from flask import (
     jsonify,
     request,
 )
+from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import decks
@@ -74,6 +75,7 @@ from companion.tables.seats import Seat
 from companion.tables.service import TableService, tables
 from companion.tables.writes import check_may_write
 from games.protocol import GameError, Reason, SetupError
+from games.registry import TITLES
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 JSON = "application/json"
@@ -229,7 +231,12 @@ def bring_deck(table_id: str) -> Response:
     deck = decks.parse_upload(body)
     game = tables().table(table_id).fold.game
     if game.deck_game is None or deck.game != game.deck_game:
-        raise Rejected(422, "deck", f"that is a deck of {deck.game}; this table plays {game.title}")
+        said = gettext(
+            "that is a deck of %(deck)s; this table plays %(game)s",
+            deck=TITLES.get(deck.game, deck.game),
+            game=game.title,
+        )
+        raise Rejected(422, "deck", said)
     casual = body.get("casual", False)
     if not isinstance(casual, bool):
         raise Rejected(400, "malformed", "casual must be true or false")

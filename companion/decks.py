@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.tables.rejected import Rejected
+from flask_babel import gettext
+
+from companion.tables.rejected import MESSAGE_CHARS, Rejected
 from games.cards.deck import Card, Deck, DeckError, parse_deck_text
 from games.demos import demo_decks as demo_decks  # re-exported: the pages list them
 from games.registry import CARD_GAMES
@@ -43,12 +45,19 @@ def default_demo(deck_game: str, seat: str) -> str | None:
     return names[min(("A", "B").index(seat), len(names) - 1)]
 
 
+MAX_PROBLEM_LINES = 50
+"""Most problems of a deck file a phone is sent (``lines``; each cut to
+:data:`~companion.tables.rejected.MESSAGE_CHARS` characters), then how many more there are."""
+
+
 def parse_upload(body: Any) -> Deck:
     """The deck a phone sends: ``{"demo": NAME}`` or ``{"filename": "x.yaml", "text": ...}``.
 
     Raises:
         Rejected: 400 when the body has neither form or the text is too long; 422 ``deck``
-            with every problem of the file (file name, line, field, allowed values).
+            with every problem of the file (file name, line, field, allowed values) in the
+            phone's language: ``lines``, one per problem (at most :data:`MAX_PROBLEM_LINES`),
+            and the message (cut to 300 characters like every message).
     """
     if not isinstance(body, dict):
         raise Rejected(400, "malformed", "the body must be a JSON object")
@@ -69,8 +78,13 @@ def parse_upload(body: Any) -> Deck:
         )
     try:
         return parse_deck_text(text, games=CARD_GAMES, source=filename)
-    except DeckError as exc:
-        raise Rejected(422, "deck", str(exc)) from exc
+    except DeckError as exc:  # in the phone's language (the log keeps nothing of it)
+        lines = exc.translated(gettext)
+        shown = [line[:MESSAGE_CHARS] for line in lines[:MAX_PROBLEM_LINES]]
+        if len(lines) > MAX_PROBLEM_LINES:
+            more = len(lines) - MAX_PROBLEM_LINES
+            shown.append(gettext("… and %(count)s more problems", count=more))
+        raise Rejected(422, "deck", "\n".join(shown), details={"lines": shown}) from exc
 
 
 def find_card(game: str, deck: str, card: str) -> tuple[Deck, Card] | None:

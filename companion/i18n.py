@@ -2,7 +2,8 @@
 
 The platform's German catalog ships as ``translations/de/LC_MESSAGES/messages.po`` (package
 data), and each game's phone view brings its own (``views/<game>/translations/...``, see
-:mod:`companion.views`); Flask-Babel merges them. They are compiled to ``.mo`` when the app starts, into a cache folder keyed by the catalog's content
+:mod:`companion.views`), as the deck files' problems do (:mod:`games.cards.wording`: a game's
+own ones in its view's); Flask-Babel merges them. They are compiled to ``.mo`` when the app starts, into a cache folder keyed by the catalog's content
 hash, so a fresh ``pip install .`` works without a build step and no generated file is
 committed. The phone's ``Accept-Language`` chooses the language; the ``lang`` cookie (set by
 the switch at ``/lang/<code>``) overrides it.
@@ -21,6 +22,7 @@ from flask import Flask, request
 from flask_babel import Babel, gettext
 
 from companion import clock_page, views
+from games.cards.wording import TRANSLATIONS as CARD_TEXTS
 
 LANGUAGES = ("en", "de")
 LANG_COOKIE = "lang"
@@ -66,7 +68,7 @@ def init_app(app: Flask) -> None:
     """Register Flask-Babel with compiled catalogs (cache: ``I18N_CACHE`` or the temp dir)."""
     cache = Path(app.config.get("I18N_CACHE") or tempfile.gettempdir())
     extra = app.config.get("EXTRA_TRANSLATIONS", [])  # an extension's (the print shop's)
-    sources = [SOURCE_DIR, *views.translation_folders(), *extra]
+    sources = [SOURCE_DIR, CARD_TEXTS, *views.translation_folders(), *extra]
     directories = [str(compile_catalogs(source, cache)) for source in sources]
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
     Babel(app, locale_selector=select_locale)

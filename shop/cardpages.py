@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from flask import render_template, request
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
@@ -178,8 +179,8 @@ def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     name = safe_deck_name(name)
     try:
         deck = parse_deck_text(text, games=CARD_GAMES, source=name)
-    except DeckError as exc:
-        return {"filename": name, "text": text}, str(exc).splitlines()
+    except DeckError as exc:  # in the page's language (the command's are English)
+        return {"filename": name, "text": text}, exc.translated(gettext)
     art = art_fields(deck)
     if art:  # never a path on the server's disk: no art comes with a deck here
         return {"filename": name, "text": text}, [
@@ -187,7 +188,7 @@ def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             f"{value[:60]!r} (print a deck with art with the command, beside its pictures)"
             for where, field, value in art
         ]
-    warnings = [f"warning: {name}: {p}" for p in deck.legality_problems()]
+    warnings = [f"warning: {name}: {p.words.translated(gettext)}" for p in deck.legality_problems()]
     return {"filename": name, "text": text}, warnings
 
 

@@ -103,10 +103,12 @@ Tablesmith.deckPicker = (() => {
       const result = await ctx.write("deck", fields);
       if (result && result.status !== 200 && result.data && result.data.message) {
         // the building rules' problems in the page's language (message ids); else the text
+        // or the file's problems, one line each, in the page's language already
         const listed = result.data.problems;
+        const lines = result.data.lines;
         problems.textContent = Array.isArray(listed) && listed.length
           ? listed.map(Tablesmith.reason).join("\n")
-          : result.data.message;
+          : Array.isArray(lines) && lines.length ? lines.join("\n") : result.data.message;
         problems.hidden = false;
         if (result.data.error === "deck_rules") {
           refusedFields = fields;

@@ -115,3 +115,56 @@ def test_seat_b_s_picker_starts_on_the_opposing_deck(client: FlaskClient) -> Non
             page.split('<script id="demo-decks" type="application/json">')[1].split("</script>")[0]
         )
         assert [d["name"] for d in listed if d["default"]] == [default]
+
+
+def test_a_german_phone_reads_the_deck_file_s_problems_in_german(
+    client: FlaskClient, seats: Seats
+) -> None:
+    """Issue 31.5: the file's problems (line, field, allowed values) in the phone's language,
+    the English phone's exactly as the command prints them; over a socket the handshake's
+    Accept-Language decides alike (the socket drives the same route)."""
+    url = seats.api + "/deck"
+    broken = {
+        "client_action_id": "d3",
+        "expected_revision": 1,
+        "filename": "fleet.yaml",
+        "text": "game: pocketmodel\ncards:\n  - {kind: unit, name: X, cost: 2, stars: 9, attack: 1, damage: 1, defense: 6, shields: 1, icons: Laser}\n",
+    }
+    german = {**seats.headers("A"), "Accept-Language": "de-DE,de;q=0.9"}
+    refused = client.post(url, json=broken, headers=german).get_json()
+    lines = refused["lines"]
+    assert refused["error"] == "deck" and len(lines) == 2, lines
+    assert all(line.startswith("fleet.yaml: Zeile 3 (Karte 1): Feld '") for line in lines), lines
+    assert lines[1].endswith("Feld 'stars': erlaubt ist eine ganze Zahl 1..5; gefunden 9")
+    assert refused["message"] == "\n".join(lines)
+    english = {**seats.headers("A"), "Accept-Language": "en"}
+    said = client.post(url, json=broken, headers=english).get_json()["lines"]
+    from games.cards.deck import DeckError, parse_deck_text
+    from games.registry import CARD_GAMES
+
+    with pytest.raises(DeckError) as printed:
+        parse_deck_text(broken["text"], games=CARD_GAMES, source="fleet.yaml")
+    assert said == str(printed.value).splitlines()
+    demo = {"client_action_id": "d4", "expected_revision": 1, "demo": "pocketmodel"}
+    wrong = client.post(url, json=demo, headers=german).get_json()["message"]
+    assert wrong == "das ist ein Deck für PocketModel TCG; an diesem Tisch wird Asteroids gespielt"
+
+
+@pytest.mark.parametrize("cards", [decks.MAX_PROBLEM_LINES, decks.MAX_PROBLEM_LINES + 7])
+def test_a_deck_with_many_problems_sends_fifty_lines_then_how_many_more(
+    client: FlaskClient, seats: Seats, cards: int
+) -> None:
+    text = "game: pocketmodel\ncards:\n" + "".join(
+        f"  - {{kind: unit, name: U{n}, stars: 9, attack: 1, damage: 1, defense: 6, shields: 1, icons: Laser}}\n"
+        for n in range(cards)
+    )
+    body = {"client_action_id": "d5", "expected_revision": 1, "filename": "f.yaml", "text": text}
+    german = {**seats.headers("A"), "Accept-Language": "de"}
+    lines = client.post(seats.api + "/deck", json=body, headers=german).get_json()["lines"]
+    problems = [line for line in lines if line.startswith("f.yaml: Zeile ")]
+    assert len(problems) == decks.MAX_PROBLEM_LINES
+    assert all("gefunden 9" in line for line in problems)
+    if cards > decks.MAX_PROBLEM_LINES:  # one problem a card, and the rest counted
+        assert lines[-1] == "… und 7 weitere Probleme" and len(lines) == decks.MAX_PROBLEM_LINES + 1
+    else:
+        assert len(lines) == decks.MAX_PROBLEM_LINES

@@ -198,3 +198,22 @@ def test_a_control_character_in_an_option_is_refused_and_a_gone_job_says_so(
             "state": "gone",
             "error": "not_found",
         }
+
+
+def test_a_german_page_lists_the_deck_s_problems_and_warnings_in_german(
+    client: FlaskClient,
+) -> None:
+    own = {"source": "own", "filename": "tiny.yaml", "crop_marks": "on", "qr": "on"}
+    german = {"Accept-Language": "de"}
+    page = client.post("/cards/check", data={**own, "text": BROKEN}, headers=german)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 400
+    assert (
+        "<li>tiny.yaml: Zeile 4 (Karte 1): Feld &#39;stars&#39;: erlaubt ist eine ganze Zahl 1..5; gefunden 9</li>"
+        in text
+    )
+    assert "Feld &#39;icons&#39;: fehlt; erlaubt ist 1..4 von" in text
+    assert "field &#39;" not in text
+    warned = client.post("/cards/check", data={**own, "text": GOOD}, headers=german)
+    assert warned.status_code == 200
+    assert "ein Deck mit mindestens 30 Kampf- und Zielkarten" in warned.get_data(as_text=True)

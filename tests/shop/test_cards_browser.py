@@ -50,7 +50,8 @@ def test_a_deck_with_mistakes_is_fixed_on_the_phone_and_printed_as_the_command_p
     phone.click("#check-deck")
     problems = phone.inner_text("#deck-problems")
     assert "Das Deck hat Fehler" in problems
-    assert "line 4 (card 1): field 'stars'" in problems and "field 'icons': missing" in problems
+    assert "Zeile 4 (Karte 1): Feld 'stars'" in problems and "Feld 'icons': fehlt" in problems
+    assert "field" not in problems  # the file's problems in the page's language (issue 31.5)
     shot(phone, folder, "cards-problems-de")
     phone.fill("#f-text", GOOD)  # fixed on the page
     phone.click("#check-deck")
