@@ -54,7 +54,8 @@ def parse_upload(body: Any) -> Deck:
     """The deck a phone sends: ``{"demo": NAME}`` or ``{"filename": "x.yaml", "text": ...}``.
 
     Raises:
-        Rejected: 400 when the body has neither form or the text is too long; 422 ``deck``
+        Rejected: 400 when the body has neither form; 422 ``deck`` for a text over
+            :data:`MAX_DECK_CHARS`, and
             with every problem of the file (file name, line, field, allowed values) in the
             phone's language: ``lines``, one per problem (at most :data:`MAX_PROBLEM_LINES`),
             and the message (cut to 300 characters like every message).
@@ -70,12 +71,17 @@ def parse_upload(body: Any) -> Deck:
     filename, text = body.get("filename"), body.get("text")
     if not isinstance(filename, str) or not 1 <= len(filename) <= MAX_NAME_CHARS:
         raise Rejected(400, "malformed", "filename must be the deck file's name (.yaml or .csv)")
-    if not isinstance(text, str) or len(text) > MAX_DECK_CHARS:
-        raise Rejected(
-            400,
-            "malformed",
-            f"text must be the deck file's text, at most {MAX_DECK_CHARS} characters",
+    if not isinstance(text, str):
+        raise Rejected(400, "malformed", "text must be the deck file's text")
+    if len(text) > MAX_DECK_CHARS:  # a real file a player chose: said in the phone's language
+        said = gettext(
+            "%(file)s has %(size)s characters; a phone brings a deck file of at most "
+            "%(limit)s (a deck this big prints with the print shop or the command)",
+            file=filename,
+            size=len(text),
+            limit=MAX_DECK_CHARS,
         )
+        raise Rejected(422, "deck", said, details={"lines": [said]})
     try:
         return parse_deck_text(text, games=CARD_GAMES, source=filename)
     except DeckError as exc:  # in the phone's language (the log keeps nothing of it)

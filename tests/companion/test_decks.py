@@ -70,8 +70,20 @@ def test_a_deck_for_another_game_or_a_broken_file_is_refused_with_the_reason(
     message = refused.get_json()["message"]
     assert refused.status_code == 422 and "fleet.yaml: line 3" in message and "stars" in message
     assert client.post(url, json={"demo": "nope"}, headers=seats.headers("A")).status_code == 400
+    at_limit = {
+        **broken,
+        "text": broken["text"] + "#" * (decks.MAX_DECK_CHARS - len(broken["text"])),
+    }
+    parsed = client.post(url, json=at_limit, headers=seats.headers("A")).get_json()
+    assert parsed["error"] == "deck" and "fleet.yaml: line 3" in parsed["message"]  # read
     too_long = {**broken, "text": "x" * (decks.MAX_DECK_CHARS + 1)}
-    assert client.post(url, json=too_long, headers=seats.headers("A")).status_code == 400
+    german = {**seats.headers("A"), "Accept-Language": "de"}
+    big = client.post(url, json=too_long, headers=german)
+    assert big.status_code == 422 and big.get_json()["lines"] == [
+        f"fleet.yaml hat {decks.MAX_DECK_CHARS + 1} Zeichen; ein Handy bringt eine Deckdatei mit "
+        f"höchstens {decks.MAX_DECK_CHARS} (ein so großes Deck druckt man am Computer, im "
+        "Druckbereich oder mit dem Befehl)"
+    ]
     state = client.get(seats.api + "/state", headers=seats.headers("A")).get_json()
     assert state["revision"] == 1  # nothing was applied
 
