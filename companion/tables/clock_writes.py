@@ -17,7 +17,8 @@ roll it needs no ``expected_revision``: a pause means the same at any revision, 
   when its own remaining time of the running side is at most
   :data:`~companion.tables.clock.EXPIRY_TOLERANCE` (else 409 ``clock_running``), and logged
   once per turn (per-turn timer) or per side (chess clock), later reports getting 409
-  ``clock_state``. Both phones report; the first one logs it, which is what the action log
+  ``clock_state`` (so does a report while the clock is paused; while no side's time runs,
+  before the first move or after the end, 409 ``clock_stopped`` as for pause and resume). Both phones report; the first one logs it, which is what the action log
   shows. The phones signal zero themselves (they need no answer for that); nothing ends the
   game: what follows is the players' call.
 
@@ -98,7 +99,7 @@ def _event(table: Table, seat: Seat, op: str, setting: ClockSetting | None) -> E
         payload.update(setting.to_json() if setting else {"mode": "none"})
     elif clock.setting is None:
         raise refuse(422, "no_clock", "this table has no clock")
-    elif op in ("pause", "resume") and clock.running is None:
+    elif clock.running is None and op in ("pause", "resume", "expired"):
         raise refuse(409, "clock_stopped", _stopped(table))
     elif op == "pause" and clock.paused:
         raise refuse(409, "clock_state", "the clock is paused already")
@@ -107,7 +108,7 @@ def _event(table: Table, seat: Seat, op: str, setting: ClockSetting | None) -> E
     elif op == "expired":
         side = clock.running
         if side is None or clock.paused:
-            raise refuse(409, "clock_state", "no player's time is running")
+            raise refuse(409, "clock_state", "the clock is paused: no player's time runs out")
         if clock.expiry_key(side) in clock.expired:
             raise refuse(409, "clock_state", f"seat {side}'s time was logged as run out already")
         left = clock.left(now)[side]

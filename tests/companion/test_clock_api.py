@@ -264,9 +264,10 @@ def test_clock_starts_when_both_decks_are_in_and_its_controls_leave_with_the_gam
     view = ok(act(client, seats, "A", team("A", ONE_EACH["A"])))
     time.sleep(0.8)  # ... and seat B its own: no time runs meanwhile
     assert view["clock"]["running"] is None and left(view) == {"A": 30.0, "B": 30.0}
-    stands = clock_post(client, seats, "A", "pause")
-    assert stands.status_code == 409 and stands.get_json()["error"] == "clock_stopped"
-    assert "first move" in stands.get_json()["message"]
+    for op in ("pause", "expired"):  # no time runs yet: nothing to pause, nothing runs out
+        stands = clock_post(client, seats, "A", op)
+        assert stands.status_code == 409 and stands.get_json()["error"] == "clock_stopped"
+        assert "first move" in stands.get_json()["message"]
     view = ok(act(client, seats, "B", team("B", ONE_EACH["B"])))
     first = view["to_act"]
     assert view["clock"]["running"] == first and first in ("A", "B")
@@ -278,7 +279,7 @@ def test_clock_starts_when_both_decks_are_in_and_its_controls_leave_with_the_gam
     ended = ok(post(client, seats, first, view["revision"] + 1, action=blow))
     assert ended["outcome"]["winner"] == first
     assert ended["clock"]["running"] is None and ended["clock"]["paused"] is False
-    for seat, op in (("A", "resume"), ("B", "pause")):
+    for seat, op in (("A", "resume"), ("B", "pause"), ("A", "expired")):
         refused = clock_post(client, seats, seat, op)
         body = refused.get_json()
         assert refused.status_code == 409 and body["error"] == "clock_stopped", body
