@@ -34,7 +34,8 @@ Limits (each refused as stated; ``tests/companion/test_sockets.py`` tests at and
 
 * a message is at most :func:`max_message` bytes (``MAX_CONTENT_LENGTH`` + :data:`ENVELOPE`):
   beyond, uvicorn closes the socket with 1009;
-* at most :data:`RATE` messages per :data:`RATE_SECONDS` per socket: beyond, the message is
+* at most :data:`RATE` messages (any: a malformed one counts too) per :data:`RATE_SECONDS`
+  per socket: beyond, the message is
   answered 429 ``rate_limited`` (``retry_after``: the seconds until one may pass, rounded up)
   and not carried out;
 * the hello within :data:`HELLO_SECONDS` of the upgrade, else closed with 1008;
@@ -300,6 +301,7 @@ class Socket:
     async def _answer(self, message: Message) -> str:
         """The answer to one write message (its ``re``, the HTTP status and body)."""
         re_: int | None = None
+        wait = self._wait()  # every message counts, a malformed one too (each costs an answer)
         try:
             text = message.get("text")
             if text is None:
@@ -314,29 +316,31 @@ class Socket:
             if isinstance(re_, bool) or not isinstance(re_, int) or not 1 <= re_ <= MAX_RE:
                 re_ = None
                 raise Malformed(f"re must be an integer in 1..{MAX_RE}")
-            wait = self._wait()
             if wait:
-                answer = await self._refusal(
-                    Rejected(
-                        429,
-                        "rate_limited",
-                        f"a socket sends at most {RATE} messages per {RATE_SECONDS:g} s",
-                        retry_after=max(1, math.ceil(wait)),
-                    )
-                )
-                return framed(re_, answer)
+                return framed(re_, await self._refusal(self._rate_limited(wait)))
             post = parsed.get("post")
             if post not in WRITES:
                 raise Malformed(f"post must be one of {', '.join(WRITES)}, got {post!r:.60}")
             content = parsed.get("body")
             body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
         except Malformed as exc:
+            if wait:  # past the rate: refused as such, whatever the message was
+                return framed(re_, await self._refusal(self._rate_limited(wait)))
             return framed(re_, await self._refusal(Rejected(400, "malformed", str(exc))))
         scope = self.request("POST", post)
         raw = body.encode()
         if post == "actions":
             return framed(re_, await self.asgi.action_answer(scope, raw, self.table_id, content))
         return framed(re_, (await self.asgi.flask_answer(scope, raw))[0])
+
+    @staticmethod
+    def _rate_limited(wait: float) -> Rejected:
+        return Rejected(
+            429,
+            "rate_limited",
+            f"a socket sends at most {RATE} messages per {RATE_SECONDS:g} s",
+            retry_after=max(1, math.ceil(wait)),
+        )
 
     def _wait(self) -> float:
         """Count a message against the socket's rate: 0 when it may pass, else (past

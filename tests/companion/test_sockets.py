@@ -372,8 +372,10 @@ def test_past_the_rate_a_message_is_answered_429_and_not_carried_out(
         for number in range(1, sockets.RATE + 2):  # all sent at once, answered in turn
             body = roll if number <= sockets.RATE else other  # the last one a new roll
             phone.ws.send(json.dumps({"re": number, "post": "dice", "body": body}))
+        phone.ws.send("not json")  # past the rate too: refused as such, not answered 400
         answers = [phone.answer(number) for number in range(1, sockets.RATE + 2)]
         assert [status for status, _, _ in answers] == [200] * sockets.RATE + [429]
+        assert phone.answer(None)[0] == 429
         assert json.loads(answers[-1][1])["error"] == "rate_limited"
         assert answers[-1][2] in (1, 2, 3)  # until the first leaves the window
         rolls = requests.get(
