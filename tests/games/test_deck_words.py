@@ -212,8 +212,10 @@ def test_the_building_rules_warnings_read_in_german_too() -> None:
         assert problems, game
         for problem in problems:
             for words in words_in(problem.words):
-                assert words.template is None or words.template in GENERIC or any(
-                    words.template in view for view in VIEWS.values()
+                assert (
+                    words.template is None
+                    or words.template in GENERIC
+                    or any(words.template in view for view in VIEWS.values())
                 ), words.template
             said.append(problem.words.translated(gettext_de))
     text = "\n".join(said)
