@@ -25,6 +25,8 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from games.cards.deck import DeckError, parse_deck_text
+from games.cards.problems import HEADER
+from games.cards.wording import Words
 from games.registry import CARD_GAMES, TITLES
 from printables.cutter import Cutter
 from shop.jobs import Job
@@ -184,26 +186,32 @@ def deck_of(values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     art = art_fields(deck)
     if art:  # never a path on the server's disk: no art comes with a deck here
         return {"filename": name, "text": text}, [
-            f"{name}: {where}: field '{field}': card art cannot be uploaded here; found "
-            f"{value[:60]!r} (print a deck with art with the command, beside its pictures)"
+            gettext(
+                "%(file)s: %(where)s: field '%(field)s': card art cannot be uploaded here; "
+                "found %(value)s (print a deck with art with the command, beside its pictures)",
+                file=name,
+                where=where.translated(gettext),
+                field=field,
+                value=repr(value[:60]),
+            )
             for where, field, value in art
         ]
     warnings = [f"warning: {name}: {p.words.translated(gettext)}" for p in deck.legality_problems()]
     return {"filename": name, "text": text}, warnings
 
 
-def art_fields(deck: Any) -> list[tuple[str, str, str]]:
+def art_fields(deck: Any) -> list[tuple[Words, str, str]]:
     """Every art file a deck names (a card's ``image`` or ``back_image``, the deck's
     ``back.image``) as ``(where, field, value)``: an uploaded deck may name none, or it could
     print any picture the server can read, or learn which paths exist."""
     found = [
-        (f"card '{card.name}'", field, str(getattr(card, field)))
+        (Words("card '%(name)s'", name=card.name), field, str(getattr(card, field)))
         for card in deck.cards
         for field in ("image", "back_image")
         if getattr(card, field, None)
     ]
     if deck.back.image:
-        found.append(("header", "back.image", str(deck.back.image)))
+        found.append((HEADER, "back.image", str(deck.back.image)))
     return found
 
 

@@ -39,6 +39,8 @@ class Words(str):
 
     template: str | None
     values: Mapping[str, Any]
+    parts: tuple[Words, ...] = ()
+    separator: str = ""
 
     def __new__(cls, template: str, /, **values: Any) -> Words:
         text = template % {k: str(v) for k, v in values.items()} if values else template
@@ -54,6 +56,13 @@ class Words(str):
         made.template = None
         return made
 
+    @classmethod
+    def series(cls, parts: list[Words], separator: str) -> Words:
+        """``parts`` joined by ``separator``, each translated on its own (a list of findings)."""
+        made = cls.verbatim(separator.join(parts))
+        made.parts, made.separator = tuple(parts), separator
+        return made
+
     def but(self, **changes: Any) -> Words:
         """The same template with some values changed (a field renamed ``back.colour``)."""
         if self.template is None:
@@ -64,6 +73,8 @@ class Words(str):
         """The text in ``gettext``'s language: the translated template filled with the
         values, a ``Words`` value translated the same way (English where the catalog has no
         translation, as ``gettext`` answers)."""
+        if self.parts:
+            return self.separator.join(part.translated(gettext) for part in self.parts)
         if self.template is None:
             return str(self)
         text = gettext(self.template)

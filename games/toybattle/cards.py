@@ -78,16 +78,34 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
     """
     troops = [c for c in cards if isinstance(c, ToyBattleTroop)]
     counts = Counter((c.colour, c.troop) for c in troops for _ in range(c.copies))
-    found = []
+    found: list[Words] = []
     for colour in sorted({c.colour for c in troops}):
         have = [counts[(colour, troop)] for troop in TROOPS]
         lacks = [f"{COPIES - n} {t}" for t, n in zip(TROOPS, have, strict=True) if n < COPIES]
         extra = [f"{n - COPIES} {t}" for t, n in zip(TROOPS, have, strict=True) if n > COPIES]
-        if lacks or extra:
-            words = [f"lacks {', '.join(lacks)}"] if lacks else []
-            words += [f"has {', '.join(extra)} too many"] if extra else []
-            total = COPIES * len(TROOPS)
-            found.append(f"{colour} {' and '.join(words)} ({sum(have)} of {total} troops)")
+        counted = {
+            "colour": colour,
+            "lacks": joined(lacks),
+            "extra": joined(extra),
+            "have": sum(have),
+            "total": COPIES * len(TROOPS),
+        }
+        if lacks and extra:
+            found.append(
+                Words(
+                    "%(colour)s lacks %(lacks)s and has %(extra)s too many "
+                    "(%(have)s of %(total)s troops)",
+                    **counted,
+                )
+            )
+        elif lacks:
+            found.append(
+                Words("%(colour)s lacks %(lacks)s (%(have)s of %(total)s troops)", **counted)
+            )
+        elif extra:
+            found.append(
+                Words("%(colour)s has %(extra)s too many (%(have)s of %(total)s troops)", **counted)
+            )
     if not found:
         return []
     rule = Words(
@@ -104,7 +122,7 @@ def legality_problems(cards: tuple[object, ...]) -> list[FieldError]:
             message=Words(
                 "a Toy Battle set has %(rule)s (TB-1): %(found)s",
                 rule=rule,
-                found=joined(found, "; "),
+                found=Words.series(found, "; "),
             ),
         )
     ]

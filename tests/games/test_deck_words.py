@@ -128,7 +128,7 @@ def broken_decks() -> Iterator[tuple[str, DeckError]]:
 def words_in(value: object) -> Iterator[Words]:
     if isinstance(value, Words):
         yield value
-        for inner in value.values.values():
+        for inner in (*value.values.values(), *value.parts):
             yield from words_in(inner)
 
 
@@ -219,7 +219,10 @@ def test_the_building_rules_warnings_read_in_german_too() -> None:
                 ), words.template
             said.append(problem.words.translated(gettext_de))
     text = "\n".join(said)
-    assert "ein Toy-Battle-Satz hat 24 Truppen je Farbe, 3 von jeder der 8 Sorten (TB-1)" in text
+    assert (
+        "ein Toy-Battle-Satz hat 24 Truppen je Farbe, 3 von jeder der 8 Sorten (TB-1): red fehlen "
+        "3 Kwak, 3 Skully, 3 Cap'n, 3 Jumbo, 3 Hook, 3 XB-42, 2 Star, 3 Roxy (1 von 24 Truppen)"
+    ) in text
     assert "erlaubt ist ein Team mit höchstens 25 Sternen (TF-3)" in text
     assert "erlaubt ist ein Deck mit mindestens 40 Kampfkarten (TF-3)" in text
     assert "höchstens 3 Kopien von 'A' (TF-3)" in text

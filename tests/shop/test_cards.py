@@ -184,6 +184,11 @@ def test_an_uploaded_deck_may_name_no_art_file(client: FlaskClient) -> None:
             assert answer.status_code == 400
             page = answer.get_data(as_text=True)
             assert "field &#39;image&#39;: card art cannot be uploaded here" in page, art
+    german = client.post("/cards/check", data=own, headers={"Accept-Language": "de"})
+    assert (
+        "art.yaml: Karte &#39;Tiny Scout&#39;: Feld &#39;image&#39;: Kartenbilder lassen sich "
+        "hier nicht hochladen"
+    ) in german.get_data(as_text=True)
 
 
 def test_a_control_character_in_an_option_is_refused_and_a_gone_job_says_so(
