@@ -28,6 +28,7 @@ two rows. Decisions:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -77,10 +78,12 @@ def _gap_marks(
     return marks
 
 
-def inner_marks(layout: SheetLayout) -> list[Segment]:
+def inner_marks(layout: SheetLayout, filled: Collection[int] | None = None) -> list[Segment]:
     """The inner cut marks of ``layout`` (module docstring): each row trim line across each
     gap between columns, each column trim line across each gap between rows, except where a
-    crop mark already sits (the ``gutter`` crop-mark place). None without crop marks."""
+    crop mark already sits (the ``gutter`` crop-mark place). None without crop marks.
+    ``filled``: the slot indices that hold a card (None: all); only the marks beside one of
+    them are kept (:func:`beside_cards`)."""
     if not layout.spec.crop_marks:
         return []
     first_row = layout.slots[: layout.columns]
@@ -98,7 +101,8 @@ def inner_marks(layout: SheetLayout) -> list[Segment]:
         return tuple(round(v, 6) for end in ends for v in end)
 
     known = {key(m) for m in layout.crop_marks}
-    return [m for m in marks if key(m) not in known]
+    marks = [m for m in marks if key(m) not in known]
+    return marks if filled is None else beside_cards(layout, marks, filled)
 
 
 def draw_marks(c: Canvas, marks: list[Segment]) -> None:
@@ -114,14 +118,13 @@ def draw_marks(c: Canvas, marks: list[Segment]) -> None:
     c.restoreState()
 
 
-def marks_for_cards(layout: SheetLayout, count: int) -> SheetLayout:
-    """``layout`` for a sheet whose first ``count`` slots hold cards: only the crop marks that
-    continue a trim line of a card on it and sit next to that card (in the gap beside it, or
-    just outside the grid beside it). An empty slot gets no marks, so nobody cuts it out. A
-    full sheet's layout is returned as it is."""
-    if count >= layout.per_page:
-        return layout
-    used = layout.slots[:count]
+def beside_cards(
+    layout: SheetLayout, marks: list[Segment], filled: Collection[int]
+) -> list[Segment]:
+    """The ``marks`` of ``layout`` that continue a trim line of a card in one of the ``filled``
+    slots and sit next to that card: in the gap beside it (within the gutter and bleed), or
+    just outside the grid beside it. An empty slot gets no marks, so nobody cuts it out."""
+    used = [layout.slots[i] for i in filled]
     grid = layout.grid
     reach = layout.spec.gutter + layout.spec.bleed + 0.01
 
@@ -140,10 +143,22 @@ def marks_for_cards(layout: SheetLayout, count: int) -> SheetLayout:
                 return True
         return False
 
-    return replace(layout, crop_marks=tuple(m for m in layout.crop_marks if wanted(m)))
+    return [m for m in marks if wanted(m)]
 
 
-def draw_marks_on_art(c: Canvas, layout: SheetLayout) -> None:
+def marks_for_cards(layout: SheetLayout, filled: Collection[int]) -> SheetLayout:
+    """``layout`` for a sheet whose ``filled`` slots (indices) hold cards: only the crop marks
+    beside one of those cards (:func:`beside_cards`). A full sheet's layout is returned as it
+    is. The inner marks take ``filled`` themselves (:func:`inner_marks`)."""
+    if len(set(filled)) >= layout.per_page:
+        return layout
+    return replace(layout, crop_marks=tuple(beside_cards(layout, list(layout.crop_marks), filled)))
+
+
+def draw_marks_on_art(
+    c: Canvas, layout: SheetLayout, filled: Collection[int] | None = None
+) -> None:
     """Draw the crop marks that lie on a bleed box again, and the inner marks, over the faces
-    already drawn (:func:`draw_marks`). Does nothing when every mark is off the cards."""
-    draw_marks(c, marks_on_art(layout) + inner_marks(layout))
+    already drawn (:func:`draw_marks`); ``filled`` as in :func:`inner_marks` (pass the layout
+    :func:`marks_for_cards` made for it). Does nothing when every mark is off the cards."""
+    draw_marks(c, marks_on_art(layout) + inner_marks(layout, filled))

@@ -14,7 +14,9 @@ Files are written to a temporary file beside the target and moved into place wit
 Decisions: the 100 % note and the ruler are printed on front pages only; so are the crop
 marks of duplex sheets (cutting happens from the front; marks on a misregistered back would
 only mislead). The backs of ``separate`` get the same crop and inner marks as their fronts,
-moved with the back adjustment: printed on a sheet of their own, they are cut from it. Every generated
+moved with the back adjustment: printed on a sheet of their own, they are cut from it. A last
+sheet that is not full marks its own cards only (:func:`printables.cropmarks.marks_for_cards`):
+an empty slot gets no crop or inner marks, so nobody cuts a blank card out. Every generated
 back design is one PDF form XObject, and every image file one image XObject, however many
 cards use it.
 """
@@ -30,7 +32,7 @@ from urllib.parse import urlsplit
 
 from games.cards.deck import Card, Deck, ascii_base, card_url
 from printables.backs import draw_generated_back
-from printables.cropmarks import draw_marks, draw_marks_on_art, inner_marks
+from printables.cropmarks import draw_marks, draw_marks_on_art, inner_marks, marks_for_cards
 from printables.cutter import svg_text, write_dxf
 from printables.duplex import (
     BackAdjust,
@@ -533,10 +535,12 @@ def _front_page(
     """Draw one sheet of fronts (page ``page`` of file 0) with its furniture and crop marks;
     ``cut``: the sheet has a cut file (its registration marks go into the furniture)."""
     options = job.options
+    filled = range(len(chunk))  # a last sheet's empty slots get no marks
+    marked = marks_for_cards(layout, filled)
     front.setPageSize((layout.page_width * MM, layout.page_height * MM))
     front.saveState()
     apply_scale(front, layout.page_width, layout.page_height, options.scale)
-    draw_furniture(front, layout, heading, (-1, 0) if cut else (0,))
+    draw_furniture(front, marked, heading, (-1, 0) if cut else (0,))
     for slot, item in zip(layout.slots, chunk, strict=False):
         job.face(front, slot.trim, item.card, item.side)
         job.placements.append(
@@ -549,7 +553,7 @@ def _front_page(
                 trim=slot.trim,
             )
         )
-    draw_marks_on_art(front, layout)  # crop marks moved onto the bleed
+    draw_marks_on_art(front, marked, filled)  # crop marks moved onto the bleed
     front.restoreState()
     boxes = sheet_boxes(layout, options.scale)
     front.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)
@@ -603,8 +607,10 @@ def _back_page(
                 trim=target.trim,
             )
         )
-    if separate:  # a backs sheet of its own is cut from its own marks
-        draw_marks(back, [*layout.crop_marks, *inner_marks(layout)])
+    if separate:  # a backs sheet of its own is cut from its own marks, beside its backs only
+        filled = [back_slot_index(layout, i, left_right=left_right) for i in range(len(chunk))]
+        marks = marks_for_cards(layout, filled).crop_marks
+        draw_marks(back, [*marks, *inner_marks(layout, filled)])
     back.restoreState()
     boxes = sheet_boxes(layout, options.scale, options.adjust)
     back.set_page_boxes(trim=boxes.trim, bleed=boxes.bleed)

@@ -256,7 +256,7 @@ def _render_aids(
     for start in range(0, len(items), per_page):
         chunk = items[start : start + per_page]
         heading = words["tiles"].format(size=f"{tile_size:g}")
-        draw_furniture(c, marks_for_cards(layout, len(chunk)), heading)
+        draw_furniture(c, marks_for_cards(layout, range(len(chunk))), heading)
         for slot, (colour, troop) in zip(layout.slots, chunk, strict=False):
             _tile(c, slot.trim, colour, troop)
         c.showPage()
