@@ -268,10 +268,13 @@ class Game(abc.ABC, Generic[S, A, T]):
             game without decks (Asteroids).
         hidden_information: True when :meth:`view` differs between the seats; otherwise
             the companion computes one view for everybody.
+        action_types: every ``type`` :meth:`parse_action` takes, in the order its refusal
+            lists them (the whole-game tests look for these raw names in the phones' logs).
     """
 
     name: str
     rule_prefix: str
+    action_types: tuple[str, ...]
     deck_game: str | None = None
     hidden_information: bool = False
 

@@ -91,6 +91,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 _ACTION_FIELDS = {"move": {"origin", "target"}, "skip": set(), "push": set(Push.__annotations__)}
+TYPES = tuple(_ACTION_FIELDS)
+"""Every action ``type``."""
 
 
 def action_from_json(data: Any) -> Action:

@@ -64,6 +64,7 @@ class AsteroidsGame(Game[table.State, moves.Action, Setup]):
 
     name = "asteroids"
     rule_prefix = "AST"
+    action_types = moves.TYPES
 
     def parse_setup(self, data: Any) -> Setup:
         """Parse ``{"mode", "rifts"?, "variant"?}``.

@@ -17,6 +17,7 @@ from typing import Any
 
 from games.pocketmodel import legal, rules
 from games.pocketmodel.actions import (
+    TYPES,
     Action,
     Counter,
     Fleet,
@@ -77,6 +78,7 @@ class PocketModelGame(Game[State, Action, Setup]):
 
     name = CARDS.slug
     rule_prefix = "PM"
+    action_types = TYPES
     deck_game = CARDS.slug
     hidden_information = True
     """A player's deck list reaches only that player's phone (:mod:`games.pocketmodel.view`)."""

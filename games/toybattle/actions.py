@@ -70,6 +70,8 @@ _FIELDS = {
     "stuck": frozenset[str](),
 }
 """Action ``type`` -> the keys its JSON takes besides ``type``."""
+TYPES = tuple(_FIELDS)
+"""Every action ``type``."""
 
 
 def action_from_json(data: Any) -> Action:

@@ -55,6 +55,7 @@ class ToyBattleGame(Game[table.State, moves.Action, Setup]):
 
     name = CARDS.slug
     rule_prefix = "TB"
+    action_types = moves.TYPES
 
     def parse_setup(self, data: Any) -> Setup:
         """Parse ``{"type": "setup", "terrain", "variant"?}``.

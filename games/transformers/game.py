@@ -50,6 +50,7 @@ class TransformersGame(Game[State, Action, Setup]):
 
     name = CARDS.slug
     rule_prefix = "TF"
+    action_types = actions.TYPES
     deck_game = CARDS.slug
     hidden_information = True
     """A team's deck list reaches only its owner's phone (:mod:`games.transformers.view`)."""

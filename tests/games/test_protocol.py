@@ -68,6 +68,7 @@ def play(game: Game[Any, Any, Any], state: Any, rng: random.Random, plies: int) 
         action = rng.choice(legal)
         encoded = json.loads(json.dumps(game.action_to_json(action)))
         assert game.parse_action(encoded) == action
+        assert encoded["type"] in game.action_types, (game.name, encoded["type"])
         requests = game.dice_for(state, actor, action)
         faces = roll(rng, requests)
         check_faces(requests, faces)
@@ -109,6 +110,27 @@ def test_errors_are_distinct(name: str) -> None:
     with pytest.raises(NotYourTurn) as refused:
         game.apply(state, other, action, roll(rng, game.dice_for(state, actor, action)))
     assert isinstance(refused.value, IllegalAction)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_types_are_the_types_parse_action_takes(name: str) -> None:
+    """``action_types`` lists the game's action types, each once: a declared type is refused
+    (if at all) for its fields, not as an unknown type, as an undeclared one is; the playouts
+    above check that every action a game offers has a declared type."""
+    game = registry.get(name)
+    types = game.action_types
+    assert types and len(set(types)) == len(types), types
+
+    def refusal(kind: str) -> str | None:
+        try:
+            game.parse_action({"type": kind})
+        except MalformedAction as error:
+            return str(error).replace(repr(kind), "<type>")
+        return None
+
+    unknown = refusal("no-such-action")
+    assert unknown is not None and refusal("not-this-either") == unknown
+    assert [kind for kind in types if refusal(kind) == unknown] == []
 
 
 def test_registry_refuses_unknown_games_with_the_known_names() -> None:

@@ -54,6 +54,7 @@ class Countdown(Game[State, Take, Setup]):
 
     name = "countdown"
     rule_prefix = "CD"
+    action_types = ("take",)
 
     def parse_setup(self, data: Any) -> Setup:
         if not isinstance(data, dict) or data.get("first") not in ("A", "B", "random"):
