@@ -137,7 +137,8 @@ def arrange(
 
     Raises:
         PlateError: a part is taller than the bed or larger than the bed in both orientations,
-            or a plate has no room for its tower even with the parts on a smaller area.
+            a plate has no room for its tower even with the parts on a smaller area, or a
+            plate's parts cannot be moved off the bed's ``keep_out`` areas.
     """
     plates: list[Plate] = []
     groups: dict[str, list[Footprint]] = {}
@@ -145,13 +146,7 @@ def arrange(
         groups.setdefault(fp.group, []).append(fp)
     for group, members in groups.items():
         room = (towers or {}).get(group)
-        sheets = _squarest(members, bed, spacing, margin)
-        towered = (
-            [None] * len(sheets)
-            if room is None
-            else _towered(sheets, members, bed, spacing, margin, room)
-        )
-        for (placements, height, used), tower in zip(sheets, towered):
+        for (placements, height, used), tower in _group_plates(members, bed, spacing, margin, room):
             plates.append(
                 Plate(
                     name=f"plate-{len(plates) + 1}-{group}",
@@ -163,6 +158,63 @@ def arrange(
                 )
             )
     return plates
+
+
+_Sheet = tuple[list[Placement], float, tuple[float, float]]
+"""A plate in the making: its placements, its tallest part (mm), its used (x, y) extent (mm)."""
+_Tower = tuple[float, float, float, float] | None
+"""A plate's wipe tower rectangle (x, y, width, depth in mm), or None."""
+
+
+def _group_plates(
+    members: list[Footprint], bed: Bed, spacing: float, margin: float, room: TowerRoom | None
+) -> list[tuple[_Sheet, _Tower]]:
+    """One group's plates with their towers, off the bed's ``keep_out`` areas.
+
+    Where a plate cannot move off an area (:func:`_kept_out`) and every area lies at the
+    bed's left edge (the Bambu X1/P1 corner), the group is packed again on the bed less a
+    strip as wide as the areas (and the spacing past them), moved right by that strip: it may
+    take one plate more, and never lies in the corner.
+
+    Raises:
+        PlateError: as :func:`arrange`.
+    """
+
+    def packed(on: Bed) -> list[tuple[_Sheet, _Tower]]:
+        sheets = _squarest(members, on, spacing, margin)
+        towered: list[_Tower] = (
+            [None] * len(sheets)
+            if room is None
+            else list(_towered(sheets, members, on, spacing, margin, room))
+        )
+        return list(zip(sheets, towered, strict=True))
+
+    plates = packed(bed)
+    if not bed.keep_out:
+        return plates
+    try:
+        return [_kept_out(s, t, members, bed, spacing, margin, room) for s, t in plates]
+    except PlateError as stuck:
+        if any(area[0] > 0 for area in bed.keep_out):
+            raise
+        strip = max(area[2] for area in bed.keep_out) + max(0.0, spacing - margin)
+        try:
+            narrow = packed(replace(bed, x=bed.x - strip, keep_out=()))
+        except PlateError:
+            raise stuck from None  # the part does not fit beside the strip either
+    moved = [_moved(sheet, tower, strip, 0.0) for sheet, tower in narrow]
+    return [_kept_out(s, t, members, bed, spacing, margin, room) for s, t in moved]
+
+
+def _moved(sheet: _Sheet, tower: _Tower, dx: float, dy: float) -> tuple[_Sheet, _Tower]:
+    """``sheet`` and ``tower`` moved by (dx, dy) mm."""
+    placements, tallest, (used_x, used_y) = sheet
+    shifted = [
+        Placement(part=p.part, x=p.x + dx, y=p.y + dy, rotated=p.rotated) for p in placements
+    ]
+    return (shifted, tallest, (used_x + dx, used_y + dy)), (
+        None if tower is None else (tower[0] + dx, tower[1] + dy, tower[2], tower[3])
+    )
 
 
 def _towered(
@@ -241,6 +293,72 @@ def _with_tower(
         tower = (margin + (usable_x - outer_w) / 2 + room.brim, front + total - outer_d + room.brim)
     moved = [Placement(part=p.part, x=p.x + dx, y=p.y + dy, rotated=p.rotated) for p in placements]
     return (moved, tallest, (x1 + dx, y1 + dy)), (*tower, width, depth)
+
+
+def _kept_out(
+    sheet: _Sheet,
+    tower: _Tower,
+    members: list[Footprint],
+    bed: Bed,
+    spacing: float,
+    margin: float,
+    room: TowerRoom | None,
+) -> tuple[_Sheet, _Tower]:
+    """The sheet and its tower moved back or to the right, as little as clears every part
+    (``spacing`` away) and the tower's brim off the bed's ``keep_out`` areas within the
+    ``margin``; as they are where nothing lies in one.
+
+    Decision: the plate moves as a whole (the parts keep the arrangement the packer chose),
+    the smaller of the two moves that fits wins. The Bambu X1/P1 corner is 18 x 28 mm and a
+    packed plate is centred on the bed, so the kit's plates mostly clear it as arranged.
+
+    Raises:
+        PlateError: neither move clears it inside the bed, naming the part and the area.
+    """
+    placements = sheet[0]
+    sizes = {fp.part: (fp.x, fp.y) for fp in members}
+    boxes: list[tuple[str, tuple[float, float, float, float]]] = []
+    for p in placements:
+        sx, sy = sizes[p.part][::-1] if p.rotated else sizes[p.part]
+        boxes.append((p.part, (p.x - sx / 2, p.y - sy / 2, p.x + sx / 2, p.y + sy / 2)))
+    if tower is not None:
+        brim = room.brim if room is not None else 0.0
+        tx, ty, tw, td = tower
+        boxes.append(("the wipe tower", (tx - brim, ty - brim, tx + tw + brim, ty + td + brim)))
+
+    def hits(dx: float, dy: float) -> list[tuple[int, tuple[float, float, float, float]]]:
+        """(box index, area) of every box that, moved by (dx, dy), reaches into an area."""
+        return [
+            (index, area)
+            for index, (_, (x0, y0, x1, y1)) in enumerate(boxes)
+            for area in bed.keep_out
+            if x0 + dx < area[2] + spacing
+            and x1 + dx > area[0] - spacing
+            and y0 + dy < area[3] + spacing
+            and y1 + dy > area[1] - spacing
+        ]
+
+    first = hits(0.0, 0.0)
+    if not first:
+        return sheet, tower
+    far_x = max(box[2] for _, box in boxes)
+    far_y = max(box[3] for _, box in boxes)
+    moves = set()
+    for index, area in first:
+        box = boxes[index][1]
+        moves |= {(area[2] + spacing - box[0], 0.0), (0.0, area[3] + spacing - box[1])}
+    for dx, dy in sorted(moves, key=lambda m: (m[0] + m[1], m)):
+        inside = far_x + dx <= bed.x - margin + 1e-9 and far_y + dy <= bed.y - margin + 1e-9
+        if inside and not hits(dx, dy):
+            return _moved(sheet, tower, dx, dy)
+    index, area = first[0]
+    raise PlateError(
+        f"{boxes[index][0]} lies in the excluded area {area[0]:g}..{area[2]:g} x "
+        f"{area[1]:g}..{area[3]:g} mm of the bed {bed.name}, and the plate has no room to move "
+        f"off it; take a smaller --scale, or a custom bed without that strip (such as "
+        f"--printer {bed.x - area[2]:g}x{bed.y:g}x{bed.z:g}) and move the plate "
+        f"{area[2]:g} mm to the right in the slicer"
+    )
 
 
 def _bounds(

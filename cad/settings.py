@@ -43,6 +43,10 @@ class Bed:
         y: bed depth in mm.
         z: maximum print height in mm.
         label: the printers the preset stands for, for humans.
+        keep_out: areas of the bed no part may cover, as (x0, y0, x1, y1) in mm in the bed
+            frame (origin at the front-left corner, x to the right, y to the back): the
+            printer profile's ``bed_exclude_area`` (:func:`cad.plates.arrange` keeps every
+            part, with its spacing, off them).
 
     Raises:
         SettingsError: a dimension outside 50..1000 mm (option ``--bed``).
@@ -53,6 +57,7 @@ class Bed:
     y: float
     z: float
     label: str = ""
+    keep_out: tuple[tuple[float, float, float, float], ...] = ()
 
     def __post_init__(self) -> None:
         for axis in ("x", "y", "z"):
@@ -61,19 +66,29 @@ class Bed:
                 raise SettingsError("--bed", f"bed {axis} must be 50..1000 mm, got {value:g} mm")
 
 
+X1_CORNER = (0.0, 0.0, 18.0, 28.0)
+"""The excluded front-left corner of the Bambu X1 and P1 beds, (x0, y0, x1, y1) in mm
+(``bed_exclude_area`` ``0x0, 18x0, 18x28, 0x28``: the purge chute's corner)."""
+
 BED_PRESETS: Mapping[str, Bed] = MappingProxyType(
     {
         "mini": Bed(name="mini", x=180, y=180, z=180, label="Prusa MINI, Bambu A1 mini"),
         "mk4": Bed(name="mk4", x=250, y=210, z=220, label="Prusa MK3/MK4"),
         "ender3": Bed(name="ender3", x=220, y=220, z=250, label="Creality Ender-3"),
-        "a1": Bed(name="a1", x=256, y=256, z=256, label="Bambu A1, X1, P1"),
+        "a1": Bed(name="a1", x=256, y=256, z=256, label="Bambu A1"),
+        "x1": Bed(
+            name="x1", x=256, y=256, z=250, label="Bambu X1 Carbon, X1", keep_out=(X1_CORNER,)
+        ),
+        "p1s": Bed(name="p1s", x=256, y=256, z=250, label="Bambu P1S, P1P", keep_out=(X1_CORNER,)),
     }
 )
 """Printer bed presets (PRINT-FORMATS.md, *Numbers*).
 
-Not modelled: the 28 x 28 mm excluded corner of the Bambu X1/P1. Plates are filled from the
-front-left corner, so on those printers move a part that lands in the corner, or give a custom
-bed such as ``228x256``.
+The Bambu X1 and P1 beds are BambuStudio's machine profiles (``Bambu Lab X1 Carbon 0.4
+nozzle.json``, ``Bambu Lab P1S 0.4 nozzle.json`` and their ``fdm_bbl_machine_common``):
+``printable_area`` 256 x 256, ``printable_height`` 250, and ``bed_exclude_area`` the 18 x 28 mm
+front-left corner (:data:`X1_CORNER`), which the plates keep clear. The ``a1`` preset is the
+A1's ``Bambu Lab A1 0.4 nozzle.json``: 256 high, no excluded area.
 """
 
 _BED_CUSTOM = re.compile(
@@ -276,6 +291,10 @@ class PrintSettings:
         data = asdict(self)
         data["box"] = list(self.box)
         data["slicer"] = self.slicer_name
+        if self.bed.keep_out:  # only where a bed has one: other beds' manifests as before
+            data["bed"]["keep_out"] = [list(area) for area in self.bed.keep_out]
+        else:
+            del data["bed"]["keep_out"]
         return data
 
 

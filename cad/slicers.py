@@ -75,6 +75,8 @@ SLICERS: tuple[Slicer, ...] = ("prusa", "orca", "bambu")
 
 DEFAULT_SLICER: dict[str, Slicer] = {
     "a1": "bambu",
+    "x1": "bambu",
+    "p1s": "bambu",
     "mk4": "prusa",
     "mini": "prusa",
     "ender3": "orca",
@@ -168,24 +170,31 @@ class BambuPrinter:
     nozzle_volume: float = 92.0
 
 
+def _bambu(model: str, profiles: str, nozzle_volume: float = 92.0) -> BambuPrinter:
+    """A Bambu printer by its BambuStudio names: ``model`` 0.4 nozzle, and the 0.20 mm
+    Standard process and the PLA Basic filament of the ``@BBL <profiles>`` family."""
+    return BambuPrinter(
+        printer_model=model,
+        printer=f"{model} 0.4 nozzle",
+        process=f"0.20mm Standard @BBL {profiles}",
+        filament=f"Bambu PLA Basic @BBL {profiles}",
+        nozzle_volume=nozzle_volume,
+    )
+
+
 BAMBU_PRINTERS: dict[str, BambuPrinter] = {
-    "a1": BambuPrinter(
-        printer_model="Bambu Lab A1",
-        printer="Bambu Lab A1 0.4 nozzle",
-        process="0.20mm Standard @BBL A1",
-        filament="Bambu PLA Basic @BBL A1",
-    ),
-    "mini": BambuPrinter(
-        printer_model="Bambu Lab A1 mini",
-        printer="Bambu Lab A1 mini 0.4 nozzle",
-        process="0.20mm Standard @BBL A1M",
-        filament="Bambu PLA Basic @BBL A1M",
-    ),
+    "a1": _bambu("Bambu Lab A1", "A1"),
+    "x1": _bambu("Bambu Lab X1 Carbon", "X1C", nozzle_volume=107.0),
+    "p1s": _bambu("Bambu Lab P1S", "X1C", nozzle_volume=107.0),
+    "mini": _bambu("Bambu Lab A1 mini", "A1M"),
 }
 """The Bambu printer a bed preset's ``bambu`` plates name (``Bambu Lab A1 0.4 nozzle.json``:
 256 x 256 x 256 mm, ``Bambu Lab A1 mini 0.4 nozzle.json``: 180 x 180 x 180 mm, both with
-``nozzle_volume`` 92). The ``a1`` preset also stands for the X1 and P1 (same bed): their owner
-picks the printer after opening, as for any project. Other beds name no Bambu printer."""
+``nozzle_volume`` 92; ``Bambu Lab X1 Carbon 0.4 nozzle.json`` and ``Bambu Lab P1S 0.4
+nozzle.json``: 256 x 256 x 250 mm, ``nozzle_volume`` 107 from ``fdm_bbl_machine_common``,
+and the process and PLA profiles both name as their defaults, ``@BBL X1C``). An X1 or P1P owner
+takes ``x1`` or ``p1s`` (the same bed) and picks the printer after opening, as for any
+project. Other beds name no Bambu printer."""
 
 BAMBU_PRINT_KEYS = frozenset(
     {

@@ -11,12 +11,14 @@ import math
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from cad import slicers
+from cad.settings import BED_PRESETS
 from tests.cad.kitcheck import assert_whole_kit
 from tests.conftest import needs_program
 
@@ -59,9 +61,8 @@ def _heights(gcode: str) -> tuple[list[float], float | None, str]:
     return zs, float(re.findall(r"^;Z:([\d.]+)", before, flags=re.M)[-1]), config
 
 
-def _extrusion_extent(gcode: str) -> tuple[float, float, float, float]:
-    """min x, min y, max x, max y of every extruding move (skirt included)."""
-    xs, ys = [], []
+def _extrusions(gcode: str) -> Iterator[tuple[float, float]]:
+    """Where every extruding move of the G-code ends, (x, y) in mm (skirt included)."""
     x = y = 0.0
     for line in gcode.split("; prusaslicer_config = begin")[0].splitlines():
         if not line.startswith("G1 "):
@@ -69,8 +70,12 @@ def _extrusion_extent(gcode: str) -> tuple[float, float, float, float]:
         fields = dict(re.findall(r"([XYE])(-?[\d.]+)", line.split(";")[0]))
         x, y = float(fields.get("X", x)), float(fields.get("Y", y))
         if float(fields.get("E", 0)) > 0 and ("X" in fields or "Y" in fields):
-            xs.append(x)
-            ys.append(y)
+            yield x, y
+
+
+def _extrusion_extent(gcode: str) -> tuple[float, float, float, float]:
+    """min x, min y, max x, max y of every extruding move (skirt included)."""
+    xs, ys = zip(*_extrusions(gcode), strict=True)
     return min(xs), min(ys), max(xs), max(ys)
 
 
@@ -287,3 +292,28 @@ def test_a_multi_material_plate_purges_on_its_wipe_tower_on_a_single_nozzle_mmu(
         x1 = tower["x_mm"] + tower["width_mm"] + brim + 0.5
         y1 = tower["y_mm"] + tower["depth_mm"] + brim + 0.5
         assert moves and all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in moves), plate["file"]
+
+
+def _extrusions_in(gcode: str, area: tuple[float, float, float, float]) -> int:
+    """How many extruding moves end inside ``area`` (x0, y0, x1, y1 in mm), all layers."""
+    x0, y0, x1, y1 = area
+    return sum(1 for x, y in _extrusions(gcode) if x0 <= x <= x1 and y0 <= y <= y1)
+
+
+def test_x1_plates_print_nothing_in_the_excluded_corner(build_kit_once, tmp_path) -> None:
+    """At scale 1.2 the fragments fill a 256 mm plate to its front-left corner: on the A1 the
+    slicer prints there, on the X1 (whose profile excludes that 18 x 28 mm corner) not a
+    single extruding move, skirt included, on the board and fragment plates."""
+    corner = BED_PRESETS["x1"].keep_out[0]
+    counts: dict[str, list[int]] = {}
+    for printer in ("a1", "x1"):
+        out, manifest = build_kit_once(scale=1.2, printer=printer, slicer="prusa")
+        assert_whole_kit(manifest)
+        plates = [p for p in manifest["plates"] if p["group"] in ("board", "fragments")]
+        assert len(plates) == (3 if printer == "a1" else 4)  # a fragments plate more beside it
+        counts[printer] = [
+            _extrusions_in(_slice(out / p["file"], tmp_path / f"{printer}-{i}.gcode"), corner)
+            for i, p in enumerate(plates)
+        ]
+    assert counts["x1"] == [0, 0, 0, 0]
+    assert max(counts["a1"]) > 0, counts

@@ -135,8 +135,10 @@ KIT_KEYS = (
     [
         (dict(scale=1.0, printer="a1"), "Bambu Lab A1", "A1"),
         (dict(scale=0.8, printer="mini", slicer="bambu"), "Bambu Lab A1 mini", "A1M"),
+        (dict(scale=1.0, printer="x1"), "Bambu Lab X1 Carbon", "X1C"),
+        (dict(scale=0.8, printer="p1s", multi_material=True), "Bambu Lab P1S", "X1C"),
     ],
-    ids=["a1-default", "mini-bambu"],
+    ids=["a1-default", "mini-bambu", "x1-default", "p1s-multi-material"],
 )
 def test_bambu_plates_open_in_bambu_studio_2_as_projects_on_the_bambu_printer(
     build_kit_once, options, model, suffix
