@@ -67,7 +67,7 @@ def _slicer_section(manifest: dict[str, Any]) -> list[str]:
         "(under 11 mm) on top; everything else is flat on the bed.",
         '- Print by layer (not "complete individual objects"), on the bed '
         f"{bed['x']:g} x {bed['y']:g} mm the plates were arranged for, "
-        f"{_skirt_words(manifest)}",
+        f"{_skirt_words(manifest)}{_keep_out_words(manifest)}",
         "- The board needs good bed adhesion: clean the plate, slow first layer, brim only if "
         f"its corners lift{_brim_words(s)}.",
         "- A colour change placed by hand goes on the layer the notes name: in the slicer's "
@@ -248,6 +248,25 @@ def _skirt_words(manifest: dict[str, Any]) -> str:
         f"without a skirt: the plates keep only {border:g} mm free along the bed edges "
         "(`--bed-border`), too little for one."
     )
+
+
+def _keep_out_words(manifest: dict[str, Any]) -> str:
+    """The bed's excluded areas the plates keep clear, in words ("" for a bed without)."""
+    settings = manifest["settings"]
+    areas = settings["bed"].get("keep_out") or []
+    if not areas:
+        return ""
+    spacing = settings.get("plate_spacing", 6.0)
+    where = " and ".join(
+        f"the {x1 - x0:g} x {y1 - y0:g} mm area "
+        + (
+            "at the bed's front-left corner"
+            if x0 == y0 == 0
+            else f"{x0:g} mm right and {y0:g} mm back of the bed's front-left corner"
+        )
+        for x0, y0, x1, y1 in areas
+    )
+    return f" Every part stays {spacing:g} mm off {where}, which the printer excludes: keep the arrangement."
 
 
 def _brim_words(settings: dict[str, Any]) -> str:

@@ -168,3 +168,21 @@ def test_multi_material_notes_explain_the_purge_in_each_slicers_words() -> None:
         assert "**Tool changers** (Prusa XL, Bambu H2D's two nozzles" in notes
         assert "need no purge" in notes
     assert " mm at X " not in print_notes(_manifest(-0.1))  # one colour: no tower to place
+
+
+def test_an_excluded_corner_is_named_where_the_bed_has_one() -> None:
+    manifest = _manifest(-0.1)
+    assert "excludes" not in print_notes(manifest)
+    manifest["settings"]["bed"] = {
+        "name": "x1",
+        "x": 256,
+        "y": 256,
+        "keep_out": [[0.0, 0.0, 18.0, 28.0]],
+    }
+    manifest["settings"]["plate_spacing"] = 8.0
+    assert (
+        "Every part stays 8 mm off the 18 x 28 mm area at the bed's front-left corner, which "
+        "the printer excludes: keep the arrangement."
+    ) in print_notes(manifest)
+    manifest["settings"]["bed"]["keep_out"] = [[30.0, 0.0, 50.0, 10.0]]
+    assert "off the 20 x 10 mm area 30 mm right and 0 mm back of the bed's" in print_notes(manifest)
