@@ -173,8 +173,9 @@ def _group_plates(
 
     Where a plate cannot move off an area (:func:`_kept_out`) and every area lies at the
     bed's left edge (the Bambu X1/P1 corner), the group is packed again on the bed less a
-    strip as wide as the areas (and the spacing past them), moved right by that strip: it may
-    take one plate more, and never lies in the corner.
+    strip on the left, moved right by that strip: the areas' width and the spacing past them,
+    less the border the narrower bed keeps anyway. It may take one plate more, and never lies
+    in the corner.
 
     Raises:
         PlateError: as :func:`arrange`.
@@ -197,7 +198,7 @@ def _group_plates(
     except PlateError as stuck:
         if any(area[0] > 0 for area in bed.keep_out):
             raise
-        strip = max(area[2] for area in bed.keep_out) + max(0.0, spacing - margin)
+        strip = max(0.0, max(area[2] for area in bed.keep_out) + spacing - margin)
         try:
             narrow = packed(replace(bed, x=bed.x - strip, keep_out=()))
         except PlateError:

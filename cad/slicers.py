@@ -395,6 +395,11 @@ class SlicerSettings:
             ),
             "wiping_volumes_use_custom_matrix": "1",
             "use_relative_e_distances": "1",
+            # Decision: no priming lines. PrusaSlicer primes every filament along the bed's
+            # front edge (y 0..13 mm, x 5..125 mm, whatever lies there), under the parts a plate
+            # puts near its border and through the X1/P1's excluded corner; the tower purges
+            # the one change these plates make, and the start G-code primes the first filament.
+            "single_extruder_multi_material_priming": "0",
         }
 
     def orca_values(self) -> dict[str, str | list[str]]:

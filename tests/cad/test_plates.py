@@ -203,3 +203,15 @@ def test_a_part_that_cannot_leave_the_corner_says_what_to_do() -> None:
         r"--printer 238x256x250",
     ):
         arrange(board, BED_PRESETS["x1"], spacing=6, margin=5)
+
+
+def test_a_wide_border_counts_towards_the_room_past_the_corner() -> None:
+    """With a 10 mm border and 2 mm spacing, a 227.8 x 226 mm part fits beside the corner
+    (turned, from x 20: the corner's 18 mm and the spacing), not 8 mm further right."""
+    part = [Footprint(part="p", x=227.8, y=226.0, z=5, count=1, group="g")]
+    bed = BED_PRESETS["x1"]
+    (plate,) = arrange(part, bed, spacing=2, margin=10)
+    p = plate.placements[0]
+    assert p.rotated and p.x - 226.0 / 2 == pytest.approx(20.0)
+    _inside(plate, {"p": (227.8, 226.0)}, bed, 10)
+    _off_keep_out(plate, {"p": (227.8, 226.0)}, bed, 2)

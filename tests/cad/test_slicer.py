@@ -61,16 +61,23 @@ def _heights(gcode: str) -> tuple[list[float], float | None, str]:
     return zs, float(re.findall(r"^;Z:([\d.]+)", before, flags=re.M)[-1]), config
 
 
-def _extrusions(gcode: str) -> Iterator[tuple[float, float]]:
-    """Where every extruding move of the G-code ends, (x, y) in mm (skirt included)."""
+def _extrusion_segments(gcode: str) -> Iterator[tuple[float, float, float, float]]:
+    """Every extruding move of the G-code as (x0, y0, x1, y1) in mm (skirt and priming too)."""
     x = y = 0.0
     for line in gcode.split("; prusaslicer_config = begin")[0].splitlines():
         if not line.startswith("G1 "):
             continue
         fields = dict(re.findall(r"([XYE])(-?[\d.]+)", line.split(";")[0]))
+        start = (x, y)
         x, y = float(fields.get("X", x)), float(fields.get("Y", y))
         if float(fields.get("E", 0)) > 0 and ("X" in fields or "Y" in fields):
-            yield x, y
+            yield (*start, x, y)
+
+
+def _extrusions(gcode: str) -> Iterator[tuple[float, float]]:
+    """Where every extruding move of the G-code ends, (x, y) in mm (skirt included)."""
+    for _, _, x, y in _extrusion_segments(gcode):
+        yield x, y
 
 
 def _extrusion_extent(gcode: str) -> tuple[float, float, float, float]:
@@ -273,7 +280,6 @@ def test_a_multi_material_plate_purges_on_its_wipe_tower_on_a_single_nozzle_mmu(
             out / plate["file"],
             tmp_path / plate["gcode_name"],
             "--single-extruder-multi-material",
-            "--no-single-extruder-multi-material-priming",
         )
         body, _, config_block = gcode.partition("; prusaslicer_config = begin")
         assert "; wipe_tower = 1\n" in config_block
@@ -295,15 +301,25 @@ def test_a_multi_material_plate_purges_on_its_wipe_tower_on_a_single_nozzle_mmu(
 
 
 def _extrusions_in(gcode: str, area: tuple[float, float, float, float]) -> int:
-    """How many extruding moves end inside ``area`` (x0, y0, x1, y1 in mm), all layers."""
+    """How many extruding moves pass through ``area`` (x0, y0, x1, y1 in mm), all layers
+    (each move looked at every 0.5 mm along it, so one crossing the area counts too)."""
     x0, y0, x1, y1 = area
-    return sum(1 for x, y in _extrusions(gcode) if x0 <= x <= x1 and y0 <= y <= y1)
+    count = 0
+    for ax, ay, bx, by in _extrusion_segments(gcode):
+        steps = max(1, math.ceil(math.hypot(bx - ax, by - ay) / 0.5))
+        count += any(
+            x0 <= ax + (bx - ax) * i / steps <= x1 and y0 <= ay + (by - ay) * i / steps <= y1
+            for i in range(steps + 1)
+        )
+    return count
 
 
 def test_x1_plates_print_nothing_in_the_excluded_corner(build_kit_once, tmp_path) -> None:
     """At scale 1.2 the fragments fill a 256 mm plate to its front-left corner: on the A1 the
     slicer prints there, on the X1 (whose profile excludes that 18 x 28 mm corner) not a
-    single extruding move, skirt included, on the board and fragment plates."""
+    single extruding move, skirt included, on the board and fragment plates; nor on a
+    multi-material plate on an MMU (the plates ask for no priming lines, which PrusaSlicer
+    draws along the front edge through the corner)."""
     corner = BED_PRESETS["x1"].keep_out[0]
     counts: dict[str, list[int]] = {}
     for printer in ("a1", "x1"):
@@ -317,3 +333,10 @@ def test_x1_plates_print_nothing_in_the_excluded_corner(build_kit_once, tmp_path
         ]
     assert counts["x1"] == [0, 0, 0, 0]
     assert max(counts["a1"]) > 0, counts
+    out, manifest = build_kit_once(scale=1.2, printer="x1", slicer="prusa", multi_material=True)
+    assert_whole_kit(manifest)
+    plate = next(p for p in manifest["plates"] if p["symbol_part"])
+    gcode = _slice(out / plate["file"], tmp_path / "mmu.gcode", "--single-extruder-multi-material")
+    assert "; single_extruder_multi_material_priming = 0" in gcode
+    assert "CP PRIMING" not in gcode.split("; prusaslicer_config = begin")[0]
+    assert _extrusions_in(gcode, corner) == 0
